@@ -1,0 +1,302 @@
+/**
+ * Public types of the engine: input records (semantics.md section 1), compute parameters and the
+ * documented response payloads (api-reference.md section 2). Field order in the payload types is the
+ * order of the JSON the engine produces.
+ */
+
+/** The seven generic channel names. */
+export const CHANNELS = [
+  'chatgpt',
+  'perplexity',
+  'gemini',
+  'claude',
+  'copilot',
+  'google-ai-overviews',
+  'google-ai-mode',
+] as const
+export type Channel = (typeof CHANNELS)[number]
+
+export const PLANS = ['free', 'starter', 'pro', 'business', 'enterprise'] as const
+export type Plan = (typeof PLANS)[number]
+/** Plans that include the sentiment endpoints. */
+export const SENTIMENT_PLANS: readonly Plan[] = ['pro', 'business', 'enterprise']
+
+export interface TeamRecord {
+  type: 'team'
+  id: string
+  name: string
+  plan: Plan
+  developer_access: boolean
+}
+export interface DomainRecord {
+  type: 'domain'
+  id: string
+  team_id: string
+  brand_name: string
+  website: string | null
+}
+export interface PromptRecord {
+  type: 'prompt'
+  id: string
+  domain_id: string
+  text: string
+  estimated_search_volume: number | null
+}
+export interface CompetitorRecord {
+  type: 'competitor'
+  id: string
+  domain_id: string
+  name: string
+  website: string | null
+}
+export interface ThemeRecord {
+  type: 'theme'
+  id: string
+  domain_id: string
+  name: string
+  custom_name: string | null
+  archived: boolean
+  sentiment: 'positive' | 'negative'
+  created_at: string
+}
+export interface MentionInput {
+  entity_id: string
+  position: number | null
+  sentiment: number | null
+}
+export interface CitationInput {
+  url: string
+}
+export interface ThemeOccurrenceInput {
+  theme_id: string
+  occurrences: number
+}
+export interface AnalysisRecord {
+  type: 'analysis'
+  id: string
+  domain_id: string
+  prompt_id: string
+  channel: Channel
+  model: string
+  answered_at: string
+  mentions: MentionInput[]
+  citations: CitationInput[]
+  themes: ThemeOccurrenceInput[]
+}
+export type AnalysisInputRecord =
+  | TeamRecord
+  | DomainRecord
+  | PromptRecord
+  | CompetitorRecord
+  | ThemeRecord
+  | AnalysisRecord
+
+/** Counts of records stored by one ingest call (after in-call de-duplication). */
+export interface IngestResult {
+  teams: number
+  domains: number
+  prompts: number
+  competitors: number
+  themes: number
+  analyses: number
+  mentions: number
+  citations: number
+  theme_occurrences: number
+}
+
+/** A clock: a Date or an ISO 8601 string. */
+export type Clock = Date | string
+
+export interface PromptSeriesParams {
+  domainId: string
+  /** 1-365, default 30. */
+  days?: number
+  /** 1-100, default 25. */
+  limit?: number
+  /** Defaults to the current time. */
+  now?: Clock
+}
+export interface CompetitorSeriesParams {
+  domainId: string
+  days?: number
+  /** `all` (default) or a channel name. */
+  model?: string
+  now?: Clock
+}
+export interface SentimentParams {
+  domainId: string
+  days?: number
+  /** `all` (default), a channel name, or a raw model identifier. */
+  model?: string
+  now?: Clock
+}
+
+export interface PromptDatapoint {
+  date: string
+  mentions: number
+  responses: number
+  citations: number
+  avg_position: number | null
+}
+export interface PromptEntry {
+  id: string
+  text: string
+  estimated_search_volume: number | null
+  series: PromptDatapoint[]
+}
+export interface PromptSeriesPayload {
+  data: { items: PromptEntry[] }
+  domain_id: string
+  days: number
+  limit: number
+  generated_at: string
+}
+
+export interface CompetitorDatapoint {
+  date: string
+  mentions: number
+  visibility: number
+  sov: number
+  avg_position: number
+  sentiment: number
+}
+export interface CompetitorEntry {
+  id: string
+  name: string
+  website: string | null
+  is_brand: boolean
+  avg_mentions: number
+  avg_position: number
+  avg_visibility: number
+  avg_sov: number
+  avg_sentiment: number
+  total_queries: number
+  series: CompetitorDatapoint[]
+}
+export interface CompetitorSeriesPayload {
+  data: { items: CompetitorEntry[] }
+  domain_id: string
+  days: number
+  model: string
+  generated_at: string
+}
+
+export interface SentimentOverviewPayload {
+  data: { positive_percent: number; negative_percent: number; total_mentions: number }
+  domain_id: string
+  days: number
+  model: string
+  generated_at: string
+}
+
+export interface ThemeEntry {
+  id: string
+  name: string
+  sentiment: 'positive' | 'negative'
+  occurrences: number
+  created_at: string
+}
+export interface SentimentThemesPayload {
+  data: { items: ThemeEntry[] }
+  domain_id: string
+  days: number
+  model: string
+  generated_at: string
+}
+
+/** A domain as the domains listing shows it. */
+export interface DomainInfo {
+  id: string
+  brand_name: string
+  website: string | null
+  team_id: string
+}
+export interface TeamInfo {
+  id: string
+  name: string
+  plan: Plan
+  developer_access: boolean
+}
+
+/** An API key as stored (never the secret itself). */
+export interface ApiKeyInfo {
+  id: string
+  /** The first characters of the key, safe to show (for example `va_live_AbCd`). */
+  prefix: string
+  team_id: string
+  /** Teams the key may read; by default its own team. */
+  scope_team_ids: string[]
+  /** null: every domain of the scoped teams. */
+  allowed_domains: string[] | null
+  name: string | null
+  created_at: string
+  revoked_at: string | null
+}
+export interface CreateApiKeyParams {
+  teamId: string
+  scopeTeamIds?: string[]
+  allowedDomains?: string[] | null
+  name?: string | null
+}
+export interface CreatedApiKey {
+  /** The secret: shown once, stored only as a SHA-256 hash. */
+  key: string
+  info: ApiKeyInfo
+}
+
+export interface OpenEngineOptions {
+  /** A DuckDB file; omitted: in memory. */
+  path?: string
+  /** Open the file read-only (no ingest). */
+  readOnly?: boolean
+  /**
+   * Serving mode: external file access disabled and configuration locked once the schema is
+   * ready (no query can read files or change settings).
+   */
+  hardened?: boolean
+  /** How many read connections run queries concurrently (default 2). */
+  readConnections?: number
+  /** A directory written by `exportParquet`: query it directly, read-only. */
+  parquet?: string
+}
+
+/** What `ingest` accepts: an array or an (async) iterable of records (plain objects, unvalidated). */
+export type RecordSource = Iterable<unknown> | AsyncIterable<unknown>
+
+/**
+ * The engine: one DuckDB database (in memory or a file) with the analytics tables.
+ * @example
+ * const engine = await openEngine()
+ * await engine.ingestFile('analyses.ndjson')
+ * const payload = await engine.computePromptSeries({ domainId, days: 7 })
+ * await engine.close()
+ */
+export interface Engine {
+  /** Validates and stores records in one transaction (all or nothing). */
+  ingest(records: RecordSource): Promise<IngestResult>
+  /** Streams an NDJSON (.ndjson/.jsonl) file into one transaction. */
+  ingestFile(path: string): Promise<IngestResult>
+  computePromptSeries(params: PromptSeriesParams): Promise<PromptSeriesPayload>
+  computeCompetitorSeries(params: CompetitorSeriesParams): Promise<CompetitorSeriesPayload>
+  sentimentOverview(params: SentimentParams): Promise<SentimentOverviewPayload>
+  sentimentThemes(params: SentimentParams): Promise<SentimentThemesPayload>
+
+  /** Every domain, ordered by id. */
+  listDomains(): Promise<DomainInfo[]>
+  /** A domain by id (any case), or null. */
+  getDomain(id: string): Promise<DomainInfo | null>
+  /** A team by id (any case), or null. */
+  getTeam(id: string): Promise<TeamInfo | null>
+
+  /** Creates an API key; the secret is returned once and stored only as a SHA-256 hash. */
+  createApiKey(params: CreateApiKeyParams): Promise<CreatedApiKey>
+  listApiKeys(): Promise<ApiKeyInfo[]>
+  /** Revokes a key by its id; false when no such key. */
+  revokeApiKey(id: string): Promise<boolean>
+  /** The key's stored info when the secret matches a stored, unrevoked key (constant-time compare), else null. */
+  verifyApiKey(secret: string): Promise<ApiKeyInfo | null>
+
+  /** Whether the database is open. */
+  readonly isOpen: boolean
+  close(): Promise<void>
+}
