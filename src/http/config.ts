@@ -1,0 +1,54 @@
+/**
+ * Service configuration from environment variables (documented in docs/HTTP.md).
+ */
+
+export interface ServiceConfig {
+  port: number
+  host: string
+  dbPath: string
+  /** Unset: the ingest endpoint does not exist. */
+  adminToken: string | undefined
+  rateLimit: { limit: number; windowSeconds: number }
+  cacheTtl: { sentimentSeconds: number; seriesSeconds: number }
+  maxConcurrentQueries: number
+  logLevel: string
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw.trim() === '') return fallback
+  if (!/^\d+$/.test(raw.trim())) throw new Error(`${name} must be an integer from ${min} to ${max}.`)
+  const value = Number(raw.trim())
+  if (value < min || value > max) throw new Error(`${name} must be an integer from ${min} to ${max}.`)
+  return value
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+
+/**
+ * Reads VA_PORT, VA_HOST, VA_DB, VA_ADMIN_TOKEN, VA_RATE_LIMIT, VA_CACHE_TTL_SENTIMENT_S,
+ * VA_CACHE_TTL_SERIES_S, VA_MAX_CONCURRENT_QUERIES and VA_LOG_LEVEL; throws on an invalid value.
+ * @example
+ * const config = loadConfig(process.env)
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+  const adminToken = env.VA_ADMIN_TOKEN
+  if (adminToken !== undefined && adminToken !== '' && adminToken.length < 16) {
+    throw new Error('VA_ADMIN_TOKEN must be at least 16 characters.')
+  }
+  const logLevel = env.VA_LOG_LEVEL?.trim() || 'info'
+  if (!LOG_LEVELS.includes(logLevel)) throw new Error(`VA_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}.`)
+  return {
+    port: integer(env, 'VA_PORT', 8787, 0, 65535),
+    host: env.VA_HOST?.trim() || '127.0.0.1',
+    dbPath: env.VA_DB?.trim() || 'data/demo.duckdb',
+    adminToken: adminToken === '' ? undefined : adminToken,
+    rateLimit: { limit: integer(env, 'VA_RATE_LIMIT', 60, 1, 1_000_000), windowSeconds: 60 },
+    cacheTtl: {
+      sentimentSeconds: integer(env, 'VA_CACHE_TTL_SENTIMENT_S', 3600, 0, 86_400 * 7),
+      seriesSeconds: integer(env, 'VA_CACHE_TTL_SERIES_S', 300, 0, 86_400 * 7),
+    },
+    maxConcurrentQueries: integer(env, 'VA_MAX_CONCURRENT_QUERIES', 4, 1, 256),
+    logLevel,
+  }
+}

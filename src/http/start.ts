@@ -1,0 +1,77 @@
+/**
+ * Listening and graceful shutdown: on SIGTERM or SIGINT the server stops accepting connections,
+ * finishes the requests in flight, then closes the engine (DuckDB).
+ */
+import type { FastifyInstance } from 'fastify'
+import { buildServer, type BuildServerOptions } from './server.js'
+
+export interface StartServerOptions extends BuildServerOptions {
+  /** Default 8787; 0 picks a free port. */
+  port?: number
+  /** Default 127.0.0.1. */
+  host?: string
+  /** Close the engine when the server closes (default true). */
+  closeEngine?: boolean
+  /** Signals that trigger a graceful shutdown (default SIGTERM and SIGINT; [] for none). */
+  signals?: NodeJS.Signals[]
+}
+
+export interface RunningServer {
+  app: FastifyInstance
+  /** `http://host:port` of the listening socket. */
+  url: string
+  /** Graceful shutdown (idempotent): stop accepting, drain in-flight requests, close the engine. */
+  close(): Promise<void>
+  /** Settles once the server and engine are closed (by `close` or a signal). */
+  closed: Promise<void>
+}
+
+/**
+ * Builds the server, listens, and wires graceful shutdown.
+ * @example
+ * const server = await startServer({ engine, port: 0, signals: [] })
+ * await fetch(`${server.url}/healthz`)
+ * await server.close()
+ */
+export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const app = await buildServer(options)
+  const signals = options.signals ?? ['SIGTERM', 'SIGINT']
+  let closing: Promise<void> | undefined
+  let settle: () => void = () => undefined
+  const closed = new Promise<void>((resolve) => (settle = resolve))
+
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      for (const signal of signals) process.off(signal, onSignal)
+      try {
+        await app.close()
+      } finally {
+        if (options.closeEngine !== false && options.engine.isOpen) await options.engine.close()
+        settle()
+      }
+    })()
+    return closing
+  }
+  function onSignal(signal: NodeJS.Signals): void {
+    app.log.info({ signal }, 'shutting down: draining in-flight requests')
+    close().then(
+      () => app.log.info('shutdown complete'),
+      (error: unknown) => app.log.error({ err: error }, 'shutdown failed'),
+    )
+  }
+  for (const signal of signals) process.once(signal, onSignal)
+
+  try {
+    await app.listen({ port: options.port ?? 8787, host: options.host ?? '127.0.0.1' })
+  } catch (error) {
+    for (const signal of signals) process.off(signal, onSignal)
+    await app.close()
+    throw error
+  }
+  const address = app.server.address()
+  const url =
+    typeof address === 'object' && address !== null
+      ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
+      : String(address)
+  return { app, url, close, closed }
+}
