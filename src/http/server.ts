@@ -212,6 +212,12 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.body)
   })
 
+  // Unknown routes answer 404 before any body is parsed.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.is404) return reply.code(404).type('application/json; charset=utf-8').send({ detail: DETAIL.notFound })
+    return undefined
+  })
+
   app.setNotFoundHandler((_request, reply) =>
     reply.code(404).type('application/json; charset=utf-8').send({ detail: DETAIL.notFound }),
   )
@@ -385,6 +391,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
       // The body is handed to the handler as a stream: records flow into the engine as they arrive.
       const passThrough = (_request: FastifyRequest, payload: Readable, done: (err: null, body: Readable) => void) =>
         done(null, payload)
+      internal.removeAllContentTypeParsers()
       internal.addContentTypeParser(['application/x-ndjson', 'application/ndjson', 'application/jsonl'], passThrough)
       internal.withTypeProvider<ZodTypeProvider>().route({
         method: 'POST',

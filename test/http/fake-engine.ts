@@ -1,0 +1,162 @@
+/**
+ * A small in-memory Engine for HTTP tests that need to force what the real engine will not do on
+ * demand: slow queries, failures with DuckDB-looking messages, counting calls.
+ */
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
+import { NotFoundError, ValidationError } from '../../src/errors.js'
+import type {
+  ApiKeyInfo,
+  CompetitorSeriesParams,
+  CompetitorSeriesPayload,
+  CreateApiKeyParams,
+  CreatedApiKey,
+  DomainInfo,
+  Engine,
+  IngestResult,
+  PromptSeriesParams,
+  PromptSeriesPayload,
+  RecordSource,
+  SentimentOverviewPayload,
+  SentimentParams,
+  SentimentThemesPayload,
+  TeamInfo,
+} from '../../src/types.js'
+
+const iso = (now: Date | string | undefined): string => new Date(now ?? Date.now()).toISOString()
+
+export class FakeEngine implements Engine {
+  teams = new Map<string, TeamInfo>()
+  domains = new Map<string, DomainInfo>()
+  keys = new Map<string, { info: ApiKeyInfo; hash: Buffer }>()
+  /** Calls of the four compute functions. */
+  computeCalls = 0
+  /** Milliseconds each compute call takes. */
+  delayMs = 0
+  /** When set, compute calls throw it. */
+  failWith: unknown = undefined
+  #open = true
+
+  addTeam(team: Partial<TeamInfo> & { id: string }): TeamInfo {
+    const info: TeamInfo = { name: 'Team', plan: 'pro', developer_access: true, ...team }
+    this.teams.set(info.id, info)
+    return info
+  }
+
+  addDomain(domain: Partial<DomainInfo> & { id: string; team_id: string }): DomainInfo {
+    const info: DomainInfo = { brand_name: 'Brand', website: null, ...domain }
+    this.domains.set(info.id, info)
+    return info
+  }
+
+  async ingest(records: RecordSource): Promise<IngestResult> {
+    let n = 0
+    for await (const _record of records as AsyncIterable<unknown>) n += 1
+    return { teams: 0, domains: 0, prompts: 0, competitors: 0, themes: 0, analyses: n, mentions: 0, citations: 0, theme_occurrences: 0 }
+  }
+
+  async ingestFile(): Promise<IngestResult> {
+    throw new Error('not in the fake')
+  }
+
+  async #compute(domainId: string): Promise<void> {
+    this.computeCalls += 1
+    if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs))
+    if (this.failWith !== undefined) throw this.failWith
+    if (!this.domains.has(domainId)) throw new NotFoundError('domain', domainId)
+  }
+
+  #days(days: number | undefined): number {
+    const d = days ?? 30
+    if (!Number.isInteger(d) || d < 1 || d > 365) {
+      throw new ValidationError([{ path: 'days', message: 'days must be an integer from 1 to 365.' }])
+    }
+    return d
+  }
+
+  async computePromptSeries(p: PromptSeriesParams): Promise<PromptSeriesPayload> {
+    await this.#compute(p.domainId)
+    return {
+      data: { items: [{ id: randomUUID(), text: 'best tool', estimated_search_volume: null, series: [{ date: '2026-11-20', mentions: 1, responses: 2, citations: 0, avg_position: null }] }] },
+      domain_id: p.domainId,
+      days: this.#days(p.days),
+      limit: p.limit ?? 25,
+      generated_at: iso(p.now),
+    }
+  }
+
+  async computeCompetitorSeries(p: CompetitorSeriesParams): Promise<CompetitorSeriesPayload> {
+    await this.#compute(p.domainId)
+    return { data: { items: [] }, domain_id: p.domainId, days: this.#days(p.days), model: p.model ?? 'all', generated_at: iso(p.now) }
+  }
+
+  async sentimentOverview(p: SentimentParams): Promise<SentimentOverviewPayload> {
+    await this.#compute(p.domainId)
+    return {
+      data: { positive_percent: 50, negative_percent: 50, total_mentions: 3 },
+      domain_id: p.domainId,
+      days: this.#days(p.days),
+      model: p.model ?? 'all',
+      generated_at: iso(p.now),
+    }
+  }
+
+  async sentimentThemes(p: SentimentParams): Promise<SentimentThemesPayload> {
+    await this.#compute(p.domainId)
+    return { data: { items: [] }, domain_id: p.domainId, days: this.#days(p.days), model: p.model ?? 'all', generated_at: iso(p.now) }
+  }
+
+  async listDomains(): Promise<DomainInfo[]> {
+    return [...this.domains.values()].sort((a, b) => a.id.localeCompare(b.id))
+  }
+
+  async getDomain(id: string): Promise<DomainInfo | null> {
+    return this.domains.get(id.toLowerCase()) ?? null
+  }
+
+  async getTeam(id: string): Promise<TeamInfo | null> {
+    return this.teams.get(id.toLowerCase()) ?? null
+  }
+
+  async createApiKey(p: CreateApiKeyParams): Promise<CreatedApiKey> {
+    const key = `va_test_${randomBytes(24).toString('base64url')}`
+    const info: ApiKeyInfo = {
+      id: randomUUID(),
+      prefix: key.slice(0, 12),
+      team_id: p.teamId,
+      scope_team_ids: p.scopeTeamIds ?? [p.teamId],
+      allowed_domains: p.allowedDomains ?? null,
+      name: p.name ?? null,
+      created_at: new Date().toISOString(),
+      revoked_at: null,
+    }
+    this.keys.set(info.id, { info, hash: createHash('sha256').update(key).digest() })
+    return { key, info }
+  }
+
+  async listApiKeys(): Promise<ApiKeyInfo[]> {
+    return [...this.keys.values()].map((k) => k.info)
+  }
+
+  async revokeApiKey(id: string): Promise<boolean> {
+    const entry = this.keys.get(id)
+    if (entry === undefined) return false
+    entry.info = { ...entry.info, revoked_at: new Date().toISOString() }
+    return true
+  }
+
+  async verifyApiKey(secret: string): Promise<ApiKeyInfo | null> {
+    const hash = createHash('sha256').update(secret).digest()
+    for (const { info, hash: stored } of this.keys.values()) {
+      if (timingSafeEqual(hash, stored)) return info.revoked_at === null ? info : null
+    }
+    return null
+  }
+
+  get isOpen(): boolean {
+    return this.#open
+  }
+
+  async close(): Promise<void> {
+    this.#open = false
+  }
+}
