@@ -48,10 +48,21 @@ export class FakeEngine implements Engine {
     return info
   }
 
+  /** Stores team and domain records (other types are counted as analyses and dropped). */
   async ingest(records: RecordSource): Promise<IngestResult> {
-    let n = 0
-    for await (const _record of records as AsyncIterable<unknown>) n += 1
-    return { teams: 0, domains: 0, prompts: 0, competitors: 0, themes: 0, analyses: n, mentions: 0, citations: 0, theme_occurrences: 0 }
+    const result: IngestResult = { teams: 0, domains: 0, prompts: 0, competitors: 0, themes: 0, analyses: 0, mentions: 0, citations: 0, theme_occurrences: 0 }
+    for await (const record of records as AsyncIterable<Record<string, unknown>>) {
+      if (record.type === 'team') {
+        const { type: _type, ...team } = record as unknown as TeamInfo & { type: string }
+        this.addTeam({ ...team, id: team.id.toLowerCase() })
+        result.teams += 1
+      } else if (record.type === 'domain') {
+        const { type: _type, ...domain } = record as unknown as DomainInfo & { type: string }
+        this.addDomain({ ...domain, id: domain.id.toLowerCase(), team_id: domain.team_id.toLowerCase() })
+        result.domains += 1
+      } else result.analyses += 1
+    }
+    return result
   }
 
   async ingestFile(): Promise<IngestResult> {
