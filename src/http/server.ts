@@ -181,7 +181,11 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
         // Integer query parameters are validated as strings of digits; describe them as integers.
         override: (ctx) => {
           const schema = ctx.jsonSchema as Record<string, unknown>
-          if (schema.type === 'integer') delete schema.pattern
+          if (schema.type !== 'integer') return
+          delete schema.pattern
+          // zod drops a default that does not fit the (string) input type: restore it.
+          const def = ctx.zodSchema._zod.def as { type: string; defaultValue?: unknown }
+          if (def.type === 'default' && schema.default === undefined) schema.default = def.defaultValue
         },
       },
     }),
