@@ -5,6 +5,8 @@
  */
 import { ingestCommand, computeCommand } from './commands/data.js'
 import { demoCommand } from './commands/demo.js'
+import { keysCommand } from './commands/keys.js'
+import { serveCommand } from './commands/serve.js'
 import { reportError, UsageError } from './errors.js'
 
 const HELP = `visibility: AI search visibility analytics on DuckDB
@@ -14,6 +16,10 @@ Usage:
   visibility compute prompts|competitors|sentiment-overview|sentiment-themes --db PATH --domain UUID
                      [--days N] [--limit N] [--model M] [--now ISO]
   visibility demo [--db PATH]
+  visibility serve [--db PATH] [--port N] [--host H] [--demo]
+  visibility keys create --db PATH --team UUID [--scope-team UUID]... [--allow-domain UUID]... [--name N]
+  visibility keys list --db PATH [--json]
+  visibility keys revoke --db PATH KEY_ID
 
 Exit codes: 0 ok, 1 failed (one line on stderr), 2 usage error.
 `
@@ -23,6 +29,8 @@ const commands: Record<string, Command> = {
   ingest: ingestCommand,
   compute: computeCommand,
   demo: demoCommand,
+  keys: keysCommand,
+  serve: serveCommand,
 }
 
 export async function main(argv: string[]): Promise<number> {

@@ -8,7 +8,12 @@
  *   handler: 403/404 domain -> 403 plan -> cache -> engine      (cache only after authorization)
  */
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto'
-import type { Readable } from 'node:stream'
+import { createWriteStream } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Transform, type Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 import fastifySwagger from '@fastify/swagger'
 import Fastify, {
   type FastifyInstance,
@@ -25,13 +30,11 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod'
 import type { z } from 'zod'
-import { isIngestError } from '../errors.js'
 import type { ApiKeyInfo, DomainInfo, Engine, TeamInfo } from '../types.js'
 import { authorizeDomain, bearerToken, checkKeyTeam, keyCanRead, type ReportEndpoint } from './access.js'
 import { ResponseCache } from './cache.js'
 import { QueryLimiter } from './concurrency.js'
-import { toErrorAnswer } from './errors.js'
-import { NdjsonBody } from './ndjson.js'
+import { BodyTooLargeError, toErrorAnswer } from './errors.js'
 import { addResponseHeadersToDocument } from './openapi.js'
 import { FixedWindowRateLimiter, type RateLimitDecision, type RateLimitOptions } from './rate-limit.js'
 import {
@@ -116,6 +119,17 @@ function loggerConfig(option: LoggerOption | undefined): NonNullable<FastifyServ
     redact: { paths: REDACT, censor: '[redacted]' },
     ...(option?.stream !== undefined ? { stream: option.stream } : {}),
   }
+}
+
+/** A pass-through stream that fails with BodyTooLargeError beyond `maxBytes`. */
+function byteLimit(maxBytes: number): Transform {
+  let seen = 0
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      seen += chunk.length
+      callback(seen > maxBytes ? new BodyTooLargeError(maxBytes) : null, chunk)
+    },
+  })
 }
 
 function sha256(text: string): Buffer {
@@ -414,17 +428,20 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
           }
           return undefined
         },
-        handler: async (request, reply) => {
-          const body = new NdjsonBody(request.body as Readable, maxIngestBytes)
+        handler: async (request) => {
+          // The body goes to a private temp file first, then into one engine transaction: a slow
+          // upload never holds the write transaction open, and issues carry line numbers exactly
+          // as `ingestFile` reports them.
+          const dir = await mkdtemp(join(tmpdir(), 'va-ingest-'))
+          const file = join(dir, 'body.ndjson')
           try {
-            const result = await engine.ingest(body.records())
+            await pipeline(request.body as Readable, byteLimit(maxIngestBytes), createWriteStream(file, { mode: 0o600 }))
+            const result = await engine.ingestFile(file)
             cache.clear()
             request.log.info({ ingest: result }, 'ingest stored')
             return result
-          } catch (error) {
-            if (!isIngestError(error)) throw error
-            const answer = toErrorAnswer(error)
-            return reply.code(400).send({ ...answer.body, issues: body.toLineIssues(error.issues), total: error.total })
+          } finally {
+            await rm(dir, { recursive: true, force: true })
           }
         },
       })

@@ -7,13 +7,12 @@
  * with the bundled example dataset, creates a fresh demo API key and prints a curl per endpoint.
  * The process runs until SIGTERM or SIGINT, then drains in-flight requests and closes DuckDB.
  */
-import { createReadStream, existsSync, mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { openEngine } from '../../index.js'
 import { loadConfig, startServer } from '../../http/index.js'
-import { NdjsonBody } from '../../http/ndjson.js'
 import type { Engine } from '../../types.js'
 import { oneLine } from './keys.js'
 
@@ -27,11 +26,10 @@ function packageRoot(): string {
   return dir
 }
 
-/** Seeds an empty database with the demo dataset (streamed like the ingest endpoint does). */
+/** Seeds an empty database with the demo dataset. */
 async function seedDemo(engine: Engine): Promise<boolean> {
   if ((await engine.listDomains()).length > 0) return false
-  const body = new NdjsonBody(createReadStream(join(packageRoot(), DEMO_DATASET)), Number.MAX_SAFE_INTEGER)
-  await engine.ingest(body.records())
+  await engine.ingestFile(join(packageRoot(), DEMO_DATASET))
   return true
 }
 
