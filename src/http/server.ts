@@ -132,6 +132,12 @@ function byteLimit(maxBytes: number): Transform {
   })
 }
 
+/** ISO 8601 UTC without zero milliseconds, as the engine writes generated_at. */
+function isoSeconds(ms: number): string {
+  const iso = new Date(ms).toISOString()
+  return iso.endsWith('.000Z') ? `${iso.slice(0, -5)}Z` : iso
+}
+
 function sha256(text: string): Buffer {
   return createHash('sha256').update(text).digest()
 }
@@ -380,7 +386,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
         }
       }
       reply.header('x-cache', 'MISS')
-      return { data: { items }, generated_at: new Date(clock()).toISOString() }
+      return { data: { items }, generated_at: isoSeconds(clock()) }
     },
   })
   app.route(methodNotAllowed(API_PATHS.domains, 'GET'))
