@@ -212,8 +212,16 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     transformObject: (documentObject) => addResponseHeadersToDocument(jsonSchemaTransformObject(documentObject)),
   })
 
+  // Once close() is called, answers to requests still in flight end their connection, so that
+  // keep-alive clients do not hold the server open until the keep-alive timeout.
+  let closing = false
+  app.addHook('preClose', async () => {
+    closing = true
+  })
+
   // Headers every response carries, whatever produced it (handlers, hooks, errors, 404s).
   app.addHook('onSend', async (request, reply, payload) => {
+    if (closing) reply.header('connection', 'close')
     reply.header('x-request-id', request.id)
     reply.header('cache-control', 'no-store')
     reply.header('x-content-type-options', 'nosniff')
