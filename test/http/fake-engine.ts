@@ -163,6 +163,10 @@ export class FakeEngine implements Engine {
     return null
   }
 
+  async stats(): Promise<Record<string, number>> {
+    return { teams: this.teams.size, domains: this.domains.size }
+  }
+
   get isOpen(): boolean {
     return this.#open
   }

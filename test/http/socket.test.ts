@@ -106,7 +106,7 @@ describe('over a socket on 127.0.0.1', () => {
     const closing = server.close()
     const res = await inFlight
     expect(res.status).toBe(200)
-    expect((await res.json()).domain_id).toBe(D.acme1)
+    expect(((await res.json()) as { domain_id: string }).domain_id).toBe(D.acme1)
     await closing
     await server.closed
     expect(fake.isOpen).toBe(false)
