@@ -29,6 +29,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod'
+import { LRUCache } from 'lru-cache'
 import type { z } from 'zod'
 import type { ApiKeyInfo, DomainInfo, Engine, TeamInfo } from '../types.js'
 import { authorizeDomain, bearerToken, checkKeyTeam, keyCanRead, type ReportEndpoint } from './access.js'
@@ -76,6 +77,12 @@ export interface BuildServerOptions {
   maxConcurrentQueries?: number
   /** Queries waiting for a slot before further ones get 503 (default 16 per slot). */
   maxQueuedQueries?: number
+  /**
+   * Seconds a key verification is remembered (default 10; 0 asks the engine every time). Keys are
+   * revoked with the CLI while the service is stopped (DuckDB lets one process open a file), so
+   * this only matters for keys revoked through the same engine instance.
+   */
+  keyCacheSeconds?: number
   /** Largest ingest body in bytes (default 256 MiB). */
   maxIngestBytes?: number
   /** Milliseconds clock for the rate limit, the cache and the reports' `now` (default Date.now). */
@@ -168,6 +175,23 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   const maxIngestBytes = options.maxIngestBytes ?? 256 * 1024 * 1024
   const adminTokenHash = options.adminToken ? sha256(options.adminToken) : null
   const states = new WeakMap<FastifyRequest, RequestState>()
+  const keyCacheMs = (options.keyCacheSeconds ?? 10) * 1000
+  // Verified keys (and refusals) by the SHA-256 of the secret: the secret itself is never kept.
+  const keyCache = new LRUCache<string, { info: ApiKeyInfo | null }>({
+    max: 10_000,
+    ttl: Math.max(1, keyCacheMs),
+    perf: { now: clock },
+    ttlResolution: 0,
+  })
+  async function verifyKey(secret: string): Promise<ApiKeyInfo | null> {
+    if (keyCacheMs === 0) return engine.verifyApiKey(secret)
+    const digest = sha256(secret).toString('base64')
+    const cached = keyCache.get(digest)
+    if (cached !== undefined) return cached.info
+    const info = await engine.verifyApiKey(secret)
+    keyCache.set(digest, { info })
+    return info
+  }
 
   const serverOptions: FastifyServerOptions = {
     logger: loggerConfig(options.logger),
@@ -257,7 +281,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   /** onRequest hook of the authenticated routes: steps 1 (401), 2 (429) and 3 (403) of section 8. */
   async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     const token = bearerToken(request.headers.authorization)
-    const key = token === null ? null : await engine.verifyApiKey(token)
+    const key = token === null ? null : await verifyKey(token)
     if (key === null) {
       return reply
         .code(401)
@@ -452,6 +476,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
             await pipeline(request.body as Readable, byteLimit(maxIngestBytes), createWriteStream(file, { mode: 0o600 }))
             const result = await engine.ingestFile(file)
             cache.clear()
+            keyCache.clear()
             request.log.info({ ingest: result }, 'ingest stored')
             return result
           } finally {

@@ -100,12 +100,25 @@ describe('HTTP service (real engine when available)', () => {
     })
 
     it('a revoked key -> 401, also before parameters are looked at', async () => {
+      const app = await buildServer({ engine: ctx.engine, logger: false, keyCacheSeconds: 0 })
       const created = await ctx.engine.createApiKey({ teamId: T.acme })
-      expect((await ctx.app.inject({ url: url('prompts', `domain_id=${D.acme1}`), headers: bearer(created.key) })).statusCode).toBe(200)
+      expect((await app.inject({ url: url('prompts', `domain_id=${D.acme1}`), headers: bearer(created.key) })).statusCode).toBe(200)
       await ctx.engine.revokeApiKey(created.info.id)
-      const res = await ctx.app.inject({ url: url('prompts', 'days=999'), headers: bearer(created.key) })
+      const res = await app.inject({ url: url('prompts', 'days=999'), headers: bearer(created.key) })
       expect(res.statusCode).toBe(401)
       expect(res.json()).toEqual({ detail: DETAIL.unauthorized })
+      await app.close()
+    })
+
+    it('a key verification is remembered for keyCacheSeconds (default 10 s), then asked again', async () => {
+      const created = await ctx.engine.createApiKey({ teamId: T.acme })
+      const get = () => ctx.app.inject({ url: url('prompts', `domain_id=${D.acme1}`), headers: bearer(created.key) })
+      expect((await get()).statusCode).toBe(200)
+      await ctx.engine.revokeApiKey(created.info.id)
+      ctx.now.ms += 10_000
+      expect((await get()).statusCode).toBe(200)
+      ctx.now.ms += 1
+      expect((await get()).statusCode).toBe(401)
     })
 
     it('the scheme is case-insensitive', async () => {

@@ -1,0 +1,181 @@
+/**
+ * HTTP load measurement with autocannon on 127.0.0.1 (documented in docs/HTTP.md).
+ *
+ *   npx tsx test/http/bench-http.ts [--connections 50] [--duration 10]
+ *
+ * Generates a seeded dataset (one domain, 50 prompts, 8 competitors, 20 themes, one year of
+ * analyses), stores it in a temp DuckDB file, then for each scenario starts the service in a child
+ * process and runs autocannon against it:
+ *   hits    cache on, the four endpoints round-robin with fixed parameters (after one warm-up pass)
+ *   misses  cache lifetime 0, each request a random endpoint and `days` (single flight can still
+ *           merge identical concurrent requests; with 4 x 365 combinations that is rare)
+ * Prints one JSON line per scenario.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import autocannon from 'autocannon'
+import { openEngine } from '../../src/index.js'
+import { startServer } from '../../src/http/index.js'
+
+const TEAM = '0a9c2f4e-1b7d-4c3a-9e8f-5d6b7a8c9d01'
+const DOMAIN = '5b0e6c1a-8f2d-4e3b-a7c9-1d2e3f4a5b6c'
+const CHANNELS = ['chatgpt', 'perplexity', 'gemini', 'claude', 'copilot', 'google-ai-overviews', 'google-ai-mode']
+const ENDPOINTS = ['/api/v1/prompt-statistics-time-series', '/api/v1/competitor-time-series', '/api/v1/sentiment/overview', '/api/v1/sentiment/themes']
+
+/** mulberry32: a small seeded PRNG. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const id = (prefix: string, n: number) => `${prefix}${n.toString(16).padStart(12, '0')}`
+
+function dataset(now: number): string {
+  const rand = prng(42)
+  const lines: object[] = [
+    { type: 'team', id: TEAM, name: 'Bench', plan: 'pro', developer_access: true },
+    { type: 'domain', id: DOMAIN, team_id: TEAM, brand_name: 'Acme', website: 'acme.com' },
+  ]
+  const prompts = Array.from({ length: 50 }, (_, i) => id('11111111-1111-4111-8111-', i))
+  const competitors = Array.from({ length: 8 }, (_, i) => id('c0000000-0000-4000-8000-', i))
+  const themes = Array.from({ length: 20 }, (_, i) => id('e0000000-0000-4000-8000-', i))
+  prompts.forEach((p, i) => lines.push({ type: 'prompt', id: p, domain_id: DOMAIN, text: `prompt ${i}`, estimated_search_volume: i * 100 }))
+  competitors.forEach((c, i) => lines.push({ type: 'competitor', id: c, domain_id: DOMAIN, name: `Competitor ${i}`, website: `c${i}.com` }))
+  themes.forEach((t, i) =>
+    lines.push({ type: 'theme', id: t, domain_id: DOMAIN, name: `theme ${i}`, custom_name: null, archived: false, sentiment: i % 3 ? 'positive' : 'negative', created_at: '2025-01-01' }),
+  )
+  let n = 0
+  for (let day = 0; day < 365; day += 1) {
+    for (const prompt of prompts) {
+      const at = new Date(now - day * 86_400_000 - Math.floor(rand() * 3_600_000)).toISOString()
+      const entities = ['brand', ...competitors].filter(() => rand() < 0.35)
+      lines.push({
+        type: 'analysis',
+        id: id('a0000000-0000-4000-8000-', n++),
+        domain_id: DOMAIN,
+        prompt_id: prompt,
+        channel: CHANNELS[Math.floor(rand() * CHANNELS.length)],
+        model: 'gpt-4o',
+        answered_at: at,
+        mentions: entities.map((entity_id, i) => ({ entity_id, position: i + 1, sentiment: Math.floor(rand() * 100) })),
+        citations: rand() < 0.5 ? [{ url: 'https://acme.com/x' }] : [],
+        themes: rand() < 0.5 ? [{ theme_id: themes[Math.floor(rand() * themes.length)], occurrences: 1 + Math.floor(rand() * 3) }] : [],
+      })
+    }
+  }
+  return `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`
+}
+
+/** Child mode: serve DB on PORT with the given cache lifetime, until SIGTERM. */
+async function serveChild(db: string, port: number, ttl: number): Promise<void> {
+  let engine
+  try {
+    engine = await openEngine({ path: db, hardened: true })
+  } catch {
+    // Until the engine opens hardened (see socket.test.ts), measure over a plain engine.
+    engine = await openEngine({ path: db })
+  }
+  const server = await startServer({
+    engine,
+    port,
+    logger: { level: 'warn' },
+    rateLimit: { limit: 1_000_000_000, windowSeconds: 60 },
+    cacheTtl: { seriesSeconds: ttl, sentimentSeconds: ttl },
+  })
+  process.stdout.write(`ready ${server.url}\n`)
+  await server.closed
+}
+
+async function startChild(db: string, ttl: number): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname, 'serve', db, '0', String(ttl)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = ''
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      const match = /ready (\S+)/.exec(out)
+      if (match) resolve(match[1]!)
+    })
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)))
+  })
+  return { child, url }
+}
+
+async function measure(name: string, url: string, key: string, connections: number, duration: number, randomize: boolean) {
+  const rand = prng(7)
+  const headers = { authorization: `Bearer ${key}` }
+  const fixed = ENDPOINTS.map((e) => ({ method: 'GET' as const, path: `${e}?domain_id=${DOMAIN}&days=30`, headers }))
+  if (!randomize) for (const r of fixed) await fetch(`${url}${r.path}`, { headers }) // warm the cache
+  const result = await autocannon({
+    url,
+    connections,
+    duration,
+    requests: randomize
+      ? [
+          {
+            method: 'GET',
+            headers,
+            setupRequest: (req) => ({
+              ...req,
+              path: `${ENDPOINTS[Math.floor(rand() * 4)]}?domain_id=${DOMAIN}&days=${1 + Math.floor(rand() * 365)}`,
+            }),
+          },
+        ]
+      : fixed,
+  })
+  return {
+    scenario: name,
+    connections,
+    duration_s: duration,
+    requests_per_s: Math.round(result.requests.average),
+    latency_p50_ms: result.latency.p50,
+    latency_p99_ms: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  }
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { connections: { type: 'string', default: '50' }, duration: { type: 'string', default: '10' } },
+  })
+  if (positionals[0] === 'serve') return serveChild(positionals[1]!, Number(positionals[2]), Number(positionals[3]))
+  const dir = await mkdtemp(join(tmpdir(), 'va-bench-'))
+  try {
+    const file = join(dir, 'bench.ndjson')
+    const db = join(dir, 'bench.duckdb')
+    await writeFile(file, dataset(Date.now()))
+    const engine = await openEngine({ path: db })
+    const stored = await engine.ingestFile(file)
+    const { key } = await engine.createApiKey({ teamId: TEAM })
+    await engine.close()
+    process.stderr.write(`dataset: ${JSON.stringify(stored)}\n`)
+    for (const [name, ttl, randomize] of [['hits', 3600, false], ['misses', 0, true]] as const) {
+      const { child, url } = await startChild(db, ttl)
+      try {
+        const row = await measure(name, url, key, Number(values.connections), Number(values.duration), randomize)
+        process.stdout.write(`${JSON.stringify(row)}\n`)
+      } finally {
+        child.kill('SIGTERM')
+        await new Promise((resolve) => child.on('exit', resolve))
+      }
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
+await main()
