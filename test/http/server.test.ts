@@ -417,6 +417,21 @@ describe('HTTP service (real engine when available)', () => {
       expect(again.headers['x-cache']).toBe('MISS')
     })
 
+    it('refuses a body with bad records: 400 with the library detail and line-numbered issues; nothing stored', async () => {
+      const team = { type: 'team', id: '10000000-0000-4000-8000-0000000000bb', name: 'Bad', plan: 'pro', developer_access: true }
+      const body = [JSON.stringify(team), '{not json', '', JSON.stringify({ type: 'domain', id: 'x' }), JSON.stringify({ type: 'spaceship' })].join('\n')
+      const res = await post(body)
+      expect(res.statusCode).toBe(400)
+      const json = res.json() as { detail: string; issues: Array<{ line?: number; field: string; message: string }>; total: number }
+      expect(json.detail).toBe(`ingest refused, nothing stored: ${json.total} invalid records`)
+      expect(json.total).toBeGreaterThanOrEqual(3)
+      expect(json.total).toBe(json.issues.length)
+      expect(json.issues.map((i) => i.line)).toEqual(expect.arrayContaining([2, 4, 5]))
+      expect(json.issues.find((i) => i.line === 2)).toMatchObject({ field: 'record', message: expect.stringMatching(/^is not valid JSON/) })
+      expect(json.issues.find((i) => i.line === 5)).toMatchObject({ field: 'type' })
+      expect(await ctx.engine.getTeam(team.id)).toBeNull()
+    })
+
     it('415 for another content type', async () => {
       const res = await post('{}', { 'content-type': 'application/json' })
       expect(res.statusCode).toBe(415)
