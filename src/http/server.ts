@@ -201,7 +201,8 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
       return typeof sent === 'string' && SANE_REQUEST_ID.test(sent) ? sent : randomUUID()
     },
     exposeHeadRoutes: false,
-    return503OnClosing: true,
+    // Requests arriving while closing are answered by the hook below (JSON, with the usual headers).
+    return503OnClosing: false,
   }
   const app = Fastify(serverOptions).withTypeProvider<ZodTypeProvider>()
 
@@ -268,8 +269,15 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.body)
   })
 
-  // Unknown routes answer 404 before any body is parsed.
+  // Unknown routes answer 404 before any body is parsed; nothing new starts while closing.
   app.addHook('onRequest', async (request, reply) => {
+    if (closing) {
+      return reply
+        .code(503)
+        .header('retry-after', '5')
+        .type('application/json; charset=utf-8')
+        .send({ detail: DETAIL.unavailable })
+    }
     if (request.is404) return reply.code(404).type('application/json; charset=utf-8').send({ detail: DETAIL.notFound })
     return undefined
   })
