@@ -22,12 +22,15 @@ export interface PayloadSet {
   themes: SentimentThemesPayload
 }
 
-const expected = JSON.parse(
-  readFileSync(new URL('../../fixtures/spec-example/expected.json', import.meta.url), 'utf8'),
-) as unknown[]
+function expectedPayloads(): unknown[] {
+  return JSON.parse(
+    readFileSync(new URL('../../fixtures/spec-example/expected.json', import.meta.url), 'utf8'),
+  ) as unknown[]
+}
 
 /** The spec's example payloads (expected.json entries 0, 1, 3, 4). */
 export function exampleSet(): PayloadSet {
+  const expected = expectedPayloads()
   const prompts = structuredClone(expected[0]) as PromptSeriesPayload
   return {
     domain: {
@@ -184,13 +187,17 @@ export function realisticSet(opts: { days?: number; seed?: number; now?: string 
   }
   const answers: Answer[] = []
   dates.forEach((date, di) => {
-    if (rand() < 0.06) return // a day with no analyses
+    if (di % 11 === 5) return // a day with no analyses (a gap in the series)
+    // Each entity's chance to be named today: a slow drift, a weekly wobble, a little daily noise.
+    const today = entities.map((e, ei) =>
+      e.p === 0 ? 0 : e.p + e.drift * di + 0.04 * Math.sin((di + ei * 2) / 3.5) + (rand() - 0.5) * 0.06,
+    )
     promptTexts.forEach((_, pi) => {
-      const n = Math.floor(rand() * 3 * promptWeight[pi]! + (rand() < promptWeight[pi]! ? 1 : 0))
+      const n = Math.round(2 + 5 * promptWeight[pi]! + rand() * 2)
       for (let k = 0; k < n; k++) {
         const mentions = new Map<number, { pos: number; sent: number }>()
         entities.forEach((e, ei) => {
-          const p = Math.min(0.95, Math.max(0, e.p + e.drift * di + (rand() - 0.5) * 0.2))
+          const p = Math.min(0.95, Math.max(0, today[ei]! * (0.6 + 0.8 * promptWeight[pi]!)))
           if (rand() < p) {
             mentions.set(ei, {
               pos: Math.max(1, Math.round(e.pos + (rand() - 0.5) * 2)),
@@ -202,12 +209,14 @@ export function realisticSet(opts: { days?: number; seed?: number; now?: string 
       }
     })
   })
-  const activeDates = dates.filter((d) => answers.some((a) => a.date === d))
+  const byDate = new Map<string, Answer[]>()
+  for (const a of answers) byDate.set(a.date, [...(byDate.get(a.date) ?? []), a])
+  const activeDates = dates.filter((d) => byDate.has(d))
 
   const promptItems: (PromptEntry & { total: number })[] = promptTexts.map(([text, vol], pi) => {
     const series = activeDates
       .map((date) => {
-        const day = answers.filter((a) => a.date === date && a.prompt === pi)
+        const day = (byDate.get(date) ?? []).filter((a) => a.prompt === pi)
         const brand = day.filter((a) => a.mentions.has(0))
         const pos = brand.map((a) => a.mentions.get(0)!.pos)
         return {
@@ -243,7 +252,7 @@ export function realisticSet(opts: { days?: number; seed?: number; now?: string 
 
   const compItems: CompetitorEntry[] = entities.map((e, ei) => {
     const series = activeDates.map((date) => {
-      const day = answers.filter((a) => a.date === date)
+      const day = byDate.get(date) ?? []
       const mine = day.filter((a) => a.mentions.has(ei))
       const all = day.reduce((s, a) => s + a.mentions.size, 0)
       const pos = mine.map((a) => a.mentions.get(ei)!.pos)
