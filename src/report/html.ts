@@ -126,10 +126,13 @@ function renderHeader(input: ReportInput, brandName: string): string {
 
   const notes = [...(input.notes ?? [])]
   if (sentimentModel !== undefined && competitorModel !== undefined && sentimentModel !== competitorModel) {
+    const rawModelId = competitorModel === 'all' && !(sentimentModel in CHANNEL_LABELS)
     notes.push(
-      `Visibility, share of voice and competitors use ${modelLabel(competitorModel)}; sentiment uses ${modelLabel(
-        sentimentModel,
-      )}.`,
+      rawModelId
+        ? `Visibility, share of voice and competitors cover all channels: the competitor series filters by channel only, and ${sentimentModel} is a model id. Sentiment and themes cover ${sentimentModel} only.`
+        : `Visibility, share of voice and competitors use ${modelLabel(competitorModel)}; sentiment uses ${modelLabel(
+            sentimentModel,
+          )}.`,
     )
   }
   const website = input.domain.website ?? null

@@ -109,7 +109,15 @@ describe('renderReportHtml', () => {
     s.themes.model = 'gpt-5'
     const html = renderReportHtml(s)
     expect(html).toContain(
-      'Visibility, share of voice and competitors use All channels; sentiment uses gpt-5.',
+      'Visibility, share of voice and competitors cover all channels: the competitor series filters by channel only, and gpt-5 is a model id. Sentiment and themes cover gpt-5 only.',
+    )
+    s.overview.model = 'claude'
+    s.themes.model = 'claude'
+    s.competitors.model = 'claude'
+    expect(renderReportHtml(s)).not.toContain('class="notes"')
+    s.competitors.model = 'all'
+    expect(renderReportHtml(s)).toContain(
+      'Visibility, share of voice and competitors use All channels; sentiment uses Claude.',
     )
     expect(modelLabel('google-ai-overviews')).toBe('Google AI Overviews')
     expect(modelLabel('claude-3-5-sonnet')).toBe('claude-3-5-sonnet')
