@@ -51,12 +51,13 @@ export interface Progress {
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
 
 /**
- * A duration in seconds as '12s', '3m05s' or '1h02m'.
+ * A duration in seconds as '0.4s', '12s', '3m05s' or '1h02m'.
  * @example
  * formatDuration(185) // '3m05s'
  */
 export function formatDuration(seconds: number): string {
   if (!Number.isFinite(seconds) || seconds < 0) return '?'
+  if (seconds < 9.95) return `${seconds.toFixed(1)}s`
   const s = Math.round(seconds)
   if (s < 60) return `${s}s`
   if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`

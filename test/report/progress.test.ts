@@ -46,7 +46,7 @@ describe('progress bar', () => {
     const p = createProgress({ label: 'ingest', total: 1000, unit: 'records', stream: s, now: c.now })
     c.advance(2000)
     p.tick(250)
-    expect(screen(s.out)).toBe('ingest [██████░░░░░░░░░░░░░░░░░░]  25% 250/1,000 records · 125/s · ETA 6s')
+    expect(screen(s.out)).toBe('ingest [██████░░░░░░░░░░░░░░░░░░]  25% 250/1,000 records · 125/s · ETA 6.0s')
     expect(s.out.at(-1)!.startsWith('\r')).toBe(true)
     expect(s.out.at(-1)!.endsWith('\x1b[K')).toBe(true)
     c.advance(6000)
@@ -54,7 +54,7 @@ describe('progress bar', () => {
     expect(screen(s.out)).toBe('ingest [████████████████████████] 100% 1,000/1,000 records · 125/s')
     p.done('done')
     expect(s.out.at(-1)).toBe(
-      '\ringest [████████████████████████] 100% 1,000/1,000 records · 125/s · 8s done\x1b[K\n',
+      '\ringest [████████████████████████] 100% 1,000/1,000 records · 125/s · 8.0s done\x1b[K\n',
     )
     const n = s.out.length
     p.tick()
@@ -82,12 +82,12 @@ describe('progress bar', () => {
     const p = createProgress({ label: 'export', unit: 'rows', stream: s, now: c.now, minIntervalMs: 0 })
     c.advance(500)
     p.tick(1500)
-    expect(screen(s.out)).toBe('export ⠋ 1,500 rows · 3.0k/s · 1s')
+    expect(screen(s.out)).toBe('export ⠋ 1,500 rows · 3.0k/s · 0.5s')
     c.advance(500)
     p.tick(1500)
-    expect(screen(s.out)).toBe('export ⠙ 3,000 rows · 3.0k/s · 1s')
+    expect(screen(s.out)).toBe('export ⠙ 3,000 rows · 3.0k/s · 1.0s')
     p.done()
-    expect(s.out.at(-1)).toBe('\rexport ✓ 3,000 rows · 3.0k/s · 1s\x1b[K\n')
+    expect(s.out.at(-1)).toBe('\rexport ✓ 3,000 rows · 3.0k/s · 1.0s\x1b[K\n')
   })
 
   it('never wraps: the line is cut to the terminal width', () => {
@@ -114,7 +114,9 @@ describe('progress bar', () => {
   })
 
   it('formats durations and rates', () => {
-    expect(formatDuration(0)).toBe('0s')
+    expect(formatDuration(0)).toBe('0.0s')
+    expect(formatDuration(0.42)).toBe('0.4s')
+    expect(formatDuration(9.96)).toBe('10s')
     expect(formatDuration(59.4)).toBe('59s')
     expect(formatDuration(185)).toBe('3m05s')
     expect(formatDuration(3725)).toBe('1h02m')
