@@ -245,7 +245,7 @@ export function detectPayloadKind(payload: unknown): PayloadKind {
  * const table = toArrow(payload)
  * table.schema.metadata.get('model') // 'all'
  * for (const row of table) console.log(row.name, new Date(row.date).toISOString().slice(0, 10), row.sov)
- * await writeFile('competitors.arrow', tableToIPC(table)) // open with pyarrow / polars / duckdb
+ * await writeFile('competitors.arrow', tableToIPC(table, 'file')) // polars.read_ipc, pyarrow.ipc.open_file
  * toArrow(await engine.sentimentThemes({ domainId }), 'themes') // kind given: safe when items is empty
  */
 export function toArrow(payload: PromptSeriesPayload, kind?: 'prompts'): Table
