@@ -389,19 +389,19 @@ html{-webkit-text-size-adjust:100%}
 body{margin:0;background:#f4f5f8;color:#111827;font:14px/1.5 Inter,-apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,"Helvetica Neue",Arial,"Noto Sans","Liberation Sans","Noto Sans CJK JP","IPAGothic",sans-serif;font-feature-settings:"cv11","ss01";-webkit-font-smoothing:antialiased}
 .page{max-width:1200px;margin:0 auto;padding:32px 32px 48px}
 .top{display:flex;justify-content:space-between;align-items:flex-end;gap:24px;padding-bottom:24px;border-bottom:1px solid #e3e6ec;margin-bottom:20px}
-.brand{display:flex;align-items:center;gap:16px;min-width:0}
+.brand{display:flex;align-items:center;gap:16px;min-width:0;flex:1 1 auto}
 .avatar{flex:none;width:56px;height:56px;border-radius:14px;background:linear-gradient(135deg,#4338ca,#6366f1);color:#fff;font-size:26px;font-weight:700;display:flex;align-items:center;justify-content:center}
 .eyebrow{margin:0;font-size:12px;font-weight:600;letter-spacing:.08em;text-transform:uppercase;color:#4338ca}
 h1{margin:2px 0 0;font-size:30px;line-height:1.15;font-weight:700;letter-spacing:-.02em;overflow-wrap:anywhere}
 .site{margin:2px 0 0;color:#6b7280}
-.meta{display:grid;grid-template-columns:repeat(2,auto);gap:8px 28px;margin:0;font-size:13px}
+.meta{flex:none;display:grid;grid-template-columns:repeat(2,auto);gap:8px 28px;margin:0;font-size:13px}
 .meta div{min-width:0}
 .meta dt{color:#6b7280;font-size:11px;font-weight:600;text-transform:uppercase;letter-spacing:.06em}
-.meta dd{margin:0;font-weight:500;font-variant-numeric:tabular-nums;overflow-wrap:anywhere}
+.meta dd{margin:0;font-weight:500;font-variant-numeric:tabular-nums;white-space:nowrap}
 .notes{background:#fffbeb;border:1px solid #fde68a;color:#92400e;border-radius:10px;padding:10px 14px;margin-bottom:20px;font-size:13px}
 .notes p{margin:0}
 .kpis{display:grid;grid-template-columns:repeat(5,1fr);gap:14px;margin-bottom:20px}
-.kpi{background:#fff;border:1px solid #e3e6ec;border-radius:12px;padding:14px 16px}
+.kpi{background:#fff;border:1px solid #e3e6ec;border-radius:12px;padding:14px 16px;min-width:0}
 .kpi-label{font-size:12px;font-weight:600;color:#6b7280}
 .kpi-value{font-size:28px;font-weight:700;letter-spacing:-.02em;margin-top:2px;font-variant-numeric:tabular-nums}
 .kpi.accent .kpi-value{color:#4338ca}
