@@ -60,7 +60,9 @@ class ReadConnection {
     for (const k of Object.keys(values)) types[k] = INTEGER
     stmt.bind(values, types)
     const reader = await stmt.runAndReadAll()
-    return reader.getColumns()
+    const columns = reader.getColumns()
+    // With no rows the reader has no column arrays at all.
+    return columns.length === reader.columnCount ? columns : Array.from({ length: reader.columnCount }, () => [])
   }
 
   close(): void {
@@ -201,6 +203,15 @@ class DuckDBEngine implements Engine {
   }
   sentimentThemes(params: SentimentParams): Promise<SentimentThemesPayload> {
     return this.#read(() => sentimentThemes(this.#ctx, params))
+  }
+
+  async stats(): Promise<Record<string, number>> {
+    return this.#read(() =>
+      this.pool.use(async (c) => {
+        const row = (await c.conn.runAndReadAll(sqlText('queries/table_counts'))).getRowObjectsJS()[0]!
+        return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]))
+      }),
+    )
   }
 
   async listDomains(): Promise<DomainInfo[]> {

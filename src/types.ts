@@ -291,6 +291,9 @@ export interface Engine {
   /** The key's stored info when the secret matches a stored, unrevoked key (constant-time compare), else null. */
   verifyApiKey(secret: string): Promise<ApiKeyInfo | null>
 
+  /** Row counts of the stored tables (teams, domains, ..., analyses, mentions, citations, theme_occurrences). */
+  stats(): Promise<Record<string, number>>
+
   /** Whether the database is open. */
   readonly isOpen: boolean
   close(): Promise<void>

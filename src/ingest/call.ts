@@ -286,8 +286,11 @@ export class IngestCall {
     const changed: Record<string, number> = {}
     for (const id of sqlIds('ingest')) {
       const values = id === 'ingest/01_final_analyses' ? { base: nextAnalysisKey } : undefined
+      const t0 = performance.now()
       const r = await this.#conn.run(sqlText(id), values, values ? { base: BIGINT } : undefined)
       changed[id] = r.rowsChanged
+      if (process.env.VA_TRACE_INGEST)
+        process.stderr.write(`${id} ${(performance.now() - t0).toFixed(1)} ms\n`)
     }
     const result: IngestResult = {
       teams: this.#teams.size,
