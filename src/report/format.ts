@@ -20,20 +20,33 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c)
 }
 
-/** Shorter alias used throughout the renderer. */
+/**
+ * Shorter alias of {@link escapeHtml}, used throughout the renderer.
+ * @example
+ * `<td>${esc(name)}</td>`
+ */
 export const esc = escapeHtml
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
+/** Milliseconds in a day. */
 export const MS_PER_DAY = 86_400_000
 
-/** 'YYYY-MM-DD' -> days since the epoch (UTC), or NaN when not a date. */
+/**
+ * 'YYYY-MM-DD' -> days since the epoch (UTC), or NaN when not a date.
+ * @example
+ * dayNumber('1970-01-02') // 1
+ */
 export function dayNumber(date: string): number {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date)
   if (!m) return Number.NaN
   return Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) / MS_PER_DAY
 }
 
-/** Days since the epoch -> 'YYYY-MM-DD'. */
+/**
+ * Days since the epoch -> 'YYYY-MM-DD'.
+ * @example
+ * dayString(1) // '1970-01-02'
+ */
 export function dayString(day: number): string {
   return new Date(day * MS_PER_DAY).toISOString().slice(0, 10)
 }
@@ -49,7 +62,11 @@ export function formatDay(day: number, withYear = false): string {
   return withYear ? `${base}, ${d.getUTCFullYear()}` : base
 }
 
-/** A month start as "Jan '26". */
+/**
+ * A month start as "Jan '26".
+ * @example
+ * formatMonth(dayNumber('2026-01-01')) // "Jan '26"
+ */
 export function formatMonth(day: number): string {
   const d = new Date(day * MS_PER_DAY)
   return `${MONTHS[d.getUTCMonth()]} '${String(d.getUTCFullYear()).slice(2)}`

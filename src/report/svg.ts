@@ -41,7 +41,12 @@ export function niceScale(max: number, cap?: number): { max: number; step: numbe
   return { max: top, step }
 }
 
-/** Ticks for a day axis from `first` to `last` (day numbers), at most about seven. */
+/**
+ * Ticks for a day axis from `first` to `last` (day numbers), at most about seven: every 1, 2, 3,
+ * 7 or 14 days up to two months, month starts beyond.
+ * @example
+ * dayTicks(dayNumber('2026-11-01'), dayNumber('2026-11-03')) // Nov 1, Nov 2, Nov 3
+ */
 export function dayTicks(first: number, last: number): { day: number; label: string }[] {
   const span = last - first
   if (span <= 0) return [{ day: first, label: formatDay(first) }]
