@@ -20,6 +20,20 @@ function expectSelfContained(html: string): void {
   expect(html).toContain(`default-src 'none'`)
 }
 
+/** Every element closed in order (void and self-closed elements aside). */
+function expectBalanced(html: string): void {
+  const VOID = new Set(['meta', 'br', 'hr', 'img', 'link', 'input'])
+  const stack: string[] = []
+  for (const m of html.matchAll(/<(\/?)([a-zA-Z][a-zA-Z0-9-]*)\b[^>]*?(\/?)>/g)) {
+    const [, closing, name, selfClosing] = m
+    const tag = name!.toLowerCase()
+    if (VOID.has(tag) || selfClosing) continue
+    if (closing) expect(stack.pop(), `closing </${tag}>`).toBe(tag)
+    else stack.push(tag)
+  }
+  expect(stack).toEqual([])
+}
+
 describe('renderReportHtml', () => {
   it('renders a full page with header, charts, tables, sentiment and themes', () => {
     const s = realisticSet()
@@ -40,6 +54,13 @@ describe('renderReportHtml', () => {
     expect(html).toContain('2 more competitors in the table below.')
     expect(html).not.toMatch(/NaN|Infinity|undefined|\[object/)
     expectSelfContained(html)
+    expectBalanced(html)
+  })
+
+  it('the balance check itself catches broken markup', () => {
+    expect(() => expectBalanced('<div><span></div>')).toThrow()
+    expect(() => expectBalanced('<div>')).toThrow()
+    expect(() => expectBalanced('<svg><circle r="1"/></svg><meta charset="utf-8">')).not.toThrow()
   })
 
   it('escapes every piece of text, wherever it lands', () => {
@@ -59,6 +80,7 @@ describe('renderReportHtml', () => {
     expect(html).toContain('&lt;i&gt;note&lt;/i&gt;')
     expect(html).not.toContain('<i>note')
     expectSelfContained(html)
+    expectBalanced(html)
     // The escaped brand name is also the page title.
     expect(html).toContain('<title>&lt;script&gt;')
   })
@@ -68,6 +90,7 @@ describe('renderReportHtml', () => {
     const html = renderReportHtml(e)
     // trends, landscape, prompts, sentiment, themes
     expect(html.match(/<div class="empty">No data in this window<\/div>/g)).toHaveLength(5)
+    expectBalanced(html)
     expect(html).not.toMatch(/NaN|Infinity|undefined/)
     expectSelfContained(html)
 
