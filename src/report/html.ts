@@ -481,7 +481,7 @@ figcaption span{font-weight:400;color:#6b7280;margin-left:6px}
  * data renders "No data in this window".
  * @example
  * const html = renderReportHtml({
- *   domain: await engine.getDomain(domainId),
+ *   domain: (await engine.getDomain(domainId))!,
  *   prompts: await engine.computePromptSeries({ domainId, days: 30 }),
  *   competitors: await engine.computeCompetitorSeries({ domainId, days: 30 }),
  *   overview: await engine.sentimentOverview({ domainId, days: 30 }),
