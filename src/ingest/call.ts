@@ -100,6 +100,8 @@ export interface StagedCall {
   applyToCatalog(): void
   /** The first analysis key free after this call. */
   nextAnalysisKey: number
+  /** Domains whose aggregates this call changes. */
+  affectedDomains: number[]
 }
 
 export class IngestCall {
@@ -284,7 +286,7 @@ export class IngestCall {
     await this.#stageMaps(plan)
 
     const changed: Record<string, number> = {}
-    for (const id of sqlIds('ingest')) {
+    for (const id of sqlIds('ingest').filter((i) => /\/\d\d_/.test(i))) {
       const values = id === 'ingest/01_final_analyses' ? { base: nextAnalysisKey } : undefined
       const t0 = performance.now()
       const r = await this.#conn.run(sqlText(id), values, values ? { base: BIGINT } : undefined)
@@ -303,8 +305,10 @@ export class IngestCall {
       citations: changed['ingest/23_insert_citations'] ?? 0,
       theme_occurrences: changed['ingest/24_insert_theme_occurrences'] ?? 0,
     }
+    const affected = await this.#conn.runAndReadAll(sqlText('ingest/affected_domains'))
     return {
       result,
+      affectedDomains: affected.getRows().map((r) => r[0] as number),
       applyToCatalog: () => this.#apply(plan),
       nextAnalysisKey: nextAnalysisKey + this.#seq,
     }
