@@ -34,6 +34,7 @@ import {
   type teamSchema,
   type themeSchema,
 } from '../schemas/records.js'
+import { isPlainValidAnalysis } from '../schemas/fast-analysis.js'
 import { CHANNELS, type IngestResult } from '../types.js'
 
 /** Where a record came from: a 1-based file line or a 0-based array index. */
@@ -174,6 +175,10 @@ export class IngestCall {
           ? `is required (one of ${RECORD_TYPES.join(', ')})`
           : `unknown type ${JSON.stringify(type)}; expected one of ${RECORD_TYPES.join(', ')}`,
       )
+      return
+    }
+    if (type === 'analysis' && isPlainValidAnalysis(raw as Record<string, unknown>)) {
+      this.#addAnalysis(raw as Analysis, loc)
       return
     }
     const parsed = recordSchemas[type as RecordType].safeParse(raw)
