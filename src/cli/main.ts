@@ -6,6 +6,7 @@
 import { ingestCommand, computeCommand } from './commands/data.js'
 import { demoCommand } from './commands/demo.js'
 import { keysCommand } from './commands/keys.js'
+import { reportCommand } from './commands/report.js'
 import { serveCommand } from './commands/serve.js'
 import { reportError, UsageError } from './errors.js'
 
@@ -15,6 +16,7 @@ Usage:
   visibility ingest FILE... --db PATH
   visibility compute prompts|competitors|sentiment-overview|sentiment-themes --db PATH --domain UUID
                      [--days N] [--limit N] [--model M] [--now ISO]
+  visibility report --db PATH (--domain UUID... | --all) --out DIR [--days N] [--model M] [--now ISO]
   visibility demo [--db PATH]
   visibility serve [--db PATH] [--port N] [--host H] [--demo]
   visibility keys create --db PATH --team UUID [--scope-team UUID]... [--allow-domain UUID]... [--name N]
@@ -28,6 +30,7 @@ type Command = (argv: string[]) => Promise<number>
 const commands: Record<string, Command> = {
   ingest: ingestCommand,
   compute: computeCommand,
+  report: (argv) => reportCommand(argv),
   demo: demoCommand,
   keys: keysCommand,
   serve: serveCommand,

@@ -18,7 +18,8 @@ const text = z.string().min(1, { error: 'must be a non-empty string' })
 const nullableText = z.union([z.string(), z.null()], { error: 'must be a string or null' })
 
 /** An absolute http(s) URL: a scheme, `://`, and a non-empty host, no whitespace. */
-const URL_RE = /^https?:\/\/(?:[^\s/?#@]*@)?(\[[0-9a-fA-F:.]+\]|[^\s/?#:@[\]]+)(?::\d{1,5})?(?:[/?#]\S*)?$/i
+export const URL_RE =
+  /^https?:\/\/(?:[^\s/?#@]*@)?(\[[0-9a-fA-F:.]+\]|[^\s/?#:@[\]]+)(?::\d{1,5})?(?:[/?#]\S*)?$/i
 
 export const teamSchema = z.strictObject({
   type: z.literal('team'),
@@ -93,6 +94,11 @@ const themeOccurrenceSchema = z.strictObject({
 /** Raw model identifiers: 1-100 characters from [A-Za-z0-9._:/@+-]. */
 export const MODEL_ID_RE = /^[A-Za-z0-9._:/@+-]{1,100}$/
 
+const answeredAtSchema = z.iso.datetime({
+  offset: true,
+  error: 'must be an ISO 8601 timestamp with Z or an offset',
+})
+
 export const analysisSchema = z.strictObject({
   type: z.literal('analysis'),
   id: uuidSchema,
@@ -100,11 +106,14 @@ export const analysisSchema = z.strictObject({
   prompt_id: uuidSchema,
   channel: z.enum(CHANNELS, { error: `must be one of ${CHANNELS.join(', ')}` }),
   model: z.string().regex(MODEL_ID_RE, { error: 'must be 1-100 characters from [A-Za-z0-9._:/@+-]' }),
-  answered_at: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp with Z or an offset' }),
+  answered_at: answeredAtSchema,
   mentions: z.array(mentionSchema, { error: 'must be an array' }),
   citations: z.array(citationSchema, { error: 'must be an array' }),
   themes: z.array(themeOccurrenceSchema, { error: 'must be an array' }),
 })
+
+/** The pattern zod checks `answered_at` against (so a fast path can check the very same thing). */
+export const ANSWERED_AT_RE: RegExp | undefined = (answeredAtSchema.def as { pattern?: RegExp }).pattern
 
 export const recordSchemas = {
   team: teamSchema,
