@@ -69,6 +69,14 @@ export class FakeEngine implements Engine {
     throw new Error('not in the fake')
   }
 
+  async ingestArrow(): Promise<IngestResult> {
+    throw new Error('not in the fake')
+  }
+
+  async exportParquet(): Promise<never> {
+    throw new Error('not in the fake')
+  }
+
   async #compute(domainId: string): Promise<void> {
     this.computeCalls += 1
     if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs))
