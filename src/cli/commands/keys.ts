@@ -165,7 +165,10 @@ export async function keysCommand(argv: string[]): Promise<number> {
     }
   } catch (error) {
     const exitCode = error instanceof CommandError ? error.exitCode : isUsageError(error) ? 2 : 1
-    process.stderr.write(`visibility keys: ${oneLine(error)}${exitCode === 2 ? ` (see visibility keys --help)` : ''}\n`)
+    const message = /Could not set lock on file/i.test(oneLine(error))
+      ? 'the database is open in another process (a running visibility serve?): stop it first'
+      : oneLine(error)
+    process.stderr.write(`visibility keys: ${message}${exitCode === 2 ? ` (see visibility keys --help)` : ''}\n`)
     return exitCode
   }
 }
