@@ -121,7 +121,10 @@ export async function serveCommand(argv: string[]): Promise<number> {
     await server.closed
     return 0
   } catch (error) {
-    process.stderr.write(`visibility serve: ${oneLine(error)}\n`)
+    const message = /Could not set lock on file/i.test(oneLine(error))
+      ? 'the database is open in another process: stop it first'
+      : oneLine(error)
+    process.stderr.write(`visibility serve: ${message}\n`)
     if (engine?.isOpen) await engine.close().catch(() => undefined)
     return 1
   }
