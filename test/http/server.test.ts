@@ -222,6 +222,17 @@ describe('HTTP service (real engine when available)', () => {
       expect(sentiment.statusCode).toBe(400)
     })
 
+    it('every authenticated request counts: misses, cache hits, 400s, 403s, 404s', async () => {
+      const seen: string[] = []
+      for (const query of [`domain_id=${D.acme1}`, `domain_id=${D.acme1}`, 'days=0', `domain_id=${D.globex}`]) {
+        for (const name of ['prompts', 'themes'] as const) {
+          const res = await ctx.app.inject({ url: url(name, query), headers: bearer(ctx.key) })
+          seen.push(`${res.statusCode}:${res.headers['x-ratelimit-remaining']}`)
+        }
+      }
+      expect(seen).toEqual(['200:59', '200:58', '200:57', '200:56', '400:55', '400:54', '403:53', '404:52'])
+    })
+
     it('429 comes before 403 and 400, and a refused request still counts', async () => {
       const app = await buildServer({ engine: ctx.engine, logger: false, clock: () => ctx.now.ms, rateLimit: { limit: 2, windowSeconds: 60 } })
       const offKey = (await ctx.engine.createApiKey({ teamId: T.off })).key
