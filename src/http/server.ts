@@ -250,6 +250,8 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     reply.header('x-request-id', request.id)
     reply.header('cache-control', 'no-store')
     reply.header('x-content-type-options', 'nosniff')
+    // Every 200 says whether it came from the cache; only report bodies ever do.
+    if (reply.statusCode === 200 && !reply.hasHeader('x-cache')) reply.header('x-cache', 'MISS')
     const state = states.get(request)
     if (state !== undefined && reply.statusCode >= 500) {
       // A request answered 5xx does not count against the key's limit.
@@ -425,7 +427,6 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
           items.push({ id: domain.id, brand_name: domain.brand_name, website: domain.website, team_id: domain.team_id })
         }
       }
-      reply.header('x-cache', 'MISS')
       return { data: { items }, generated_at: isoSeconds(clock()) }
     },
   })

@@ -394,6 +394,8 @@ describe('HTTP service (real engine when available)', () => {
     it('GET /healthz without auth', async () => {
       const res = await ctx.app.inject({ url: '/healthz' })
       expect(res.statusCode).toBe(200)
+      expect(res.headers['x-cache']).toBe('MISS')
+      expect(res.headers['x-ratelimit-limit']).toBeUndefined()
       expect(res.json()).toEqual({ status: 'ok', database: 'open' })
       expectCommonHeaders(res.headers)
     })
