@@ -570,13 +570,14 @@ export async function openEngine(options: OpenEngineOptions = {}): Promise<Engin
   const write = await connect()
   try {
     await migrate(write, readOnly)
-    if (options.hardened) {
-      await write.run('SET enable_external_access = false')
-      await write.run('SET lock_configuration = true')
-    }
     const n = Math.max(1, Math.min(16, options.readConnections ?? 2))
     const reads: ReadConnection[] = []
     for (let i = 0; i < n; i++) reads.push(new ReadConnection(await connect()))
+    if (options.hardened) {
+      // Every connection exists (and has its TimeZone) before the configuration is locked.
+      await write.run('SET enable_external_access = false')
+      await write.run('SET lock_configuration = true')
+    }
     const catalog = await Catalog.load(write)
     const next = await write.runAndReadAll('SELECT coalesce(max(analysis_key) + 1, 0)::DOUBLE FROM analyses')
     return new DuckDBEngine(
