@@ -3,7 +3,7 @@
  * The `visibility` command: ingest NDJSON into a DuckDB file, compute the report payloads, and the
  * demo. Imports the engine only through its public API.
  */
-import { ingestCommand, computeCommand } from './commands/data.js'
+import { computeCommand, exportCommand, ingestCommand } from './commands/data.js'
 import { demoCommand } from './commands/demo.js'
 import { keysCommand } from './commands/keys.js'
 import { reportCommand } from './commands/report.js'
@@ -17,6 +17,7 @@ Usage:
   visibility compute prompts|competitors|sentiment-overview|sentiment-themes --db PATH --domain UUID
                      [--days N] [--limit N] [--model M] [--now ISO]
   visibility report --db PATH (--domain UUID... | --all) --out DIR [--days N] [--model M] [--now ISO]
+  visibility export --db PATH --out DIR [--domain UUID]...
   visibility demo [--db PATH]
   visibility serve [--db PATH] [--port N] [--host H] [--demo]
   visibility keys create --db PATH --team UUID [--scope-team UUID]... [--allow-domain UUID]... [--name N]
@@ -30,6 +31,7 @@ type Command = (argv: string[]) => Promise<number>
 const commands: Record<string, Command> = {
   ingest: ingestCommand,
   compute: computeCommand,
+  export: exportCommand,
   report: (argv) => reportCommand(argv),
   demo: demoCommand,
   keys: keysCommand,
