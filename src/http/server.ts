@@ -417,7 +417,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
       response: { 200: domainsPayloadSchema, ...errorResponses },
     },
     onRequest: authenticate,
-    handler: async (request, reply) => {
+    handler: async (request) => {
       const { key } = states.get(request)!
       const teams = new Map<string, TeamInfo | null>()
       const items: DomainInfo[] = []

@@ -26,16 +26,6 @@ async function run(argv: string[]): Promise<{ code: number; out: string; err: st
   }
 }
 
-/** Whether the engine can open hardened (see the engine bug noted in socket.test.ts). */
-async function hardenedWorks(): Promise<boolean> {
-  try {
-    await (await openEngine({ hardened: true })).close()
-    return true
-  } catch {
-    return false
-  }
-}
-
 describe('visibility keys', () => {
   let dir: string
   let db: string
@@ -99,9 +89,8 @@ describe('visibility keys', () => {
   })
 })
 
-describe('visibility serve --demo', async () => {
-  const ready = await hardenedWorks()
-  it.skipIf(!ready)('seeds, prints a demo key and curls, serves them, and shuts down cleanly on SIGTERM', async () => {
+describe('visibility serve --demo', () => {
+  it('seeds, prints a demo key and curls, serves them, and shuts down cleanly on SIGTERM', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'va-serve-'))
     const db = join(dir, 'demo.duckdb')
     await writeFile(join(dir, '.keep'), '')
