@@ -9,7 +9,8 @@
  *   hits    cache on, the four endpoints round-robin with fixed parameters (after one warm-up pass)
  *   misses  cache lifetime 0, each request a random endpoint and `days` (single flight can still
  *           merge identical concurrent requests; with 4 x 365 combinations that is rare)
- * Prints one JSON line per scenario.
+ * Prints one JSON line per scenario, with the server process's CPU time per request (Node and
+ * DuckDB threads together), which depends less on what else the machine is doing.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
@@ -91,24 +92,29 @@ async function serveChild(db: string, port: number, ttl: number): Promise<void> 
     rateLimit: { limit: 1_000_000_000, windowSeconds: 60 },
     cacheTtl: { seriesSeconds: ttl, sentimentSeconds: ttl },
   })
+  const cpuAtStart = process.cpuUsage()
   process.stdout.write(`ready ${server.url}\n`)
   await server.closed
+  // CPU of the whole server process (Node and DuckDB threads), less sensitive to a shared machine.
+  const cpu = process.cpuUsage(cpuAtStart)
+  process.stdout.write(`cpu ${(cpu.user + cpu.system) / 1000}\n`)
 }
 
-async function startChild(db: string, ttl: number): Promise<{ child: ChildProcess; url: string }> {
+async function startChild(db: string, ttl: number): Promise<{ child: ChildProcess; url: string; cpuMs: Promise<number> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname, 'serve', db, '0', String(ttl)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   })
+  let out = ''
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()))
   const url = await new Promise<string>((resolve, reject) => {
-    let out = ''
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString()
+    child.stdout!.on('data', () => {
       const match = /ready (\S+)/.exec(out)
       if (match) resolve(match[1]!)
     })
     child.on('exit', (code) => reject(new Error(`server exited with ${code}`)))
   })
-  return { child, url }
+  const cpuMs = new Promise<number>((resolve) => child.on('close', () => resolve(Number(/cpu (\S+)/.exec(out)?.[1] ?? Number.NaN))))
+  return { child, url, cpuMs }
 }
 
 async function measure(name: string, url: string, key: string, connections: number, duration: number, randomize: boolean) {
@@ -164,14 +170,15 @@ async function main(): Promise<void> {
     await engine.close()
     process.stderr.write(`dataset: ${JSON.stringify(stored)}\n`)
     for (const [name, ttl, randomize] of [['hits', 3600, false], ['misses', 0, true]] as const) {
-      const { child, url } = await startChild(db, ttl)
+      const { child, url, cpuMs } = await startChild(db, ttl)
+      let row: Awaited<ReturnType<typeof measure>> | undefined
       try {
-        const row = await measure(name, url, key, Number(values.connections), Number(values.duration), randomize)
-        process.stdout.write(`${JSON.stringify(row)}\n`)
+        row = await measure(name, url, key, Number(values.connections), Number(values.duration), randomize)
       } finally {
         child.kill('SIGTERM')
-        await new Promise((resolve) => child.on('exit', resolve))
       }
+      const cpu = await cpuMs
+      process.stdout.write(`${JSON.stringify({ ...row, server_cpu_ms_per_request: Number((cpu / row.requests).toFixed(3)) })}\n`)
     }
   } finally {
     await rm(dir, { recursive: true, force: true })
