@@ -33,7 +33,9 @@ export function checkKeyTeam(team: TeamInfo | null): Refusal | null {
 
 /** Whether the key may read the domain (scope, allowlist and the domain team's developer access). */
 export function keyCanRead(key: ApiKeyInfo, domain: DomainInfo, domainTeam: TeamInfo | null): boolean {
-  return inScope(key, domain) && inAllowlist(key, domain) && domainTeam !== null && domainTeam.developer_access
+  return (
+    inScope(key, domain) && inAllowlist(key, domain) && domainTeam !== null && domainTeam.developer_access
+  )
 }
 
 function inScope(key: ApiKeyInfo, domain: DomainInfo): boolean {

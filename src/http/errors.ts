@@ -56,7 +56,11 @@ function causedBy<T>(error: unknown, ctor: abstract new (...args: never[]) => T)
  */
 export function toErrorAnswer(error: unknown, endpoint?: ReportEndpoint): ErrorAnswer {
   if (hasZodFastifySchemaValidationErrors(error)) {
-    return { status: 400, body: { detail: error.validation[0]?.message ?? CLIENT_DETAILS[400]! }, fault: false }
+    return {
+      status: 400,
+      body: { detail: error.validation[0]?.message ?? CLIENT_DETAILS[400]! },
+      fault: false,
+    }
   }
   if (isValidationError(error)) {
     return { status: 400, body: { detail: error.issues[0]?.message ?? CLIENT_DETAILS[400]! }, fault: false }

@@ -6,7 +6,13 @@
  * const engine = await openEngine({ path: 'data/demo.duckdb', hardened: true })
  * const { url } = await startServer({ engine, port: 8787 })
  */
-export { buildServer, API_PATHS, type BuildServerOptions, type CacheTtlOptions, type LoggerOption } from './server.js'
+export {
+  buildServer,
+  API_PATHS,
+  type BuildServerOptions,
+  type CacheTtlOptions,
+  type LoggerOption,
+} from './server.js'
 export { startServer, type StartServerOptions, type RunningServer } from './start.js'
 export { loadConfig, type ServiceConfig } from './config.js'
 export { FixedWindowRateLimiter, type RateLimitDecision, type RateLimitOptions } from './rate-limit.js'

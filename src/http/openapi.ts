@@ -17,8 +17,14 @@ const COMMON: Record<string, Header> = {
 }
 const RATE: Record<string, Header> = {
   'X-RateLimit-Limit': { description: 'Requests allowed per key and window.', schema: { type: 'integer' } },
-  'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' } },
-  'X-RateLimit-Reset': { description: 'Unix epoch second at which the window ends.', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': {
+    description: 'Requests left in the current window.',
+    schema: { type: 'integer' },
+  },
+  'X-RateLimit-Reset': {
+    description: 'Unix epoch second at which the window ends.',
+    schema: { type: 'integer' },
+  },
 }
 const DESCRIPTIONS: Record<string, string> = {
   '200': 'Success.',
@@ -45,14 +51,20 @@ export function addResponseHeadersToDocument<T>(document: T): T {
         const headers: Record<string, Header> = { ...COMMON }
         if (authenticated && status !== '401') Object.assign(headers, RATE)
         if (status === '200' && authenticated) {
-          headers['X-Cache'] = { description: 'HIT or MISS: whether the body came from the cache.', schema: { type: 'string', enum: ['HIT', 'MISS'] } }
+          headers['X-Cache'] = {
+            description: 'HIT or MISS: whether the body came from the cache.',
+            schema: { type: 'string', enum: ['HIT', 'MISS'] },
+          }
         }
         if (status === '429' || status === '503') {
           headers['Retry-After'] = { description: 'Whole seconds to wait.', schema: { type: 'integer' } }
         }
         response.headers = { ...response.headers, ...headers }
         const described = DESCRIPTIONS[status]
-        if (described !== undefined && (response.description === undefined || response.description === 'Default Response')) {
+        if (
+          described !== undefined &&
+          (response.description === undefined || response.description === 'Default Response')
+        ) {
           response.description = described
         }
       }

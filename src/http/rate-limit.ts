@@ -40,7 +40,8 @@ export class FixedWindowRateLimiter {
   #counts = new Map<string, number>()
 
   constructor(options: RateLimitOptions, clock: () => number = Date.now) {
-    if (!Number.isInteger(options.limit) || options.limit < 1) throw new RangeError('rate limit must be a positive integer')
+    if (!Number.isInteger(options.limit) || options.limit < 1)
+      throw new RangeError('rate limit must be a positive integer')
     if (!Number.isInteger(options.windowSeconds) || options.windowSeconds < 1) {
       throw new RangeError('rate limit window must be a positive integer number of seconds')
     }

@@ -95,7 +95,9 @@ export const sentimentQuerySchema = z.object({
   domain_id: domainIdParam(false),
   days: daysParam,
   model: z
-    .string({ error: stringError('model', 'all, a channel name or a raw model identifier', SENTIMENT_MODEL_MESSAGE) })
+    .string({
+      error: stringError('model', 'all, a channel name or a raw model identifier', SENTIMENT_MODEL_MESSAGE),
+    })
     .regex(RAW_MODEL_PATTERN, { error: SENTIMENT_MODEL_MESSAGE })
     .optional()
     .default('all')
@@ -108,7 +110,9 @@ export type SentimentQuery = z.output<typeof sentimentQuerySchema>
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/)
 const count = z.number().int().min(0)
-const generatedAt = z.iso.datetime({ offset: true }).meta({ description: 'When the response was computed (UTC).' })
+const generatedAt = z.iso
+  .datetime({ offset: true })
+  .meta({ description: 'When the response was computed (UTC).' })
 
 export const promptEntrySchema = z.object({
   id: z.string(),
@@ -204,7 +208,12 @@ export const domainsPayloadSchema = z
   .object({
     data: z.object({
       items: z.array(
-        z.object({ id: z.string(), brand_name: z.string(), website: z.string().nullable(), team_id: z.string() }),
+        z.object({
+          id: z.string(),
+          brand_name: z.string(),
+          website: z.string().nullable(),
+          team_id: z.string(),
+        }),
       ),
     }),
     generated_at: generatedAt,

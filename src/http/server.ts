@@ -117,7 +117,14 @@ interface RequestState {
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:/+=-]{1,128}$/
 const REDACT = ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'authorization']
-const errorResponses = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 429: errorSchema, 500: errorSchema, 503: errorSchema }
+const errorResponses = {
+  400: errorSchema,
+  401: errorSchema,
+  403: errorSchema,
+  429: errorSchema,
+  500: errorSchema,
+  503: errorSchema,
+}
 
 function loggerConfig(option: LoggerOption | undefined): NonNullable<FastifyServerOptions['logger']> {
   if (option === false) return false
@@ -171,7 +178,10 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   const maxConcurrent = options.maxConcurrentQueries ?? 4
   const limiter = new FixedWindowRateLimiter(options.rateLimit ?? { limit: 60, windowSeconds: 60 }, clock)
   const cache = new ResponseCache({ clock })
-  const queries = new QueryLimiter({ maxConcurrent, maxQueued: options.maxQueuedQueries ?? maxConcurrent * 16 })
+  const queries = new QueryLimiter({
+    maxConcurrent,
+    maxQueued: options.maxQueuedQueries ?? maxConcurrent * 16,
+  })
   const maxIngestBytes = options.maxIngestBytes ?? 256 * 1024 * 1024
   const adminTokenHash = options.adminToken ? sha256(options.adminToken) : null
   const states = new WeakMap<FastifyRequest, RequestState>()
@@ -234,7 +244,8 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
         },
       },
     }),
-    transformObject: (documentObject) => addResponseHeadersToDocument(jsonSchemaTransformObject(documentObject)),
+    transformObject: (documentObject) =>
+      addResponseHeadersToDocument(jsonSchemaTransformObject(documentObject)),
   })
 
   // Once close() is called, answers to requests still in flight end their connection, so that
@@ -280,7 +291,8 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
         .type('application/json; charset=utf-8')
         .send({ detail: DETAIL.unavailable })
     }
-    if (request.is404) return reply.code(404).type('application/json; charset=utf-8').send({ detail: DETAIL.notFound })
+    if (request.is404)
+      return reply.code(404).type('application/json; charset=utf-8').send({ detail: DETAIL.notFound })
     return undefined
   })
 
@@ -289,7 +301,10 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   )
 
   /** onRequest hook of the authenticated routes: steps 1 (401), 2 (429) and 3 (403) of section 8. */
-  async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+  async function authenticate(
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<FastifyReply | undefined> {
     const token = bearerToken(request.headers.authorization)
     const key = token === null ? null : await verifyKey(token)
     if (key === null) {
@@ -302,7 +317,10 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     states.set(request, { key, rate })
     setRateHeaders(reply, rate)
     if (!rate.allowed) {
-      return reply.code(429).header('retry-after', String(rate.retryAfter)).send({ detail: DETAIL.tooManyRequests })
+      return reply
+        .code(429)
+        .header('retry-after', String(rate.retryAfter))
+        .send({ detail: DETAIL.tooManyRequests })
     }
     const refusal = checkKeyTeam(await engine.getTeam(key.team_id))
     if (refusal !== null) return reply.code(refusal.status).send({ detail: refusal.detail })
@@ -366,7 +384,8 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   reportRoute({
     endpoint: 'prompts',
     summary: 'Prompt statistics time series',
-    description: 'The top tracked prompts ranked by total mentions over the window, each with a daily series.',
+    description:
+      'The top tracked prompts ranked by total mentions over the window, each with a daily series.',
     query: promptSeriesQuerySchema,
     payload: promptSeriesPayloadSchema,
     ttlMs: ttlMs.series,
@@ -377,18 +396,25 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   reportRoute({
     endpoint: 'competitors',
     summary: 'Competitor time series',
-    description: 'Daily visibility, share of voice, mentions, position and sentiment of the brand and each tracked competitor.',
+    description:
+      'Daily visibility, share of voice, mentions, position and sentiment of the brand and each tracked competitor.',
     query: competitorSeriesQuerySchema,
     payload: competitorSeriesPayloadSchema,
     ttlMs: ttlMs.series,
     normalize: (q) => ({ domainId: q.domain_id.toLowerCase(), days: q.days, model: q.model }),
     compute: (p, now) =>
-      engine.computeCompetitorSeries({ domainId: p.domainId, days: Number(p.days), model: String(p.model), now }),
+      engine.computeCompetitorSeries({
+        domainId: p.domainId,
+        days: Number(p.days),
+        model: String(p.model),
+        now,
+      }),
   })
   reportRoute({
     endpoint: 'overview',
     summary: 'Sentiment overview',
-    description: 'The positive/negative split of sentiment themes and the mentions they cover. Requires a Pro, Business or Enterprise plan.',
+    description:
+      'The positive/negative split of sentiment themes and the mentions they cover. Requires a Pro, Business or Enterprise plan.',
     query: sentimentQuerySchema,
     payload: sentimentOverviewPayloadSchema,
     ttlMs: ttlMs.sentiment,
@@ -399,7 +425,8 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   reportRoute({
     endpoint: 'themes',
     summary: 'Sentiment themes',
-    description: 'The sentiment themes of the window, each tagged positive or negative. Requires a Pro, Business or Enterprise plan.',
+    description:
+      'The sentiment themes of the window, each tagged positive or negative. Requires a Pro, Business or Enterprise plan.',
     query: sentimentQuerySchema,
     payload: sentimentThemesPayloadSchema,
     ttlMs: ttlMs.sentiment,
@@ -424,7 +451,12 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
       for (const domain of await queries.run(() => engine.listDomains())) {
         if (!teams.has(domain.team_id)) teams.set(domain.team_id, await engine.getTeam(domain.team_id))
         if (keyCanRead(key, domain, teams.get(domain.team_id) ?? null)) {
-          items.push({ id: domain.id, brand_name: domain.brand_name, website: domain.website, team_id: domain.team_id })
+          items.push({
+            id: domain.id,
+            brand_name: domain.brand_name,
+            website: domain.website,
+            team_id: domain.team_id,
+          })
         }
       }
       return { data: { items }, generated_at: isoSeconds(clock()) }
@@ -454,10 +486,16 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   if (adminTokenHash !== null) {
     await app.register(async (internal) => {
       // The body is handed to the handler as a stream: records flow into the engine as they arrive.
-      const passThrough = (_request: FastifyRequest, payload: Readable, done: (err: null, body: Readable) => void) =>
-        done(null, payload)
+      const passThrough = (
+        _request: FastifyRequest,
+        payload: Readable,
+        done: (err: null, body: Readable) => void,
+      ) => done(null, payload)
       internal.removeAllContentTypeParsers()
-      internal.addContentTypeParser(['application/x-ndjson', 'application/ndjson', 'application/jsonl'], passThrough)
+      internal.addContentTypeParser(
+        ['application/x-ndjson', 'application/ndjson', 'application/jsonl'],
+        passThrough,
+      )
       internal.withTypeProvider<ZodTypeProvider>().route({
         method: 'POST',
         url: API_PATHS.ingest,
@@ -482,7 +520,11 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
           const dir = await mkdtemp(join(tmpdir(), 'va-ingest-'))
           const file = join(dir, 'body.ndjson')
           try {
-            await pipeline(request.body as Readable, byteLimit(maxIngestBytes), createWriteStream(file, { mode: 0o600 }))
+            await pipeline(
+              request.body as Readable,
+              byteLimit(maxIngestBytes),
+              createWriteStream(file, { mode: 0o600 }),
+            )
             const result = await engine.ingestFile(file)
             cache.clear()
             keyCache.clear()

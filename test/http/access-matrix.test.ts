@@ -8,7 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FastifyInstance } from 'fastify'
 import { buildServer, DETAIL } from '../../src/http/index.js'
 import type { ApiKeyInfo, Engine } from '../../src/types.js'
-import { D, ENDPOINTS, ENDPOINT_NAMES, T, UNKNOWN_DOMAIN, bearer, makeEngine, tenantRecords } from './helpers.js'
+import {
+  D,
+  ENDPOINTS,
+  ENDPOINT_NAMES,
+  T,
+  UNKNOWN_DOMAIN,
+  bearer,
+  makeEngine,
+  tenantRecords,
+} from './helpers.js'
 
 type Cell = 200 | 400 | 401 | 403 | '403plan' | 404
 /** [prompt and competitor endpoints, sentiment endpoints] */
@@ -37,9 +46,17 @@ const hidden = (overrides: Partial<Row>): Row => ({
   malformed: [400, 404],
   ...overrides,
 })
-const all = (cell: Cell): Row => hidden(Object.fromEntries(Object.keys(DOMAIN_IDS).map((d) => [d, [cell, cell]])))
+const all = (cell: Cell): Row =>
+  hidden(Object.fromEntries(Object.keys(DOMAIN_IDS).map((d) => [d, [cell, cell]])))
 
-const KEYS: Record<string, { params: { teamId: string; scopeTeamIds?: string[]; allowedDomains?: string[] }; revoke?: boolean; expect: Row }> = {
+const KEYS: Record<
+  string,
+  {
+    params: { teamId: string; scopeTeamIds?: string[]; allowedDomains?: string[] }
+    revoke?: boolean
+    expect: Row
+  }
+> = {
   own: { params: { teamId: T.acme }, expect: hidden({ acme1: [200, 200], acme2: [200, 200] }) },
   allowlisted: {
     params: { teamId: T.acme, allowedDomains: [D.acme1] },
@@ -105,7 +122,10 @@ describe('authorization matrix', () => {
     for (const { keyName, domainName, endpoint, cell } of ordered) {
       const { key, info } = secrets.get(keyName)!
       const domainId = DOMAIN_IDS[domainName]
-      const res = await app.inject({ url: `${ENDPOINTS[endpoint]}?domain_id=${domainId}`, headers: bearer(key) })
+      const res = await app.inject({
+        url: `${ENDPOINTS[endpoint]}?domain_id=${domainId}`,
+        headers: bearer(key),
+      })
       const label = `${keyName} x ${domainName} x ${endpoint}`
       const status = cell === '403plan' ? 403 : cell
       if (res.statusCode !== status) {
@@ -137,7 +157,10 @@ describe('authorization matrix', () => {
         .sort()
       if (spec.revoke) expect(res.statusCode).toBe(401)
       else if (keyName === 'developerAccessOff') expect(res.statusCode).toBe(403)
-      else expect((res.json().data.items as Array<{ id: string }>).map((d) => d.id).sort(), keyName).toEqual(expected)
+      else
+        expect((res.json().data.items as Array<{ id: string }>).map((d) => d.id).sort(), keyName).toEqual(
+          expected,
+        )
     }
   })
 })

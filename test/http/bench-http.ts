@@ -23,8 +23,21 @@ import { startServer } from '../../src/http/index.js'
 
 const TEAM = '0a9c2f4e-1b7d-4c3a-9e8f-5d6b7a8c9d01'
 const DOMAIN = '5b0e6c1a-8f2d-4e3b-a7c9-1d2e3f4a5b6c'
-const CHANNELS = ['chatgpt', 'perplexity', 'gemini', 'claude', 'copilot', 'google-ai-overviews', 'google-ai-mode']
-const ENDPOINTS = ['/api/v1/prompt-statistics-time-series', '/api/v1/competitor-time-series', '/api/v1/sentiment/overview', '/api/v1/sentiment/themes']
+const CHANNELS = [
+  'chatgpt',
+  'perplexity',
+  'gemini',
+  'claude',
+  'copilot',
+  'google-ai-overviews',
+  'google-ai-mode',
+]
+const ENDPOINTS = [
+  '/api/v1/prompt-statistics-time-series',
+  '/api/v1/competitor-time-series',
+  '/api/v1/sentiment/overview',
+  '/api/v1/sentiment/themes',
+]
 
 /** mulberry32: a small seeded PRNG. */
 function prng(seed: number): () => number {
@@ -49,10 +62,35 @@ function dataset(now: number): string {
   const prompts = Array.from({ length: 50 }, (_, i) => id('11111111-1111-4111-8111-', i))
   const competitors = Array.from({ length: 8 }, (_, i) => id('c0000000-0000-4000-8000-', i))
   const themes = Array.from({ length: 20 }, (_, i) => id('e0000000-0000-4000-8000-', i))
-  prompts.forEach((p, i) => lines.push({ type: 'prompt', id: p, domain_id: DOMAIN, text: `prompt ${i}`, estimated_search_volume: i * 100 }))
-  competitors.forEach((c, i) => lines.push({ type: 'competitor', id: c, domain_id: DOMAIN, name: `Competitor ${i}`, website: `c${i}.com` }))
+  prompts.forEach((p, i) =>
+    lines.push({
+      type: 'prompt',
+      id: p,
+      domain_id: DOMAIN,
+      text: `prompt ${i}`,
+      estimated_search_volume: i * 100,
+    }),
+  )
+  competitors.forEach((c, i) =>
+    lines.push({
+      type: 'competitor',
+      id: c,
+      domain_id: DOMAIN,
+      name: `Competitor ${i}`,
+      website: `c${i}.com`,
+    }),
+  )
   themes.forEach((t, i) =>
-    lines.push({ type: 'theme', id: t, domain_id: DOMAIN, name: `theme ${i}`, custom_name: null, archived: false, sentiment: i % 3 ? 'positive' : 'negative', created_at: '2025-01-01' }),
+    lines.push({
+      type: 'theme',
+      id: t,
+      domain_id: DOMAIN,
+      name: `theme ${i}`,
+      custom_name: null,
+      archived: false,
+      sentiment: i % 3 ? 'positive' : 'negative',
+      created_at: '2025-01-01',
+    }),
   )
   let n = 0
   for (let day = 0; day < 365; day += 1) {
@@ -67,9 +105,21 @@ function dataset(now: number): string {
         channel: CHANNELS[Math.floor(rand() * CHANNELS.length)],
         model: 'gpt-4o',
         answered_at: at,
-        mentions: entities.map((entity_id, i) => ({ entity_id, position: i + 1, sentiment: Math.floor(rand() * 100) })),
+        mentions: entities.map((entity_id, i) => ({
+          entity_id,
+          position: i + 1,
+          sentiment: Math.floor(rand() * 100),
+        })),
         citations: rand() < 0.5 ? [{ url: 'https://acme.com/x' }] : [],
-        themes: rand() < 0.5 ? [{ theme_id: themes[Math.floor(rand() * themes.length)], occurrences: 1 + Math.floor(rand() * 3) }] : [],
+        themes:
+          rand() < 0.5
+            ? [
+                {
+                  theme_id: themes[Math.floor(rand() * themes.length)],
+                  occurrences: 1 + Math.floor(rand() * 3),
+                },
+              ]
+            : [],
       })
     }
   }
@@ -100,10 +150,17 @@ async function serveChild(db: string, port: number, ttl: number): Promise<void> 
   process.stdout.write(`cpu ${(cpu.user + cpu.system) / 1000}\n`)
 }
 
-async function startChild(db: string, ttl: number): Promise<{ child: ChildProcess; url: string; cpuMs: Promise<number> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname, 'serve', db, '0', String(ttl)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
+async function startChild(
+  db: string,
+  ttl: number,
+): Promise<{ child: ChildProcess; url: string; cpuMs: Promise<number> }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', new URL(import.meta.url).pathname, 'serve', db, '0', String(ttl)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  )
   let out = ''
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()))
   const url = await new Promise<string>((resolve, reject) => {
@@ -113,14 +170,27 @@ async function startChild(db: string, ttl: number): Promise<{ child: ChildProces
     })
     child.on('exit', (code) => reject(new Error(`server exited with ${code}`)))
   })
-  const cpuMs = new Promise<number>((resolve) => child.on('close', () => resolve(Number(/cpu (\S+)/.exec(out)?.[1] ?? Number.NaN))))
+  const cpuMs = new Promise<number>((resolve) =>
+    child.on('close', () => resolve(Number(/cpu (\S+)/.exec(out)?.[1] ?? Number.NaN))),
+  )
   return { child, url, cpuMs }
 }
 
-async function measure(name: string, url: string, key: string, connections: number, duration: number, randomize: boolean) {
+async function measure(
+  name: string,
+  url: string,
+  key: string,
+  connections: number,
+  duration: number,
+  randomize: boolean,
+) {
   const rand = prng(7)
   const headers = { authorization: `Bearer ${key}` }
-  const fixed = ENDPOINTS.map((e) => ({ method: 'GET' as const, path: `${e}?domain_id=${DOMAIN}&days=30`, headers }))
+  const fixed = ENDPOINTS.map((e) => ({
+    method: 'GET' as const,
+    path: `${e}?domain_id=${DOMAIN}&days=30`,
+    headers,
+  }))
   if (!randomize) for (const r of fixed) await fetch(`${url}${r.path}`, { headers }) // warm the cache
   const result = await autocannon({
     url,
@@ -158,7 +228,8 @@ async function main(): Promise<void> {
     allowPositionals: true,
     options: { connections: { type: 'string', default: '50' }, duration: { type: 'string', default: '10' } },
   })
-  if (positionals[0] === 'serve') return serveChild(positionals[1]!, Number(positionals[2]), Number(positionals[3]))
+  if (positionals[0] === 'serve')
+    return serveChild(positionals[1]!, Number(positionals[2]), Number(positionals[3]))
   const dir = await mkdtemp(join(tmpdir(), 'va-bench-'))
   try {
     const file = join(dir, 'bench.ndjson')
@@ -169,7 +240,10 @@ async function main(): Promise<void> {
     const { key } = await engine.createApiKey({ teamId: TEAM })
     await engine.close()
     process.stderr.write(`dataset: ${JSON.stringify(stored)}\n`)
-    for (const [name, ttl, randomize] of [['hits', 3600, false], ['misses', 0, true]] as const) {
+    for (const [name, ttl, randomize] of [
+      ['hits', 3600, false],
+      ['misses', 0, true],
+    ] as const) {
       const { child, url, cpuMs } = await startChild(db, ttl)
       let row: Awaited<ReturnType<typeof measure>> | undefined
       try {
@@ -178,7 +252,9 @@ async function main(): Promise<void> {
         child.kill('SIGTERM')
       }
       const cpu = await cpuMs
-      process.stdout.write(`${JSON.stringify({ ...row, server_cpu_ms_per_request: Number((cpu / row.requests).toFixed(3)) })}\n`)
+      process.stdout.write(
+        `${JSON.stringify({ ...row, server_cpu_ms_per_request: Number((cpu / row.requests).toFixed(3)) })}\n`,
+      )
     }
   } finally {
     await rm(dir, { recursive: true, force: true })

@@ -8,11 +8,20 @@ describe('ResponseCache', () => {
     const cache = new ResponseCache({ clock: () => now })
     let computed = 0
     const compute = async () => ({ body: `{"n":${++computed}}` })
-    expect(await cache.getOrCompute('k', 5_000, compute)).toEqual({ value: { body: '{"n":1}' }, status: 'MISS' })
+    expect(await cache.getOrCompute('k', 5_000, compute)).toEqual({
+      value: { body: '{"n":1}' },
+      status: 'MISS',
+    })
     now += 4_999
-    expect(await cache.getOrCompute('k', 5_000, compute)).toEqual({ value: { body: '{"n":1}' }, status: 'HIT' })
+    expect(await cache.getOrCompute('k', 5_000, compute)).toEqual({
+      value: { body: '{"n":1}' },
+      status: 'HIT',
+    })
     now += 2
-    expect(await cache.getOrCompute('k', 5_000, compute)).toEqual({ value: { body: '{"n":2}' }, status: 'MISS' })
+    expect(await cache.getOrCompute('k', 5_000, compute)).toEqual({
+      value: { body: '{"n":2}' },
+      status: 'MISS',
+    })
   })
 
   it('runs one computation for concurrent identical misses', async () => {
@@ -39,7 +48,9 @@ describe('ResponseCache', () => {
     await cache.getOrCompute('k', 0, async () => ({ body: String(++computed) }))
     expect((await cache.getOrCompute('k', 0, async () => ({ body: String(++computed) }))).status).toBe('MISS')
     expect(computed).toBe(2)
-    await expect(cache.getOrCompute('f', 60_000, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom')
+    await expect(
+      cache.getOrCompute('f', 60_000, async () => Promise.reject(new Error('boom'))),
+    ).rejects.toThrow('boom')
     expect((await cache.getOrCompute('f', 60_000, async () => ({ body: 'ok' }))).status).toBe('MISS')
     expect(cache.size).toBe(1)
   })

@@ -41,7 +41,23 @@ describe('visibility keys', () => {
   })
 
   it('create prints the key once on stdout; list shows it without the secret; revoke revokes it', async () => {
-    const created = await run(['create', '--db', db, '--team', T.acme.toUpperCase(), '--scope-team', T.acme, '--scope-team', T.free, '--allow-domain', D.acme1, '--allow-domain', D.free, '--name', 'ci'])
+    const created = await run([
+      'create',
+      '--db',
+      db,
+      '--team',
+      T.acme.toUpperCase(),
+      '--scope-team',
+      T.acme,
+      '--scope-team',
+      T.free,
+      '--allow-domain',
+      D.acme1,
+      '--allow-domain',
+      D.free,
+      '--name',
+      'ci',
+    ])
     expect(created.code).toBe(0)
     const key = created.out.trim()
     expect(key).toMatch(/^va_live_[A-Za-z0-9_-]{20,}$/)
@@ -51,8 +67,21 @@ describe('visibility keys', () => {
     const listed = await run(['list', '--db', db, '--json'])
     expect(listed.code).toBe(0)
     expect(listed.out).not.toContain(key)
-    const [info] = JSON.parse(listed.out) as Array<{ id: string; team_id: string; scope_team_ids: string[]; allowed_domains: string[]; name: string; revoked_at: null }>
-    expect(info).toMatchObject({ team_id: T.acme, scope_team_ids: [T.acme, T.free], allowed_domains: [D.acme1, D.free], name: 'ci', revoked_at: null })
+    const [info] = JSON.parse(listed.out) as Array<{
+      id: string
+      team_id: string
+      scope_team_ids: string[]
+      allowed_domains: string[]
+      name: string
+      revoked_at: null
+    }>
+    expect(info).toMatchObject({
+      team_id: T.acme,
+      scope_team_ids: [T.acme, T.free],
+      allowed_domains: [D.acme1, D.free],
+      name: 'ci',
+      revoked_at: null,
+    })
     const table = await run(['list', '--db', db])
     expect(table.out.split('\n')[0]).toMatch(/^ID\s+PREFIX\s+TEAM/)
     expect(table.out).toContain(info!.id)
@@ -94,17 +123,24 @@ describe('visibility serve --demo', () => {
     const dir = await mkdtemp(join(tmpdir(), 'va-serve-'))
     const db = join(dir, 'demo.duckdb')
     await writeFile(join(dir, '.keep'), '')
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'serve', '--demo', '--db', db, '--port', '0'], {
-      cwd: ROOT,
-      env: { ...process.env, VA_LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'serve', '--demo', '--db', db, '--port', '0'],
+      {
+        cwd: ROOT,
+        env: { ...process.env, VA_LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    )
     let err = ''
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()))
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
     try {
       const deadline = Date.now() + 30_000
-      while (!/curl -s "http:\/\/127\.0\.0\.1:\d+\/api\/v1\/openapi\.json"/.test(err) && Date.now() < deadline) {
+      while (
+        !/curl -s "http:\/\/127\.0\.0\.1:\d+\/api\/v1\/openapi\.json"/.test(err) &&
+        Date.now() < deadline
+      ) {
         await new Promise((resolve) => setTimeout(resolve, 50))
       }
       const key = /Demo API key \(shown once\): (\S+)/.exec(err)?.[1]

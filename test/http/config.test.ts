@@ -41,9 +41,13 @@ describe('loadConfig', () => {
 
   it('refuses invalid values with a sentence naming the variable', () => {
     expect(() => loadConfig({ VA_PORT: 'http' })).toThrow('VA_PORT must be an integer from 0 to 65535.')
-    expect(() => loadConfig({ VA_RATE_LIMIT: '0' })).toThrow('VA_RATE_LIMIT must be an integer from 1 to 1000000.')
+    expect(() => loadConfig({ VA_RATE_LIMIT: '0' })).toThrow(
+      'VA_RATE_LIMIT must be an integer from 1 to 1000000.',
+    )
     expect(() => loadConfig({ VA_MAX_CONCURRENT_QUERIES: '-1' })).toThrow(/VA_MAX_CONCURRENT_QUERIES/)
-    expect(() => loadConfig({ VA_ADMIN_TOKEN: 'short' })).toThrow('VA_ADMIN_TOKEN must be at least 16 characters.')
+    expect(() => loadConfig({ VA_ADMIN_TOKEN: 'short' })).toThrow(
+      'VA_ADMIN_TOKEN must be at least 16 characters.',
+    )
     expect(() => loadConfig({ VA_LOG_LEVEL: 'loud' })).toThrow(/VA_LOG_LEVEL/)
     expect(loadConfig({ VA_ADMIN_TOKEN: '' }).adminToken).toBeUndefined()
   })

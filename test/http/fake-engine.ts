@@ -50,7 +50,17 @@ export class FakeEngine implements Engine {
 
   /** Stores team and domain records (other types are counted as analyses and dropped). */
   async ingest(records: RecordSource): Promise<IngestResult> {
-    const result: IngestResult = { teams: 0, domains: 0, prompts: 0, competitors: 0, themes: 0, analyses: 0, mentions: 0, citations: 0, theme_occurrences: 0 }
+    const result: IngestResult = {
+      teams: 0,
+      domains: 0,
+      prompts: 0,
+      competitors: 0,
+      themes: 0,
+      analyses: 0,
+      mentions: 0,
+      citations: 0,
+      theme_occurrences: 0,
+    }
     for await (const record of records as AsyncIterable<Record<string, unknown>>) {
       if (record.type === 'team') {
         const { type: _type, ...team } = record as unknown as TeamInfo & { type: string }
@@ -95,7 +105,16 @@ export class FakeEngine implements Engine {
   async computePromptSeries(p: PromptSeriesParams): Promise<PromptSeriesPayload> {
     await this.#compute(p.domainId)
     return {
-      data: { items: [{ id: randomUUID(), text: 'best tool', estimated_search_volume: null, series: [{ date: '2026-11-20', mentions: 1, responses: 2, citations: 0, avg_position: null }] }] },
+      data: {
+        items: [
+          {
+            id: randomUUID(),
+            text: 'best tool',
+            estimated_search_volume: null,
+            series: [{ date: '2026-11-20', mentions: 1, responses: 2, citations: 0, avg_position: null }],
+          },
+        ],
+      },
       domain_id: p.domainId,
       days: this.#days(p.days),
       limit: p.limit ?? 25,
@@ -105,7 +124,13 @@ export class FakeEngine implements Engine {
 
   async computeCompetitorSeries(p: CompetitorSeriesParams): Promise<CompetitorSeriesPayload> {
     await this.#compute(p.domainId)
-    return { data: { items: [] }, domain_id: p.domainId, days: this.#days(p.days), model: p.model ?? 'all', generated_at: iso(p.now) }
+    return {
+      data: { items: [] },
+      domain_id: p.domainId,
+      days: this.#days(p.days),
+      model: p.model ?? 'all',
+      generated_at: iso(p.now),
+    }
   }
 
   async sentimentOverview(p: SentimentParams): Promise<SentimentOverviewPayload> {
@@ -121,7 +146,13 @@ export class FakeEngine implements Engine {
 
   async sentimentThemes(p: SentimentParams): Promise<SentimentThemesPayload> {
     await this.#compute(p.domainId)
-    return { data: { items: [] }, domain_id: p.domainId, days: this.#days(p.days), model: p.model ?? 'all', generated_at: iso(p.now) }
+    return {
+      data: { items: [] },
+      domain_id: p.domainId,
+      days: this.#days(p.days),
+      model: p.model ?? 'all',
+      generated_at: iso(p.now),
+    }
   }
 
   async listDomains(): Promise<DomainInfo[]> {

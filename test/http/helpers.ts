@@ -9,7 +9,9 @@ export const ADMIN_TOKEN = 'admin-token-for-tests-0123456789'
 /** The real engine (in memory) once src/index.ts exports openEngine; the fake before that. */
 export async function makeEngine(): Promise<Engine> {
   try {
-    const mod = (await import('../../src/index.js' as string)) as { openEngine?: (o: object) => Promise<Engine> }
+    const mod = (await import('../../src/index.js' as string)) as {
+      openEngine?: (o: object) => Promise<Engine>
+    }
     if (typeof mod.openEngine === 'function') return await mod.openEngine({})
   } catch {
     // src/index.ts is not there yet: fall back to the fake.
@@ -38,8 +40,20 @@ export const D = {
 export const UNKNOWN_DOMAIN = '20000000-0000-4000-8000-0000000000ff'
 
 export function tenantRecords(): object[] {
-  const team = (id: string, plan: string, developer_access: boolean) => ({ type: 'team', id, name: `team ${id.slice(-1)}`, plan, developer_access })
-  const domain = (id: string, team_id: string, brand_name: string) => ({ type: 'domain', id, team_id, brand_name, website: `${brand_name.toLowerCase()}.example` })
+  const team = (id: string, plan: string, developer_access: boolean) => ({
+    type: 'team',
+    id,
+    name: `team ${id.slice(-1)}`,
+    plan,
+    developer_access,
+  })
+  const domain = (id: string, team_id: string, brand_name: string) => ({
+    type: 'domain',
+    id,
+    team_id,
+    brand_name,
+    website: `${brand_name.toLowerCase()}.example`,
+  })
   return [
     team(T.acme, 'pro', true),
     team(T.globex, 'business', true),

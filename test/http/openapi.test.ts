@@ -11,11 +11,31 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildServer } from '../../src/http/index.js'
 import type { Engine } from '../../src/types.js'
-import { D, ENDPOINTS, ENDPOINT_NAMES, T, UNKNOWN_DOMAIN, bearer, makeEngine, tenantRecords } from './helpers.js'
+import {
+  D,
+  ENDPOINTS,
+  ENDPOINT_NAMES,
+  T,
+  UNKNOWN_DOMAIN,
+  bearer,
+  makeEngine,
+  tenantRecords,
+} from './helpers.js'
 
 type Doc = {
   openapi: string
-  paths: Record<string, Record<string, { responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema: unknown }> }> }>>
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        responses: Record<
+          string,
+          { headers?: Record<string, unknown>; content?: Record<string, { schema: unknown }> }
+        >
+      }
+    >
+  >
 }
 
 describe('OpenAPI document', () => {
@@ -29,9 +49,22 @@ describe('OpenAPI document', () => {
   beforeAll(async () => {
     engine = await makeEngine()
     await engine.ingest(tenantRecords())
-    const example = await readFile(new URL('../../fixtures/spec-example/data.ndjson', import.meta.url), 'utf8')
-    await engine.ingest(example.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as unknown))
-    key = (await engine.createApiKey({ teamId: T.acme, scopeTeamIds: [T.acme, T.free, '0a9c2f4e-1b7d-4c3a-9e8f-5d6b7a8c9d01'] })).key
+    const example = await readFile(
+      new URL('../../fixtures/spec-example/data.ndjson', import.meta.url),
+      'utf8',
+    )
+    await engine.ingest(
+      example
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => JSON.parse(l) as unknown),
+    )
+    key = (
+      await engine.createApiKey({
+        teamId: T.acme,
+        scopeTeamIds: [T.acme, T.free, '0a9c2f4e-1b7d-4c3a-9e8f-5d6b7a8c9d01'],
+      })
+    ).key
     app = await buildServer({ engine, logger: false, rateLimit: { limit: 40, windowSeconds: 60 } })
     const res = await app.inject({ url: '/api/v1/openapi.json' })
     expect(res.statusCode).toBe(200)
@@ -46,14 +79,35 @@ describe('OpenAPI document', () => {
   it('is a valid OpenAPI 3.1 document describing the public paths', async () => {
     await SwaggerParser.validate(structuredClone(doc) as never)
     expect(doc.openapi).toBe('3.1.0')
-    expect(Object.keys(doc.paths).sort()).toEqual([...Object.values(ENDPOINTS), '/api/v1/domains', '/healthz'].sort())
+    expect(Object.keys(doc.paths).sort()).toEqual(
+      [...Object.values(ENDPOINTS), '/api/v1/domains', '/healthz'].sort(),
+    )
     const prompts = doc.paths[ENDPOINTS.prompts]!.get!
-    expect(Object.keys(prompts.responses).sort()).toEqual(['200', '400', '401', '403', '404', '429', '500', '503'])
+    expect(Object.keys(prompts.responses).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '404',
+      '429',
+      '500',
+      '503',
+    ])
     expect(Object.keys(prompts.responses['200']!.headers!)).toEqual(
-      expect.arrayContaining(['X-Cache', 'X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']),
+      expect.arrayContaining([
+        'X-Cache',
+        'X-Request-Id',
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'X-RateLimit-Reset',
+      ]),
     )
     expect(Object.keys(prompts.responses['429']!.headers!)).toContain('Retry-After')
-    const params = (prompts as unknown as { parameters: Array<{ name: string; in: string; required?: boolean; schema: Record<string, unknown> }> }).parameters
+    const params = (
+      prompts as unknown as {
+        parameters: Array<{ name: string; in: string; required?: boolean; schema: Record<string, unknown> }>
+      }
+    ).parameters
     expect(params.map((p) => [p.name, p.in, p.required ?? false])).toEqual([
       ['domain_id', 'query', true],
       ['days', 'query', false],
@@ -67,7 +121,11 @@ describe('OpenAPI document', () => {
     const documented = responses[String(res.statusCode)]
     expect(documented, `${path} ${res.statusCode} is documented`).toBeDefined()
     for (const header of Object.keys(documented!.headers ?? {})) {
-      if (header === 'X-RateLimit-Limit' || header === 'X-RateLimit-Remaining' || header === 'X-RateLimit-Reset') {
+      if (
+        header === 'X-RateLimit-Limit' ||
+        header === 'X-RateLimit-Remaining' ||
+        header === 'X-RateLimit-Reset'
+      ) {
         if (res.statusCode === 401) continue
       }
       expect(res.headers[header.toLowerCase()], `${path} ${res.statusCode} header ${header}`).toBeDefined()
@@ -105,7 +163,8 @@ describe('OpenAPI document', () => {
     check('/healthz', await app.inject({ url: '/healthz' }))
     // Exhaust the limit: 429 with Retry-After.
     let last: LightMyRequestResponse | undefined
-    for (let i = 0; i < 40; i += 1) last = await app.inject({ url: `${ENDPOINTS.themes}?domain_id=${D.acme1}`, headers: bearer(key) })
+    for (let i = 0; i < 40; i += 1)
+      last = await app.inject({ url: `${ENDPOINTS.themes}?domain_id=${D.acme1}`, headers: bearer(key) })
     expect(last!.statusCode).toBe(429)
     check(ENDPOINTS.themes, last!)
     expect(count).toBe(32)

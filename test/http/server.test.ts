@@ -8,7 +8,17 @@ import { buildServer, DETAIL, type BuildServerOptions } from '../../src/http/ind
 import { QueryError } from '../../src/errors.js'
 import type { Engine } from '../../src/types.js'
 import { FakeEngine } from './fake-engine.js'
-import { ADMIN_TOKEN, D, ENDPOINTS, ENDPOINT_NAMES, T, UNKNOWN_DOMAIN, bearer, makeEngine, tenantRecords } from './helpers.js'
+import {
+  ADMIN_TOKEN,
+  D,
+  ENDPOINTS,
+  ENDPOINT_NAMES,
+  T,
+  UNKNOWN_DOMAIN,
+  bearer,
+  makeEngine,
+  tenantRecords,
+} from './helpers.js'
 
 const NOW = Date.parse('2026-11-20T15:00:30Z')
 const NOW_S = Math.floor(NOW / 1000)
@@ -26,7 +36,13 @@ async function setup(engine: Engine, options: Partial<BuildServerOptions> = {}):
   await engine.ingest(tenantRecords())
   const { key } = await engine.createApiKey({ teamId: T.acme })
   const now = { ms: NOW }
-  const app = await buildServer({ engine, logger: false, clock: () => now.ms, adminToken: ADMIN_TOKEN, ...options })
+  const app = await buildServer({
+    engine,
+    logger: false,
+    clock: () => now.ms,
+    adminToken: ADMIN_TOKEN,
+    ...options,
+  })
   return { engine, app, key, now }
 }
 
@@ -50,7 +66,10 @@ describe('HTTP service (real engine when available)', () => {
   })
 
   it.each(ENDPOINT_NAMES)('%s: 200 with the documented headers and echo fields', async (name) => {
-    const res = await ctx.app.inject({ url: url(name, `domain_id=${D.acme1.toUpperCase()}&days=7`), headers: bearer(ctx.key) })
+    const res = await ctx.app.inject({
+      url: url(name, `domain_id=${D.acme1.toUpperCase()}&days=7`),
+      headers: bearer(ctx.key),
+    })
     expect(res.statusCode).toBe(200)
     expectCommonHeaders(res.headers)
     expect(res.headers['x-request-id']).toMatch(UUID_RE)
@@ -65,7 +84,9 @@ describe('HTTP service (real engine when available)', () => {
     if (name === 'prompts') expect(body.limit).toBe(25)
     else expect(body.model).toBe('all')
     expect(Object.keys(body)).toEqual(
-      name === 'prompts' ? ['data', 'domain_id', 'days', 'limit', 'generated_at'] : ['data', 'domain_id', 'days', 'model', 'generated_at'],
+      name === 'prompts'
+        ? ['data', 'domain_id', 'days', 'limit', 'generated_at']
+        : ['data', 'domain_id', 'days', 'model', 'generated_at'],
     )
   })
 
@@ -76,7 +97,10 @@ describe('HTTP service (real engine when available)', () => {
       const res = await ctx.app.inject({ url: '/healthz', headers: { 'x-request-id': bad } })
       expect(res.headers['x-request-id']).toMatch(UUID_RE)
     }
-    const unauthorized = await ctx.app.inject({ url: url('prompts', `domain_id=${D.acme1}`), headers: { 'x-request-id': 'trace-1' } })
+    const unauthorized = await ctx.app.inject({
+      url: url('prompts', `domain_id=${D.acme1}`),
+      headers: { 'x-request-id': 'trace-1' },
+    })
     expect(unauthorized.headers['x-request-id']).toBe('trace-1')
   })
 
@@ -102,7 +126,10 @@ describe('HTTP service (real engine when available)', () => {
     it('a revoked key -> 401, also before parameters are looked at', async () => {
       const app = await buildServer({ engine: ctx.engine, logger: false, keyCacheSeconds: 0 })
       const created = await ctx.engine.createApiKey({ teamId: T.acme })
-      expect((await app.inject({ url: url('prompts', `domain_id=${D.acme1}`), headers: bearer(created.key) })).statusCode).toBe(200)
+      expect(
+        (await app.inject({ url: url('prompts', `domain_id=${D.acme1}`), headers: bearer(created.key) }))
+          .statusCode,
+      ).toBe(200)
       await ctx.engine.revokeApiKey(created.info.id)
       const res = await app.inject({ url: url('prompts', 'days=999'), headers: bearer(created.key) })
       expect(res.statusCode).toBe(401)
@@ -112,7 +139,8 @@ describe('HTTP service (real engine when available)', () => {
 
     it('a key verification is remembered for keyCacheSeconds (default 10 s), then asked again', async () => {
       const created = await ctx.engine.createApiKey({ teamId: T.acme })
-      const get = () => ctx.app.inject({ url: url('prompts', `domain_id=${D.acme1}`), headers: bearer(created.key) })
+      const get = () =>
+        ctx.app.inject({ url: url('prompts', `domain_id=${D.acme1}`), headers: bearer(created.key) })
       expect((await get()).statusCode).toBe(200)
       await ctx.engine.revokeApiKey(created.info.id)
       ctx.now.ms += 10_000
@@ -122,7 +150,10 @@ describe('HTTP service (real engine when available)', () => {
     })
 
     it('the scheme is case-insensitive', async () => {
-      const res = await ctx.app.inject({ url: url('prompts', `domain_id=${D.acme1}`), headers: { authorization: `bearer ${ctx.key}` } })
+      const res = await ctx.app.inject({
+        url: url('prompts', `domain_id=${D.acme1}`),
+        headers: { authorization: `bearer ${ctx.key}` },
+      })
       expect(res.statusCode).toBe(200)
     })
   })
@@ -148,12 +179,42 @@ describe('HTTP service (real engine when available)', () => {
       ['limit 0', 'prompts', `domain_id=${D.acme1}&limit=0`, 'limit must be an integer from 1 to 100.'],
       ['limit 101', 'prompts', `domain_id=${D.acme1}&limit=101`, 'limit must be an integer from 1 to 100.'],
       ['limit x', 'prompts', `domain_id=${D.acme1}&limit=x`, 'limit must be an integer from 1 to 100.'],
-      ['repeated days', 'prompts', `domain_id=${D.acme1}&days=7&days=7`, 'days must be given only once (an integer from 1 to 365).'],
-      ['repeated limit', 'prompts', `domain_id=${D.acme1}&limit=5&limit=6`, 'limit must be given only once (an integer from 1 to 100).'],
-      ['repeated domain_id', 'prompts', `domain_id=${D.acme1}&domain_id=${D.acme1}`, 'domain_id must be given only once (a UUID).'],
-      ['repeated domain_id (sentiment)', 'overview', `domain_id=${D.acme1}&domain_id=${D.acme2}`, 'domain_id must be given only once (a UUID).'],
-      ['repeated model', 'competitors', `domain_id=${D.acme1}&model=all&model=claude`, 'model must be given only once (all or a channel name).'],
-      ['repeated model (themes)', 'themes', `domain_id=${D.acme1}&model=a&model=b`, 'model must be given only once (all, a channel name or a raw model identifier).'],
+      [
+        'repeated days',
+        'prompts',
+        `domain_id=${D.acme1}&days=7&days=7`,
+        'days must be given only once (an integer from 1 to 365).',
+      ],
+      [
+        'repeated limit',
+        'prompts',
+        `domain_id=${D.acme1}&limit=5&limit=6`,
+        'limit must be given only once (an integer from 1 to 100).',
+      ],
+      [
+        'repeated domain_id',
+        'prompts',
+        `domain_id=${D.acme1}&domain_id=${D.acme1}`,
+        'domain_id must be given only once (a UUID).',
+      ],
+      [
+        'repeated domain_id (sentiment)',
+        'overview',
+        `domain_id=${D.acme1}&domain_id=${D.acme2}`,
+        'domain_id must be given only once (a UUID).',
+      ],
+      [
+        'repeated model',
+        'competitors',
+        `domain_id=${D.acme1}&model=all&model=claude`,
+        'model must be given only once (all or a channel name).',
+      ],
+      [
+        'repeated model (themes)',
+        'themes',
+        `domain_id=${D.acme1}&model=a&model=b`,
+        'model must be given only once (all, a channel name or a raw model identifier).',
+      ],
     ]
     it.each(cases)('%s', async (_label, endpoint, query, detail) => {
       const res = await ctx.app.inject({ url: url(endpoint, query), headers: bearer(ctx.key) })
@@ -165,13 +226,28 @@ describe('HTTP service (real engine when available)', () => {
     })
 
     it('competitor model: all or one of the seven channels', async () => {
-      for (const model of ['all', 'chatgpt', 'perplexity', 'gemini', 'claude', 'copilot', 'google-ai-overviews', 'google-ai-mode']) {
-        const res = await ctx.app.inject({ url: url('competitors', `domain_id=${D.acme1}&model=${model}`), headers: bearer(ctx.key) })
+      for (const model of [
+        'all',
+        'chatgpt',
+        'perplexity',
+        'gemini',
+        'claude',
+        'copilot',
+        'google-ai-overviews',
+        'google-ai-mode',
+      ]) {
+        const res = await ctx.app.inject({
+          url: url('competitors', `domain_id=${D.acme1}&model=${model}`),
+          headers: bearer(ctx.key),
+        })
         expect(res.statusCode, model).toBe(200)
         expect(res.json().model).toBe(model)
       }
       for (const model of ['gpt-4o', 'ChatGPT', 'ALL', '']) {
-        const res = await ctx.app.inject({ url: url('competitors', `domain_id=${D.acme1}&model=${model}`), headers: bearer(ctx.key) })
+        const res = await ctx.app.inject({
+          url: url('competitors', `domain_id=${D.acme1}&model=${model}`),
+          headers: bearer(ctx.key),
+        })
         expect(res.statusCode, model).toBe(400)
         expect(res.json().detail).toBe(
           'model must be all or one of the channels chatgpt, perplexity, gemini, claude, copilot, google-ai-overviews, google-ai-mode.',
@@ -180,23 +256,45 @@ describe('HTTP service (real engine when available)', () => {
     })
 
     it('sentiment model: all, a channel, or a raw id of 1-100 characters from [A-Za-z0-9._:/@+-]', async () => {
-      for (const model of ['all', 'claude', 'gpt-4o-2024-08-06', 'models/gemini-1.5:pro@001+x', 'a'.repeat(100)]) {
+      for (const model of [
+        'all',
+        'claude',
+        'gpt-4o-2024-08-06',
+        'models/gemini-1.5:pro@001+x',
+        'a'.repeat(100),
+      ]) {
         for (const name of ['overview', 'themes'] as const) {
-          const res = await ctx.app.inject({ url: url(name, `domain_id=${D.acme1}&model=${encodeURIComponent(model)}`), headers: bearer(ctx.key) })
+          const res = await ctx.app.inject({
+            url: url(name, `domain_id=${D.acme1}&model=${encodeURIComponent(model)}`),
+            headers: bearer(ctx.key),
+          })
           expect(res.statusCode, model).toBe(200)
           expect(res.json().model).toBe(model)
         }
       }
       for (const model of ['', 'a'.repeat(101), 'gpt 4o', 'x;DROP TABLE', 'é']) {
-        const res = await ctx.app.inject({ url: url('themes', `domain_id=${D.acme1}&model=${encodeURIComponent(model)}`), headers: bearer(ctx.key) })
+        const res = await ctx.app.inject({
+          url: url('themes', `domain_id=${D.acme1}&model=${encodeURIComponent(model)}`),
+          headers: bearer(ctx.key),
+        })
         expect(res.statusCode, model).toBe(400)
-        expect(res.json().detail).toMatch(/^model must be all, one of the channels .* or a raw model identifier of 1 to 100 characters/)
+        expect(res.json().detail).toMatch(
+          /^model must be all, one of the channels .* or a raw model identifier of 1 to 100 characters/,
+        )
       }
     })
 
     it('accepts the bounds and leading zeros, ignores unknown parameters (a client cannot set now)', async () => {
-      for (const q of ['days=1&limit=1', 'days=365&limit=100', 'days=007', 'now=2020-01-01T00:00:00Z&foo=bar']) {
-        const res = await ctx.app.inject({ url: url('prompts', `domain_id=${D.acme1}&${q}`), headers: bearer(ctx.key) })
+      for (const q of [
+        'days=1&limit=1',
+        'days=365&limit=100',
+        'days=007',
+        'now=2020-01-01T00:00:00Z&foo=bar',
+      ]) {
+        const res = await ctx.app.inject({
+          url: url('prompts', `domain_id=${D.acme1}&${q}`),
+          headers: bearer(ctx.key),
+        })
         expect(res.statusCode, q).toBe(200)
         expect(Date.parse(res.json().generated_at)).toBe(NOW)
       }
@@ -216,15 +314,26 @@ describe('HTTP service (real engine when available)', () => {
         }
       }
       // 400 before the domain is looked at: an unknown domain with bad days is a 400.
-      const res = await ctx.app.inject({ url: url('prompts', `domain_id=${UNKNOWN_DOMAIN}&days=0`), headers: bearer(ctx.key) })
+      const res = await ctx.app.inject({
+        url: url('prompts', `domain_id=${UNKNOWN_DOMAIN}&days=0`),
+        headers: bearer(ctx.key),
+      })
       expect(res.statusCode).toBe(400)
-      const sentiment = await ctx.app.inject({ url: url('themes', `domain_id=zzz&days=0`), headers: bearer(ctx.key) })
+      const sentiment = await ctx.app.inject({
+        url: url('themes', `domain_id=zzz&days=0`),
+        headers: bearer(ctx.key),
+      })
       expect(sentiment.statusCode).toBe(400)
     })
 
     it('every authenticated request counts: misses, cache hits, 400s, 403s, 404s', async () => {
       const seen: string[] = []
-      for (const query of [`domain_id=${D.acme1}`, `domain_id=${D.acme1}`, 'days=0', `domain_id=${D.globex}`]) {
+      for (const query of [
+        `domain_id=${D.acme1}`,
+        `domain_id=${D.acme1}`,
+        'days=0',
+        `domain_id=${D.globex}`,
+      ]) {
         for (const name of ['prompts', 'themes'] as const) {
           const res = await ctx.app.inject({ url: url(name, query), headers: bearer(ctx.key) })
           seen.push(`${res.statusCode}:${res.headers['x-ratelimit-remaining']}`)
@@ -234,10 +343,18 @@ describe('HTTP service (real engine when available)', () => {
     })
 
     it('429 comes before 403 and 400, and a refused request still counts', async () => {
-      const app = await buildServer({ engine: ctx.engine, logger: false, clock: () => ctx.now.ms, rateLimit: { limit: 2, windowSeconds: 60 } })
+      const app = await buildServer({
+        engine: ctx.engine,
+        logger: false,
+        clock: () => ctx.now.ms,
+        rateLimit: { limit: 2, windowSeconds: 60 },
+      })
       const offKey = (await ctx.engine.createApiKey({ teamId: T.off })).key
       const statuses: number[] = []
-      for (let i = 0; i < 4; i += 1) statuses.push((await app.inject({ url: url('prompts', 'days=0'), headers: bearer(offKey) })).statusCode)
+      for (let i = 0; i < 4; i += 1)
+        statuses.push(
+          (await app.inject({ url: url('prompts', 'days=0'), headers: bearer(offKey) })).statusCode,
+        )
       expect(statuses).toEqual([403, 403, 429, 429])
       // An invalid key is 401 even for a key that would be over its limit: no key, no counting.
       expect((await app.inject({ url: url('prompts', ''), headers: bearer('nope') })).statusCode).toBe(401)
@@ -249,7 +366,10 @@ describe('HTTP service (real engine when available)', () => {
     it('prompt and competitor endpoints: unknown or foreign domain -> 403 with the access detail', async () => {
       for (const name of ['prompts', 'competitors'] as const) {
         for (const domain of [UNKNOWN_DOMAIN, D.globex, D.free]) {
-          const res = await ctx.app.inject({ url: url(name, `domain_id=${domain}`), headers: bearer(ctx.key) })
+          const res = await ctx.app.inject({
+            url: url(name, `domain_id=${domain}`),
+            headers: bearer(ctx.key),
+          })
           expect(res.statusCode).toBe(403)
           expect(res.json()).toEqual({ detail: DETAIL.forbidden })
           expect(res.headers['x-cache']).toBeUndefined()
@@ -260,8 +380,17 @@ describe('HTTP service (real engine when available)', () => {
     it('sentiment endpoints: malformed, unknown and foreign domains get one identical 404 body', async () => {
       const bodies = new Set<string>()
       for (const name of ['overview', 'themes'] as const) {
-        for (const domain of [UNKNOWN_DOMAIN, D.globex, 'not-a-uuid', '1', encodeURIComponent("' OR 1=1 --")]) {
-          const res = await ctx.app.inject({ url: url(name, `domain_id=${domain}`), headers: bearer(ctx.key) })
+        for (const domain of [
+          UNKNOWN_DOMAIN,
+          D.globex,
+          'not-a-uuid',
+          '1',
+          encodeURIComponent("' OR 1=1 --"),
+        ]) {
+          const res = await ctx.app.inject({
+            url: url(name, `domain_id=${domain}`),
+            headers: bearer(ctx.key),
+          })
           expect(res.statusCode).toBe(404)
           expectCommonHeaders(res.headers)
           expect(res.headers['x-ratelimit-limit']).toBe('60')
@@ -276,9 +405,14 @@ describe('HTTP service (real engine when available)', () => {
       for (const name of ['overview', 'themes'] as const) {
         const res = await ctx.app.inject({ url: url(name, `domain_id=${D.free}`), headers: bearer(freeKey) })
         expect(res.statusCode).toBe(403)
-        expect(res.json()).toEqual({ detail: 'Sentiment analysis requires a Pro, Business or Enterprise plan.' })
+        expect(res.json()).toEqual({
+          detail: 'Sentiment analysis requires a Pro, Business or Enterprise plan.',
+        })
       }
-      const prompts = await ctx.app.inject({ url: url('prompts', `domain_id=${D.free}`), headers: bearer(freeKey) })
+      const prompts = await ctx.app.inject({
+        url: url('prompts', `domain_id=${D.free}`),
+        headers: bearer(freeKey),
+      })
       expect(prompts.statusCode).toBe(200)
     })
   })
@@ -286,21 +420,31 @@ describe('HTTP service (real engine when available)', () => {
   describe('cache', () => {
     it('MISS then HIT, shared across keys, keyed by normalized parameters; generated_at is the original', async () => {
       const other = (await ctx.engine.createApiKey({ teamId: T.acme, name: 'second' })).key
-      const first = await ctx.app.inject({ url: url('overview', `domain_id=${D.acme1}`), headers: bearer(ctx.key) })
+      const first = await ctx.app.inject({
+        url: url('overview', `domain_id=${D.acme1}`),
+        headers: bearer(ctx.key),
+      })
       expect(first.headers['x-cache']).toBe('MISS')
       ctx.now.ms += 10_000
       // Same parameters spelled differently: upper-case id, defaults given explicitly, other order.
-      const second = await ctx.app.inject({ url: url('overview', `model=all&days=30&domain_id=${D.acme1.toUpperCase()}`), headers: bearer(other) })
+      const second = await ctx.app.inject({
+        url: url('overview', `model=all&days=30&domain_id=${D.acme1.toUpperCase()}`),
+        headers: bearer(other),
+      })
       expect(second.headers['x-cache']).toBe('HIT')
       expect(second.body).toBe(first.body)
       expect(Date.parse(second.json().generated_at)).toBe(NOW)
-      const differentDays = await ctx.app.inject({ url: url('overview', `domain_id=${D.acme1}&days=29`), headers: bearer(ctx.key) })
+      const differentDays = await ctx.app.inject({
+        url: url('overview', `domain_id=${D.acme1}&days=29`),
+        headers: bearer(ctx.key),
+      })
       expect(differentDays.headers['x-cache']).toBe('MISS')
       expect(Date.parse(differentDays.json().generated_at)).toBe(NOW + 10_000)
     })
 
     it('lifetimes: 5 minutes for series, 1 hour for sentiment', async () => {
-      const get = (name: keyof typeof ENDPOINTS) => ctx.app.inject({ url: url(name, `domain_id=${D.acme1}`), headers: bearer(ctx.key) })
+      const get = (name: keyof typeof ENDPOINTS) =>
+        ctx.app.inject({ url: url(name, `domain_id=${D.acme1}`), headers: bearer(ctx.key) })
       for (const name of ENDPOINT_NAMES) expect((await get(name)).headers['x-cache']).toBe('MISS')
       ctx.now.ms += 300_000
       for (const name of ENDPOINT_NAMES) expect((await get(name)).headers['x-cache']).toBe('HIT')
@@ -314,7 +458,10 @@ describe('HTTP service (real engine when available)', () => {
     })
 
     it('no HIT is observable before authorization', async () => {
-      const warm = await ctx.app.inject({ url: url('themes', `domain_id=${D.acme1}`), headers: bearer(ctx.key) })
+      const warm = await ctx.app.inject({
+        url: url('themes', `domain_id=${D.acme1}`),
+        headers: bearer(ctx.key),
+      })
       expect(warm.statusCode).toBe(200)
       const globexKey = (await ctx.engine.createApiKey({ teamId: T.globex })).key
       const allowOther = (await ctx.engine.createApiKey({ teamId: T.acme, allowedDomains: [D.acme2] })).key
@@ -335,7 +482,11 @@ describe('HTTP service (real engine when available)', () => {
     })
 
     it('configurable lifetimes; 0 disables caching', async () => {
-      const app = await buildServer({ engine: ctx.engine, logger: false, cacheTtl: { seriesSeconds: 0, sentimentSeconds: 0 } })
+      const app = await buildServer({
+        engine: ctx.engine,
+        logger: false,
+        cacheTtl: { seriesSeconds: 0, sentimentSeconds: 0 },
+      })
       for (let i = 0; i < 2; i += 1) {
         for (const name of ENDPOINT_NAMES) {
           const res = await app.inject({ url: url(name, `domain_id=${D.acme1}`), headers: bearer(ctx.key) })
@@ -348,7 +499,9 @@ describe('HTTP service (real engine when available)', () => {
 
   describe('domains listing', () => {
     it('lists exactly the domains the key can access', async () => {
-      const scoped = (await ctx.engine.createApiKey({ teamId: T.acme, scopeTeamIds: [T.acme, T.free, T.off] })).key
+      const scoped = (
+        await ctx.engine.createApiKey({ teamId: T.acme, scopeTeamIds: [T.acme, T.free, T.off] })
+      ).key
       const allow = (await ctx.engine.createApiKey({ teamId: T.acme, allowedDomains: [D.acme2] })).key
       const ids = async (key: string) => {
         const res = await ctx.app.inject({ url: '/api/v1/domains', headers: bearer(key) })
@@ -361,7 +514,12 @@ describe('HTTP service (real engine when available)', () => {
       expect(await ids(scoped)).toEqual([D.acme1, D.acme2, D.free])
       expect(await ids(allow)).toEqual([D.acme2])
       const res = await ctx.app.inject({ url: '/api/v1/domains', headers: bearer(ctx.key) })
-      expect(res.json().data.items[0]).toEqual({ id: D.acme1, brand_name: 'Acme', website: 'acme.example', team_id: T.acme })
+      expect(res.json().data.items[0]).toEqual({
+        id: D.acme1,
+        brand_name: 'Acme',
+        website: 'acme.example',
+        team_id: T.acme,
+      })
       const off = (await ctx.engine.createApiKey({ teamId: T.off })).key
       expect((await ctx.app.inject({ url: '/api/v1/domains', headers: bearer(off) })).statusCode).toBe(403)
       expect((await ctx.app.inject({ url: '/api/v1/domains' })).statusCode).toBe(401)
@@ -370,20 +528,37 @@ describe('HTTP service (real engine when available)', () => {
 
   describe('routing', () => {
     it('404 JSON for anything else, without authentication', async () => {
-      for (const path of ['/', '/api/v1', '/api/v1/prompts', '/api/v2/sentiment/overview', '/api/v1/sentiment/time-series', '/healthz/x']) {
+      for (const path of [
+        '/',
+        '/api/v1',
+        '/api/v1/prompts',
+        '/api/v2/sentiment/overview',
+        '/api/v1/sentiment/time-series',
+        '/healthz/x',
+      ]) {
         const res = await ctx.app.inject({ url: path })
         expect(res.statusCode, path).toBe(404)
         expect(res.json()).toEqual({ detail: 'Not found.' })
         expectCommonHeaders(res.headers)
       }
-      const post = await ctx.app.inject({ method: 'POST', url: '/nope', payload: '{', headers: { 'content-type': 'application/json' } })
+      const post = await ctx.app.inject({
+        method: 'POST',
+        url: '/nope',
+        payload: '{',
+        headers: { 'content-type': 'application/json' },
+      })
       expect(post.statusCode).toBe(404)
     })
 
     it('405 with Allow: GET for other methods on the report paths', async () => {
       for (const path of [...Object.values(ENDPOINTS), '/api/v1/domains']) {
         for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const) {
-          const res = await ctx.app.inject({ method, url: `${path}?domain_id=${D.acme1}`, headers: { ...bearer(ctx.key), 'content-type': 'application/json' }, ...(method === 'HEAD' ? {} : { payload: '{' }) })
+          const res = await ctx.app.inject({
+            method,
+            url: `${path}?domain_id=${D.acme1}`,
+            headers: { ...bearer(ctx.key), 'content-type': 'application/json' },
+            ...(method === 'HEAD' ? {} : { payload: '{' }),
+          })
           expect(res.statusCode, `${method} ${path}`).toBe(405)
           expect(res.headers.allow).toBe('GET')
           if (method !== 'HEAD') expect(res.json()).toEqual({ detail: 'Method not allowed.' })
@@ -407,7 +582,11 @@ describe('HTTP service (real engine when available)', () => {
         method: 'POST',
         url: '/internal/v1/ingest',
         payload,
-        headers: { 'content-type': 'application/x-ndjson', authorization: `Bearer ${ADMIN_TOKEN}`, ...headers },
+        headers: {
+          'content-type': 'application/x-ndjson',
+          authorization: `Bearer ${ADMIN_TOKEN}`,
+          ...headers,
+        },
       })
 
     it('refuses a missing or wrong admin token, and API keys', async () => {
@@ -419,28 +598,65 @@ describe('HTTP service (real engine when available)', () => {
     })
 
     it('stores records and answers the counts; clears the response cache', async () => {
-      const warm = await ctx.app.inject({ url: url('prompts', `domain_id=${D.acme1}`), headers: bearer(ctx.key) })
+      const warm = await ctx.app.inject({
+        url: url('prompts', `domain_id=${D.acme1}`),
+        headers: bearer(ctx.key),
+      })
       expect(warm.headers['x-cache']).toBe('MISS')
-      const team = { type: 'team', id: '10000000-0000-4000-8000-0000000000aa', name: 'New', plan: 'pro', developer_access: true }
-      const domain = { type: 'domain', id: '20000000-0000-4000-8000-0000000000aa', team_id: team.id, brand_name: 'New', website: null }
+      const team = {
+        type: 'team',
+        id: '10000000-0000-4000-8000-0000000000aa',
+        name: 'New',
+        plan: 'pro',
+        developer_access: true,
+      }
+      const domain = {
+        type: 'domain',
+        id: '20000000-0000-4000-8000-0000000000aa',
+        team_id: team.id,
+        brand_name: 'New',
+        website: null,
+      }
       const res = await post(`${JSON.stringify(team)}\n\n${JSON.stringify(domain)}\r\n`)
       expect(res.statusCode).toBe(200)
       expect(res.json()).toMatchObject({ teams: 1, domains: 1 })
-      const again = await ctx.app.inject({ url: url('prompts', `domain_id=${D.acme1}`), headers: bearer(ctx.key) })
+      const again = await ctx.app.inject({
+        url: url('prompts', `domain_id=${D.acme1}`),
+        headers: bearer(ctx.key),
+      })
       expect(again.headers['x-cache']).toBe('MISS')
     })
 
     it('refuses a body with bad records: 400 with the library detail and line-numbered issues; nothing stored', async () => {
-      const team = { type: 'team', id: '10000000-0000-4000-8000-0000000000bb', name: 'Bad', plan: 'pro', developer_access: true }
-      const body = [JSON.stringify(team), '{not json', '', JSON.stringify({ type: 'domain', id: 'x' }), JSON.stringify({ type: 'spaceship' })].join('\n')
+      const team = {
+        type: 'team',
+        id: '10000000-0000-4000-8000-0000000000bb',
+        name: 'Bad',
+        plan: 'pro',
+        developer_access: true,
+      }
+      const body = [
+        JSON.stringify(team),
+        '{not json',
+        '',
+        JSON.stringify({ type: 'domain', id: 'x' }),
+        JSON.stringify({ type: 'spaceship' }),
+      ].join('\n')
       const res = await post(body)
       expect(res.statusCode).toBe(400)
-      const json = res.json() as { detail: string; issues: Array<{ line?: number; field: string; message: string }>; total: number }
+      const json = res.json() as {
+        detail: string
+        issues: Array<{ line?: number; field: string; message: string }>
+        total: number
+      }
       expect(json.detail).toBe(`ingest refused, nothing stored: ${json.total} invalid records`)
       expect(json.total).toBeGreaterThanOrEqual(3)
       expect(json.total).toBe(json.issues.length)
       expect(json.issues.map((i) => i.line)).toEqual(expect.arrayContaining([2, 4, 5]))
-      expect(json.issues.find((i) => i.line === 2)).toMatchObject({ field: 'record', message: expect.stringMatching(/^is not valid JSON/) })
+      expect(json.issues.find((i) => i.line === 2)).toMatchObject({
+        field: 'record',
+        message: expect.stringMatching(/^is not valid JSON/),
+      })
       expect(json.issues.find((i) => i.line === 5)).toMatchObject({ field: 'type' })
       expect(await ctx.engine.getTeam(team.id)).toBeNull()
     })
@@ -452,8 +668,19 @@ describe('HTTP service (real engine when available)', () => {
     })
 
     it('413 beyond the body limit', async () => {
-      const app = await buildServer({ engine: ctx.engine, logger: false, adminToken: ADMIN_TOKEN, maxIngestBytes: 100 })
-      const line = JSON.stringify({ type: 'team', id: T.acme, name: 'x'.repeat(80), plan: 'pro', developer_access: true })
+      const app = await buildServer({
+        engine: ctx.engine,
+        logger: false,
+        adminToken: ADMIN_TOKEN,
+        maxIngestBytes: 100,
+      })
+      const line = JSON.stringify({
+        type: 'team',
+        id: T.acme,
+        name: 'x'.repeat(80),
+        plan: 'pro',
+        developer_access: true,
+      })
       const res = await app.inject({
         method: 'POST',
         url: '/internal/v1/ingest',
@@ -467,7 +694,12 @@ describe('HTTP service (real engine when available)', () => {
 
     it('does not exist without an admin token', async () => {
       const app = await buildServer({ engine: ctx.engine, logger: false })
-      const res = await app.inject({ method: 'POST', url: '/internal/v1/ingest', payload: '', headers: { authorization: 'Bearer x' } })
+      const res = await app.inject({
+        method: 'POST',
+        url: '/internal/v1/ingest',
+        payload: '',
+        headers: { authorization: 'Bearer x' },
+      })
       expect(res.statusCode).toBe(404)
       await app.close()
     })
@@ -486,7 +718,9 @@ describe('HTTP service over a fake engine (failures on demand)', () => {
   })
 
   it('engine failures -> 500 with a fixed body, no DuckDB text; 5xx does not count against the limit', async () => {
-    const duck = new QueryError('prompt_series', { cause: new Error('Binder Error: column "x" not found in SELECT * FROM analyses') })
+    const duck = new QueryError('prompt_series', {
+      cause: new Error('Binder Error: column "x" not found in SELECT * FROM analyses'),
+    })
     for (const failure of [duck, new Error('IO Error: /data/demo.duckdb'), 'a string']) {
       fake.failWith = failure
       for (const name of ENDPOINT_NAMES) {
@@ -509,22 +743,43 @@ describe('HTTP service over a fake engine (failures on demand)', () => {
     fake.getDomain = async (id) => original(id)
     fake.domains.delete(D.acme1)
     fake.getDomain = async () => ({ id: D.acme1, brand_name: 'Acme', website: null, team_id: T.acme })
-    expect((await ctx.app.inject({ url: url('prompts', `domain_id=${D.acme1}`), headers: bearer(ctx.key) })).statusCode).toBe(403)
-    const themes = await ctx.app.inject({ url: url('themes', `domain_id=${D.acme1}`), headers: bearer(ctx.key) })
+    expect(
+      (await ctx.app.inject({ url: url('prompts', `domain_id=${D.acme1}`), headers: bearer(ctx.key) }))
+        .statusCode,
+    ).toBe(403)
+    const themes = await ctx.app.inject({
+      url: url('themes', `domain_id=${D.acme1}`),
+      headers: bearer(ctx.key),
+    })
     expect(themes.statusCode).toBe(404)
     expect(themes.json()).toEqual({ detail: 'Domain not found.' })
     fake.getDomain = original
     fake.addDomain({ id: D.acme1, team_id: T.acme })
     const { ValidationError } = await import('../../src/errors.js')
-    fake.failWith = new ValidationError([{ path: 'model', message: 'model must be something.' }, { path: 'x', message: 'second.' }])
-    const res = await ctx.app.inject({ url: url('overview', `domain_id=${D.acme1}`), headers: bearer(ctx.key) })
+    fake.failWith = new ValidationError([
+      { path: 'model', message: 'model must be something.' },
+      { path: 'x', message: 'second.' },
+    ])
+    const res = await ctx.app.inject({
+      url: url('overview', `domain_id=${D.acme1}`),
+      headers: bearer(ctx.key),
+    })
     expect(res.statusCode).toBe(400)
     expect(res.json()).toEqual({ detail: 'model must be something.' })
   })
 
   it('a payload that breaks the documented schema is a 500, never sent', async () => {
-    fake.sentimentOverview = async () => ({ data: { positive_percent: Number.NaN, negative_percent: 0, total_mentions: 0 }, domain_id: D.acme1, days: 30, model: 'all', generated_at: 'x' })
-    const res = await ctx.app.inject({ url: url('overview', `domain_id=${D.acme1}`), headers: bearer(ctx.key) })
+    fake.sentimentOverview = async () => ({
+      data: { positive_percent: Number.NaN, negative_percent: 0, total_mentions: 0 },
+      domain_id: D.acme1,
+      days: 30,
+      model: 'all',
+      generated_at: 'x',
+    })
+    const res = await ctx.app.inject({
+      url: url('overview', `domain_id=${D.acme1}`),
+      headers: bearer(ctx.key),
+    })
     expect(res.statusCode).toBe(500)
     expect(res.body).toBe('{"detail":"Internal server error."}')
   })
@@ -532,7 +787,9 @@ describe('HTTP service over a fake engine (failures on demand)', () => {
   it('concurrent identical misses run one query', async () => {
     fake.delayMs = 50
     const results = await Promise.all(
-      Array.from({ length: 10 }, () => ctx.app.inject({ url: url('themes', `domain_id=${D.acme1}&days=9`), headers: bearer(ctx.key) })),
+      Array.from({ length: 10 }, () =>
+        ctx.app.inject({ url: url('themes', `domain_id=${D.acme1}&days=9`), headers: bearer(ctx.key) }),
+      ),
     )
     expect(results.map((r) => r.statusCode)).toEqual(Array(10).fill(200))
     expect(fake.computeCalls).toBe(1)
@@ -540,10 +797,19 @@ describe('HTTP service over a fake engine (failures on demand)', () => {
   })
 
   it('saturated: 503 with Retry-After instead of an unbounded queue; 503s do not count', async () => {
-    const app = await buildServer({ engine: fake, logger: false, clock: () => ctx.now.ms, maxConcurrentQueries: 1, maxQueuedQueries: 1, rateLimit: { limit: 100, windowSeconds: 60 } })
+    const app = await buildServer({
+      engine: fake,
+      logger: false,
+      clock: () => ctx.now.ms,
+      maxConcurrentQueries: 1,
+      maxQueuedQueries: 1,
+      rateLimit: { limit: 100, windowSeconds: 60 },
+    })
     fake.delayMs = 100
     const results = await Promise.all(
-      [1, 2, 3, 4, 5].map((days) => app.inject({ url: url('prompts', `domain_id=${D.acme1}&days=${days}`), headers: bearer(ctx.key) })),
+      [1, 2, 3, 4, 5].map((days) =>
+        app.inject({ url: url('prompts', `domain_id=${D.acme1}&days=${days}`), headers: bearer(ctx.key) }),
+      ),
     )
     const statuses = results.map((r) => r.statusCode).sort()
     expect(statuses).toEqual([200, 200, 503, 503, 503])
@@ -553,7 +819,10 @@ describe('HTTP service over a fake engine (failures on demand)', () => {
     }
     expect(fake.computeCalls).toBe(2)
     fake.delayMs = 0
-    const after = await app.inject({ url: url('prompts', `domain_id=${D.acme1}&days=9`), headers: bearer(ctx.key) })
+    const after = await app.inject({
+      url: url('prompts', `domain_id=${D.acme1}&days=9`),
+      headers: bearer(ctx.key),
+    })
     expect(after.headers['x-ratelimit-remaining']).toBe(String(100 - 3))
     await app.close()
   })
@@ -567,12 +836,24 @@ describe('HTTP service over a fake engine (failures on demand)', () => {
 
   it('logs are structured and never contain a key or the Authorization header', async () => {
     const lines: string[] = []
-    const app = await buildServer({ engine: fake, logger: { level: 'trace', stream: { write: (m) => void lines.push(m) } }, adminToken: ADMIN_TOKEN })
+    const app = await buildServer({
+      engine: fake,
+      logger: { level: 'trace', stream: { write: (m) => void lines.push(m) } },
+      adminToken: ADMIN_TOKEN,
+    })
     fake.failWith = new Error('boom')
     await app.inject({ url: url('prompts', `domain_id=${D.acme1}`), headers: bearer(ctx.key) })
     fake.failWith = undefined
-    await app.inject({ url: url('prompts', `domain_id=${D.acme1}`), headers: { ...bearer(ctx.key), 'x-request-id': 'log-test' } })
-    await app.inject({ method: 'POST', url: '/internal/v1/ingest', payload: '', headers: { 'content-type': 'application/x-ndjson', authorization: `Bearer ${ADMIN_TOKEN}` } })
+    await app.inject({
+      url: url('prompts', `domain_id=${D.acme1}`),
+      headers: { ...bearer(ctx.key), 'x-request-id': 'log-test' },
+    })
+    await app.inject({
+      method: 'POST',
+      url: '/internal/v1/ingest',
+      payload: '',
+      headers: { 'content-type': 'application/x-ndjson', authorization: `Bearer ${ADMIN_TOKEN}` },
+    })
     await app.close()
     expect(lines.length).toBeGreaterThan(3)
     for (const line of lines) {

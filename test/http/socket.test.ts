@@ -33,14 +33,26 @@ describe('over a socket on 127.0.0.1', () => {
     await engine.ingestFile(new URL('data.ndjson', EXAMPLE).pathname)
     const teamId = '0a9c2f4e-1b7d-4c3a-9e8f-5d6b7a8c9d01'
     const { key } = await engine.createApiKey({ teamId })
-    const queries = JSON.parse(await readFile(new URL('queries.json', EXAMPLE), 'utf8')) as Array<Record<string, string | number>>
+    const queries = JSON.parse(await readFile(new URL('queries.json', EXAMPLE), 'utf8')) as Array<
+      Record<string, string | number>
+    >
     const expected = JSON.parse(await readFile(new URL('expected.json', EXAMPLE), 'utf8')) as unknown[]
     let clock = 0
-    server = await startServer({ engine, port: 0, host: '127.0.0.1', signals: [], logger: false, clock: () => clock })
+    server = await startServer({
+      engine,
+      port: 0,
+      host: '127.0.0.1',
+      signals: [],
+      logger: false,
+      clock: () => clock,
+    })
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     for (const [i, q] of queries.entries()) {
       clock = Date.parse(String(q.now))
-      const params = new URLSearchParams({ domain_id: String(q.domain_id).toUpperCase(), days: String(q.days) })
+      const params = new URLSearchParams({
+        domain_id: String(q.domain_id).toUpperCase(),
+        days: String(q.days),
+      })
       if (q.limit !== undefined) params.set('limit', String(q.limit))
       if (q.model !== undefined) params.set('model', String(q.model))
       const res = await fetch(`${server.url}${PATHS[String(q.endpoint)]}?${params}`, { headers: bearer(key) })
@@ -56,15 +68,28 @@ describe('over a socket on 127.0.0.1', () => {
     const { key } = await engine.createApiKey({ teamId: T.acme })
     const now = Date.parse('2026-11-20T15:00:17.250Z') // 42.75 s before the window ends
     const reset = Date.parse('2026-11-20T15:01:00Z') / 1000
-    server = await startServer({ engine, port: 0, signals: [], logger: false, clock: () => now, rateLimit: { limit: 25, windowSeconds: 60 } })
+    server = await startServer({
+      engine,
+      port: 0,
+      signals: [],
+      logger: false,
+      clock: () => now,
+      rateLimit: { limit: 25, windowSeconds: 60 },
+    })
     const urls = [ENDPOINTS.prompts, ENDPOINTS.competitors, ENDPOINTS.overview, ENDPOINTS.themes]
     const responses = await Promise.all(
-      Array.from({ length: 60 }, (_, i) => fetch(`${server!.url}${urls[i % 4]}?domain_id=${D.acme1}&days=${1 + (i % 7)}`, { headers: bearer(key) })),
+      Array.from({ length: 60 }, (_, i) =>
+        fetch(`${server!.url}${urls[i % 4]}?domain_id=${D.acme1}&days=${1 + (i % 7)}`, {
+          headers: bearer(key),
+        }),
+      ),
     )
     const statuses = responses.map((r) => r.status)
     expect(statuses.filter((s) => s === 200)).toHaveLength(25)
     expect(statuses.filter((s) => s === 429)).toHaveLength(35)
-    const remaining = responses.filter((r) => r.status === 200).map((r) => Number(r.headers.get('x-ratelimit-remaining')))
+    const remaining = responses
+      .filter((r) => r.status === 200)
+      .map((r) => Number(r.headers.get('x-ratelimit-remaining')))
     expect(remaining.sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => i))
     for (const res of responses) {
       expect(res.headers.get('x-ratelimit-limit')).toBe('25')
@@ -80,7 +105,9 @@ describe('over a socket on 127.0.0.1', () => {
     }
     // Another key is not affected.
     const other = (await engine.createApiKey({ teamId: T.acme })).key
-    const res = await fetch(`${server.url}${ENDPOINTS.prompts}?domain_id=${D.acme1}`, { headers: bearer(other) })
+    const res = await fetch(`${server.url}${ENDPOINTS.prompts}?domain_id=${D.acme1}`, {
+      headers: bearer(other),
+    })
     expect(res.status).toBe(200)
     expect(res.headers.get('x-ratelimit-remaining')).toBe('24')
   })

@@ -65,15 +65,19 @@ async function create(args: string[]): Promise<number> {
   const scopeTeamIds = scope.length > 0 ? [...new Set(scope)] : [teamId]
 
   return withEngine(values.db, async (engine) => {
-    if ((await engine.getTeam(teamId)) === null) throw new CommandError(`team ${teamId} not found in ${values.db}`)
+    if ((await engine.getTeam(teamId)) === null)
+      throw new CommandError(`team ${teamId} not found in ${values.db}`)
     for (const id of scopeTeamIds) {
-      if ((await engine.getTeam(id)) === null) throw new CommandError(`scope team ${id} not found in ${values.db}`)
+      if ((await engine.getTeam(id)) === null)
+        throw new CommandError(`scope team ${id} not found in ${values.db}`)
     }
     for (const id of allowed) {
       const domain = await engine.getDomain(id)
       if (domain === null) throw new CommandError(`domain ${id} not found in ${values.db}`)
       if (!scopeTeamIds.includes(domain.team_id.toLowerCase())) {
-        throw new CommandError(`domain ${id} belongs to team ${domain.team_id}, which the key is not scoped to`)
+        throw new CommandError(
+          `domain ${id} belongs to team ${domain.team_id}, which the key is not scoped to`,
+        )
       }
     }
     const { key, info } = await engine.createApiKey({
@@ -105,7 +109,14 @@ function formatTable(keys: ApiKeyInfo[]): string {
     k.revoked_at ?? '-',
   ])
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
-  return [header, ...rows].map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n')
+  return [header, ...rows]
+    .map((r) =>
+      r
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')
 }
 
 async function list(args: string[]): Promise<number> {
@@ -168,7 +179,9 @@ export async function keysCommand(argv: string[]): Promise<number> {
     const message = /Could not set lock on file/i.test(oneLine(error))
       ? 'the database is open in another process (a running visibility serve?): stop it first'
       : oneLine(error)
-    process.stderr.write(`visibility keys: ${message}${exitCode === 2 ? ` (see visibility keys --help)` : ''}\n`)
+    process.stderr.write(
+      `visibility keys: ${message}${exitCode === 2 ? ` (see visibility keys --help)` : ''}\n`,
+    )
     return exitCode
   }
 }
