@@ -4,7 +4,11 @@
  * Retry-After) instead of piling up without limit.
  */
 
-/** Thrown by `QueryLimiter.run` when every slot and queue place is taken. */
+/**
+ * Thrown by `QueryLimiter.run` when every slot and queue place is taken (the service answers 503).
+ * @example
+ * try { await limiter.run(task) } catch (e) { if (e instanceof OverloadedError) retryLater() }
+ */
 export class OverloadedError extends Error {
   override name = 'OverloadedError' as const
   constructor() {

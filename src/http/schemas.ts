@@ -11,6 +11,11 @@ export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 /** Raw model identifiers accepted by the sentiment endpoints (semantics.md section 3). */
 export const RAW_MODEL_PATTERN = /^[A-Za-z0-9._:/@+-]{1,100}$/
 
+/**
+ * The exact detail messages of semantics.md section 8 (and of the service's own answers).
+ * @example
+ * reply.code(401).send({ detail: DETAIL.unauthorized })
+ */
 export const DETAIL = {
   domainRequired:
     'domain_id query parameter is required. List the domains this key can access with GET /api/v1/domains, then pass ?domain_id=<uuid>.',

@@ -91,6 +91,11 @@ export interface BuildServerOptions {
   logger?: LoggerOption
 }
 
+/**
+ * The paths the service answers.
+ * @example
+ * await app.inject({ url: `${API_PATHS.overview}?domain_id=${id}`, headers })
+ */
 export const API_PATHS = {
   prompts: '/api/v1/prompt-statistics-time-series',
   competitors: '/api/v1/competitor-time-series',
