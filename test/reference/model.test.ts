@@ -5,7 +5,7 @@
 import { fileURLToPath } from 'node:url'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { ReferenceModel, citesSite, formatGeneratedAt, ratioToNumber, websiteHost } from './model.js'
+import { ReferenceModel, citesSite, doubleToRatio, formatGeneratedAt, ratioToNumber, websiteHost } from './model.js'
 import { readJson, readNdjson } from '../support/ndjson.js'
 
 const dir = fileURLToPath(new URL('../../fixtures/spec-example/', import.meta.url))
@@ -79,6 +79,18 @@ describe('reference model: exact rationals', () => {
     fc.assert(
       fc.property(fc.nat({ max: 2 ** 40 }), fc.integer({ min: 1, max: 2 ** 40 }), (a, b) => {
         expect(ratioToNumber({ num: BigInt(a), den: BigInt(b) })).toBe(a / b)
+      }),
+      { numRuns: 2000 },
+    )
+  })
+  it('doubleToRatio is exact and round-trips', () => {
+    const half = doubleToRatio(0.5)
+    expect(half.num * 2n).toBe(half.den)
+    const hundred = doubleToRatio(100)
+    expect(hundred.num).toBe(100n * hundred.den)
+    fc.assert(
+      fc.property(fc.double({ min: 1e-300, max: 1e6, noNaN: true }), (x) => {
+        expect(ratioToNumber(doubleToRatio(x))).toBe(x)
       }),
       { numRuns: 2000 },
     )

@@ -107,7 +107,7 @@ function addRatio(a: Ratio, b: Ratio): Ratio {
   return g === 0n ? { num: 0n, den: 1n } : { num: num / g, den: den / g }
 }
 
-/** The double nearest to num/den (ties to even), like every IEEE operation rounds its exact result. */
+/** The double nearest to num/den (ties to even) for results in the normal range (not subnormals). */
 export function ratioToNumber({ num, den }: Ratio): number {
   if (num === 0n) return 0
   // Scale so the quotient has at least 66 bits, then append a sticky bit for the remainder:
@@ -117,20 +117,34 @@ export function ratioToNumber({ num, den }: Ratio): number {
   const scaled = num << BigInt(shift)
   const q = scaled / den
   const sticky = scaled % den === 0n ? 0n : 1n
-  return Number((q << 1n) | sticky) / 2 ** (shift + 1)
+  let value = Number((q << 1n) | sticky)
+  // 2 ** 1024 overflows: scale down in steps (each exact while the value stays normal).
+  for (let e = shift + 1; e > 0; e -= 1000) value /= 2 ** Math.min(e, 1000)
+  return value
+}
+
+/** The exact value of a finite non-negative double as a ratio of integers. */
+export function doubleToRatio(x: number): Ratio {
+  const view = new DataView(new ArrayBuffer(8))
+  view.setFloat64(0, x)
+  const bits = view.getBigUint64(0)
+  const exponent = Number((bits >> 52n) & 0x7ffn)
+  const fraction = bits & ((1n << 52n) - 1n)
+  const mantissa = exponent === 0 ? fraction : fraction | (1n << 52n)
+  const power = (exponent === 0 ? 1 : exponent) - 1075
+  return power >= 0 ? { num: mantissa << BigInt(power), den: 1n } : { num: mantissa, den: 1n << BigInt(-power) }
 }
 
 /**
- * Mean of the daily percentages `mentions * 100 / total`, computed exactly and rounded once
- * (semantics.md section 7: no number is rounded but the sentiment percentages). A plain double
- * sum would round at every step; the spec's example (avg_sov 44.44444444444444) needs the exact one.
+ * Mean of the daily values as reported (doubles), computed exactly and rounded once: the exact
+ * sum of the doubles divided by their count, to the nearest double (what Python's
+ * statistics.mean gives). A plain double sum rounds at every step; the spec example's avg_sov
+ * 44.44444444444444 needs the exact one (a left-to-right sum and DuckDB's avg() give ...45).
  */
-function meanOfPercents(parts: { part: number; total: number }[]): number {
+function exactMean(values: number[]): number {
   let sum: Ratio = { num: 0n, den: 1n }
-  for (const { part, total } of parts) {
-    sum = total === 0 ? sum : addRatio(sum, { num: BigInt(part) * 100n, den: BigInt(total) })
-  }
-  return ratioToNumber({ num: sum.num, den: sum.den * BigInt(parts.length) })
+  for (const v of values) sum = addRatio(sum, doubleToRatio(v))
+  return ratioToNumber({ num: sum.num, den: sum.den * BigInt(values.length) })
 }
 
 /** Binary (code unit) string comparison, ascending. */
@@ -304,10 +318,8 @@ export class ReferenceModel {
         ...head,
         avg_mentions: empty ? 0 : mean(series.map((d) => d.mentions)),
         avg_position: positions.length === 0 ? 0 : mean(positions),
-        avg_visibility: empty
-          ? 0
-          : meanOfPercents(series.map((d, i) => ({ part: d.mentions, total: perDate[i]?.that.length ?? 0 }))),
-        avg_sov: empty ? 0 : meanOfPercents(series.map((d, i) => ({ part: d.mentions, total: perDate[i]?.daySum ?? 0 }))),
+        avg_visibility: empty ? 0 : exactMean(series.map((d) => d.visibility)),
+        avg_sov: empty ? 0 : exactMean(series.map((d) => d.sov)),
         avg_sentiment: sentiments.length === 0 ? 0 : mean(sentiments),
         total_queries: new Set(mentioning.map((a) => a.prompt_id)).size,
         series,
