@@ -1,0 +1,86 @@
+/**
+ * Differential test: the DuckDB engine against the plain-TypeScript reference model
+ * (test/reference/model.ts) on random valid datasets (test/support/arbitraries.ts). One fresh
+ * in-memory engine per dataset, several parameter sets per engine. Shrunk counterexamples become
+ * golden cases under fixtures/cases.
+ *
+ * PROPERTY_RUNS sets the runs per function (default 75: 300 datasets in all).
+ */
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { openEngine } from '../src/index.js'
+import type { Engine } from '../src/index.js'
+import { ReferenceModel } from './reference/model.js'
+import { datasetArb, paramsFor, queryArb } from './support/arbitraries.js'
+import type { Dataset, Query } from './support/arbitraries.js'
+
+const numRuns = Number(process.env.PROPERTY_RUNS ?? 75)
+
+/** Runs `check` for each query against a fresh engine and a reference model holding the dataset. */
+async function withBoth(
+  ds: Dataset,
+  queries: Query[],
+  check: (engine: Engine, model: ReferenceModel, q: Query) => Promise<void>,
+): Promise<void> {
+  const engine = await openEngine()
+  try {
+    for (const call of ds.calls) await engine.ingest(call)
+    const model = new ReferenceModel()
+    model.ingest(ds.records)
+    for (const q of queries) await check(engine, model, q)
+  } finally {
+    await engine.close()
+  }
+}
+
+const queries = fc.array(queryArb, { minLength: 1, maxLength: 4 })
+
+describe('engine equals the reference model on random datasets', () => {
+  it('prompt series', async () => {
+    await fc.assert(
+      fc.asyncProperty(datasetArb, queries, (ds, qs) =>
+        withBoth(ds, qs, async (engine, model, q) => {
+          const p = paramsFor(ds, q).prompt
+          expect(await engine.computePromptSeries(p)).toEqual(model.promptSeries(p))
+        }),
+      ),
+      { numRuns },
+    )
+  })
+
+  it('competitor series', async () => {
+    await fc.assert(
+      fc.asyncProperty(datasetArb, queries, (ds, qs) =>
+        withBoth(ds, qs, async (engine, model, q) => {
+          const p = paramsFor(ds, q).competitor
+          expect(await engine.computeCompetitorSeries(p)).toEqual(model.competitorSeries(p))
+        }),
+      ),
+      { numRuns },
+    )
+  })
+
+  it('sentiment overview', async () => {
+    await fc.assert(
+      fc.asyncProperty(datasetArb, queries, (ds, qs) =>
+        withBoth(ds, qs, async (engine, model, q) => {
+          const p = paramsFor(ds, q).sentiment
+          expect(await engine.sentimentOverview(p)).toEqual(model.sentimentOverview(p))
+        }),
+      ),
+      { numRuns },
+    )
+  })
+
+  it('sentiment themes', async () => {
+    await fc.assert(
+      fc.asyncProperty(datasetArb, queries, (ds, qs) =>
+        withBoth(ds, qs, async (engine, model, q) => {
+          const p = paramsFor(ds, q).sentiment
+          expect(await engine.sentimentThemes(p)).toEqual(model.sentimentThemes(p))
+        }),
+      ),
+      { numRuns },
+    )
+  })
+})
