@@ -24,8 +24,17 @@ const ENVELOPE: Record<GoldenFunction, string[]> = {
 const ITEM: Record<GoldenFunction, string[] | null> = {
   'prompt-series': ['id', 'text', 'estimated_search_volume', 'series'],
   'competitor-series': [
-    'id', 'name', 'website', 'is_brand', 'avg_mentions', 'avg_position', 'avg_visibility', 'avg_sov',
-    'avg_sentiment', 'total_queries', 'series',
+    'id',
+    'name',
+    'website',
+    'is_brand',
+    'avg_mentions',
+    'avg_position',
+    'avg_visibility',
+    'avg_sov',
+    'avg_sentiment',
+    'total_queries',
+    'series',
   ],
   'sentiment-overview': null,
   'sentiment-themes': ['id', 'name', 'sentiment', 'occurrences', 'created_at'],
@@ -42,7 +51,8 @@ function shapeProblems(fn: GoldenFunction, payload: Record<string, unknown>): st
   const out: string[] = []
   const check = (path: string, obj: unknown, keys: string[]): void => {
     const got = Object.keys(obj as object)
-    if (JSON.stringify(got) !== JSON.stringify(keys)) out.push(`${path}: ${got.join(',')} != ${keys.join(',')}`)
+    if (JSON.stringify(got) !== JSON.stringify(keys))
+      out.push(`${path}: ${got.join(',')} != ${keys.join(',')}`)
   }
   check('$', payload, ENVELOPE[fn])
   const data = payload.data as Record<string, unknown>

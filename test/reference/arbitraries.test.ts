@@ -23,7 +23,8 @@ function problems(stored: Map<string, AnalysisInputRecord>, call: AnalysisInputR
   }
   for (const r of call) {
     if (!UUID.test(r.id)) out.push(`bad id ${r.id}`)
-    if (r.type === 'domain' && all.get(r.team_id.toLowerCase())?.type !== 'team') out.push(`domain ${r.id}: team`)
+    if (r.type === 'domain' && all.get(r.team_id.toLowerCase())?.type !== 'team')
+      out.push(`domain ${r.id}: team`)
     if (r.type === 'prompt' || r.type === 'competitor' || r.type === 'theme') {
       if (all.get(r.domain_id.toLowerCase())?.type !== 'domain') out.push(`${r.type} ${r.id}: domain`)
     }
@@ -35,7 +36,8 @@ function problems(stored: Map<string, AnalysisInputRecord>, call: AnalysisInputR
     if (Number.isNaN(new Date(r.answered_at).getTime())) out.push(`analysis ${r.id}: answered_at`)
     const entities = r.mentions.map((m) => m.entity_id.toLowerCase())
     if (new Set(entities).size !== entities.length) out.push(`analysis ${r.id}: duplicate entity`)
-    for (const e of entities) if (e !== 'brand' && domainOf(e, 'competitor') !== d) out.push(`analysis ${r.id}: ${e}`)
+    for (const e of entities)
+      if (e !== 'brand' && domainOf(e, 'competitor') !== d) out.push(`analysis ${r.id}: ${e}`)
     for (const m of r.mentions) {
       if (m.position !== null && (!Number.isInteger(m.position) || m.position < 1)) out.push('position')
       if (m.sentiment !== null && (!Number.isInteger(m.sentiment) || m.sentiment < 0 || m.sentiment > 100)) {
@@ -73,7 +75,8 @@ describe('arbitraries', () => {
         const p = paramsFor(ds, q)
         stats.runs++
         if (model.promptSeries(p.prompt).data.items.length > 0) stats.prompts++
-        if (model.competitorSeries(p.competitor).data.items.some((i) => i.series.length > 0)) stats.competitors++
+        if (model.competitorSeries(p.competitor).data.items.some((i) => i.series.length > 0))
+          stats.competitors++
         if (model.sentimentThemes(p.sentiment).data.items.length > 0) stats.themes++
         if (ds.records.some((r) => r.id !== r.id.toLowerCase())) stats.upper++
         const ids = ds.records.map((r) => r.id.toLowerCase())

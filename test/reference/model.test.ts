@@ -5,7 +5,14 @@
 import { fileURLToPath } from 'node:url'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { ReferenceModel, citesSite, doubleToRatio, formatGeneratedAt, ratioToNumber, websiteHost } from './model.js'
+import {
+  ReferenceModel,
+  citesSite,
+  doubleToRatio,
+  formatGeneratedAt,
+  ratioToNumber,
+  websiteHost,
+} from './model.js'
 import { readJson, readNdjson } from '../support/ndjson.js'
 
 const dir = fileURLToPath(new URL('../../fixtures/spec-example/', import.meta.url))

@@ -43,7 +43,8 @@ function utcDate(ms: number): string {
 
 function toMs(clock: Clock): number {
   const ms = clock instanceof Date ? clock.getTime() : new Date(clock).getTime()
-  if (Number.isNaN(ms)) throw new ValidationError([{ path: 'now', message: 'now must be an ISO 8601 timestamp.' }])
+  if (Number.isNaN(ms))
+    throw new ValidationError([{ path: 'now', message: 'now must be an ISO 8601 timestamp.' }])
   return ms
 }
 
@@ -132,7 +133,9 @@ export function doubleToRatio(x: number): Ratio {
   const fraction = bits & ((1n << 52n) - 1n)
   const mantissa = exponent === 0 ? fraction : fraction | (1n << 52n)
   const power = (exponent === 0 ? 1 : exponent) - 1075
-  return power >= 0 ? { num: mantissa << BigInt(power), den: 1n } : { num: mantissa, den: 1n << BigInt(-power) }
+  return power >= 0
+    ? { num: mantissa << BigInt(power), den: 1n }
+    : { num: mantissa, den: 1n << BigInt(-power) }
 }
 
 /**
@@ -251,7 +254,12 @@ export class ReferenceModel {
       const total = series.reduce((n, d) => n + d.mentions, 0)
       if (total > 0) {
         ranked.push({
-          entry: { id: prompt.id, text: prompt.text, estimated_search_volume: prompt.estimated_search_volume, series },
+          entry: {
+            id: prompt.id,
+            text: prompt.text,
+            estimated_search_volume: prompt.estimated_search_volume,
+            series,
+          },
           total,
         })
       }
@@ -274,11 +282,19 @@ export class ReferenceModel {
       throw new ValidationError([{ path: 'model', message: 'model must be all or a channel name.' }])
     }
     const nowMs = toMs(p.now ?? new Date())
-    const analyses = this.inWindow(domain.id, nowMs, days).filter((a) => model === 'all' || a.channel === model)
+    const analyses = this.inWindow(domain.id, nowMs, days).filter(
+      (a) => model === 'all' || a.channel === model,
+    )
     const dates = [...new Set(analyses.map((a) => a.date))].sort(cmp)
     const competitors = [...this.competitors.values()].filter((c) => c.domain_id === domain.id)
     if (competitors.length === 0 && analyses.length === 0) {
-      return { data: { items: [] }, domain_id: domain.id, days, model, generated_at: formatGeneratedAt(nowMs) }
+      return {
+        data: { items: [] },
+        domain_id: domain.id,
+        days,
+        model,
+        generated_at: formatGeneratedAt(nowMs),
+      }
     }
     const entityIds = ['brand', ...competitors.map((c) => c.id)]
 
@@ -345,12 +361,20 @@ export class ReferenceModel {
   }
 
   /** The themes in the window with their occurrences, ordered by occurrences desc, then id. */
-  private themesInWindow(p: SentimentParams): { days: number; model: string; nowMs: number; domainId: string; items: ThemeEntry[] } {
+  private themesInWindow(p: SentimentParams): {
+    days: number
+    model: string
+    nowMs: number
+    domainId: string
+    items: ThemeEntry[]
+  } {
     const domain = this.domain(p.domainId)
     const days = checkDays(p.days ?? 30)
     const model = p.model ?? 'all'
     if (model !== 'all' && !isChannel(model) && !RAW_MODEL.test(model)) {
-      throw new ValidationError([{ path: 'model', message: 'model must be all, a channel name or a model id.' }])
+      throw new ValidationError([
+        { path: 'model', message: 'model must be all, a channel name or a model id.' },
+      ])
     }
     const nowMs = toMs(p.now ?? new Date())
     const keep = (a: StoredAnalysis): boolean =>
@@ -358,7 +382,8 @@ export class ReferenceModel {
     const occurrences = new Map<string, number>()
     for (const a of this.inWindow(domain.id, nowMs, days)) {
       if (!keep(a)) continue
-      for (const t of a.themes) occurrences.set(t.theme_id, (occurrences.get(t.theme_id) ?? 0) + t.occurrences)
+      for (const t of a.themes)
+        occurrences.set(t.theme_id, (occurrences.get(t.theme_id) ?? 0) + t.occurrences)
     }
     const items: ThemeEntry[] = []
     for (const [id, n] of occurrences) {

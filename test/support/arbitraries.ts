@@ -40,7 +40,15 @@ const UNSEEN_MODELS = ['gpt-4o-2024-08-06:ft', 'llama-3.1@8b', 'GPT-5']
 
 const HOSTS = ['acme.com', 'globex.io', 'shop.initech.co.uk'] as const
 /** How a domain's website is written (placeholders as in CITATIONS). */
-const WEBSITE_FORMS = [null, '{H}', 'www.{H}', 'https://www.{H}', 'http://{H}/en', 'WWW.{HU}', 'https://{H}'] as const
+const WEBSITE_FORMS = [
+  null,
+  '{H}',
+  'www.{H}',
+  'https://www.{H}',
+  'http://{H}/en',
+  'WWW.{HU}',
+  'https://{H}',
+] as const
 /**
  * Citation URLs: `{H}` is the domain's host (whether or not the domain has a website), `{HU}` the
  * same in upper case, `{PARENT}` its parent domain (or an unrelated host).
@@ -68,7 +76,13 @@ const TIMES = ['00:00:00', '00:30:00', '02:59:59', '03:00:00', '12:00:00', '21:0
 const OFFSETS = ['Z', '+00:00', '-03:00', '+05:30', '-12:00', '+14:00']
 const BRAND_NAMES = ['Acme', 'Stark', 'acme']
 const COMPETITOR_NAMES = ['Globex', 'Initech', 'Globex', 'globex', 'Umbrella', 'Hooli']
-const PROMPT_TEXTS = ['best crm', 'meilleur outil de gestion', 'best crm', '最好的项目管理工具', 'cheap "crm" tools']
+const PROMPT_TEXTS = [
+  'best crm',
+  'meilleur outil de gestion',
+  'best crm',
+  '最好的项目管理工具',
+  'cheap "crm" tools',
+]
 const THEME_NAMES = ['Pricing', "Facilité d'utilisation", 'Support', 'Speed', 'Pricing']
 const CUSTOM_NAMES = ['Price too high', 'Great support']
 const TEAM_NAMES = ['Acme Team', 'Other Team']
@@ -158,7 +172,11 @@ export interface Dataset {
 export const datasetArb: fc.Arbitrary<Dataset> = fc
   .record({
     teams: fc.array(
-      fc.record({ key: fc.nat({ max: 0xff }), plan: fc.nat({ max: PLANS.length - 1 }), access: fc.boolean() }),
+      fc.record({
+        key: fc.nat({ max: 0xff }),
+        plan: fc.nat({ max: PLANS.length - 1 }),
+        access: fc.boolean(),
+      }),
       { minLength: 1, maxLength: 2 },
     ),
     domains: fc.array(domainPlan, { minLength: 1, maxLength: 3 }),
@@ -214,7 +232,10 @@ export const datasetArb: fc.Arbitrary<Dataset> = fc
           id: id(c.key),
           domain_id: domainId,
           name: pick(COMPETITOR_NAMES, c.name),
-          website: c.website === null ? null : pick(['globex.com', 'www.initech.com', 'https://umbrella.co'], c.website),
+          website:
+            c.website === null
+              ? null
+              : pick(['globex.com', 'www.initech.com', 'https://umbrella.co'], c.website),
         })),
         prompts: d.prompts.map((p) => ({
           type: 'prompt',
@@ -248,7 +269,13 @@ export const datasetArb: fc.Arbitrary<Dataset> = fc
         const entity = pick(entities, m.entity)
         if (seenEntities.has(entity)) return []
         seenEntities.add(entity)
-        return [{ entity_id: entity === 'brand' ? 'brand' : ref(entity), position: m.position, sentiment: m.sentiment }]
+        return [
+          {
+            entity_id: entity === 'brand' ? 'brand' : ref(entity),
+            position: m.position,
+            sentiment: m.sentiment,
+          },
+        ]
       })
       const seenThemes = new Set<string>()
       const themes =
@@ -284,11 +311,13 @@ export const datasetArb: fc.Arbitrary<Dataset> = fc
     const entities: AnalysisInputRecord[] = [
       ...teams.map((t) => ({ ...t, id: ref(t.id) })),
       ...domains.map((d) => ({ ...d.domain, id: ref(d.domain.id), team_id: ref(d.domain.team_id) })),
-      ...domains.flatMap((d) => [...d.prompts, ...d.competitors, ...d.themes]).map((r) => ({
-        ...r,
-        id: ref(r.id),
-        domain_id: ref(r.domain_id),
-      })),
+      ...domains
+        .flatMap((d) => [...d.prompts, ...d.competitors, ...d.themes])
+        .map((r) => ({
+          ...r,
+          id: ref(r.id),
+          domain_id: ref(r.domain_id),
+        })),
     ]
 
     // Later versions of some records, with changes; they come last, so they win.
@@ -311,7 +340,8 @@ export const datasetArb: fc.Arbitrary<Dataset> = fc
               ...d,
               id: ref(d.id),
               brand_name: pick(BRAND_NAMES, v),
-              website: v % 3 === 0 ? null : pick(['www.acme.com', 'globex.io', 'https://shop.initech.co.uk/'], v),
+              website:
+                v % 3 === 0 ? null : pick(['www.acme.com', 'globex.io', 'https://shop.initech.co.uk/'], v),
             },
           ]
         }
@@ -319,13 +349,27 @@ export const datasetArb: fc.Arbitrary<Dataset> = fc
           const all = domains.flatMap((d) => d.prompts)
           if (all.length === 0) return []
           const p = pick(all, dup.target)
-          return [{ ...p, id: ref(p.id), text: `${p.text} (edited)`, estimated_search_volume: v % 2 === 0 ? null : v }]
+          return [
+            {
+              ...p,
+              id: ref(p.id),
+              text: `${p.text} (edited)`,
+              estimated_search_volume: v % 2 === 0 ? null : v,
+            },
+          ]
         }
         case 'competitor': {
           const all = domains.flatMap((d) => d.competitors)
           if (all.length === 0) return []
           const c = pick(all, dup.target)
-          return [{ ...c, id: ref(c.id), name: pick(COMPETITOR_NAMES, v), website: v % 2 === 0 ? null : 'acme.com' }]
+          return [
+            {
+              ...c,
+              id: ref(c.id),
+              name: pick(COMPETITOR_NAMES, v),
+              website: v % 2 === 0 ? null : 'acme.com',
+            },
+          ]
         }
         case 'theme': {
           const all = domains.flatMap((d) => d.themes)

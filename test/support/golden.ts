@@ -9,7 +9,12 @@ import type { CompetitorSeriesParams, PromptSeriesParams, SentimentParams } from
 import { readJson } from './ndjson.js'
 
 export const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url))
-export const FUNCTIONS = ['prompt-series', 'competitor-series', 'sentiment-overview', 'sentiment-themes'] as const
+export const FUNCTIONS = [
+  'prompt-series',
+  'competitor-series',
+  'sentiment-overview',
+  'sentiment-themes',
+] as const
 export type GoldenFunction = (typeof FUNCTIONS)[number]
 
 /** params.json: the dataset's name and the function's parameters in their wire spelling. */
@@ -43,7 +48,13 @@ export function discoverCases(): GoldenCase[] {
     if (!existsSync(root)) continue
     for (const name of readdirSync(root).sort()) {
       const dir = join(root, name)
-      cases.push({ fn, name, dir, params: readJson<GoldenParams>(join(dir, 'params.json')), expectedPath: join(dir, 'expected.json') })
+      cases.push({
+        fn,
+        name,
+        dir,
+        params: readJson<GoldenParams>(join(dir, 'params.json')),
+        expectedPath: join(dir, 'expected.json'),
+      })
     }
   }
   return cases
