@@ -15,6 +15,8 @@ import { datasetArb, paramsFor, queryArb } from './support/arbitraries.js'
 import type { Dataset, Query } from './support/arbitraries.js'
 
 const numRuns = Number(process.env.PROPERTY_RUNS ?? 75)
+/** Each engine costs a few hundred ms to open and fill; shrinking a failure opens many. */
+const timeout = 600_000
 
 /** Runs `check` for each query against a fresh engine and a reference model holding the dataset. */
 async function withBoth(
@@ -36,51 +38,67 @@ async function withBoth(
 const queries = fc.array(queryArb, { minLength: 1, maxLength: 4 })
 
 describe('engine equals the reference model on random datasets', () => {
-  it('prompt series', async () => {
-    await fc.assert(
-      fc.asyncProperty(datasetArb, queries, (ds, qs) =>
-        withBoth(ds, qs, async (engine, model, q) => {
-          const p = paramsFor(ds, q).prompt
-          expect(await engine.computePromptSeries(p)).toEqual(model.promptSeries(p))
-        }),
-      ),
-      { numRuns },
-    )
-  })
+  it(
+    'prompt series',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(datasetArb, queries, (ds, qs) =>
+          withBoth(ds, qs, async (engine, model, q) => {
+            const p = paramsFor(ds, q).prompt
+            expect(await engine.computePromptSeries(p)).toEqual(model.promptSeries(p))
+          }),
+        ),
+        { numRuns },
+      )
+    },
+    timeout,
+  )
 
-  it('competitor series', async () => {
-    await fc.assert(
-      fc.asyncProperty(datasetArb, queries, (ds, qs) =>
-        withBoth(ds, qs, async (engine, model, q) => {
-          const p = paramsFor(ds, q).competitor
-          expect(await engine.computeCompetitorSeries(p)).toEqual(model.competitorSeries(p))
-        }),
-      ),
-      { numRuns },
-    )
-  })
+  it(
+    'competitor series',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(datasetArb, queries, (ds, qs) =>
+          withBoth(ds, qs, async (engine, model, q) => {
+            const p = paramsFor(ds, q).competitor
+            expect(await engine.computeCompetitorSeries(p)).toEqual(model.competitorSeries(p))
+          }),
+        ),
+        { numRuns },
+      )
+    },
+    timeout,
+  )
 
-  it('sentiment overview', async () => {
-    await fc.assert(
-      fc.asyncProperty(datasetArb, queries, (ds, qs) =>
-        withBoth(ds, qs, async (engine, model, q) => {
-          const p = paramsFor(ds, q).sentiment
-          expect(await engine.sentimentOverview(p)).toEqual(model.sentimentOverview(p))
-        }),
-      ),
-      { numRuns },
-    )
-  })
+  it(
+    'sentiment overview',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(datasetArb, queries, (ds, qs) =>
+          withBoth(ds, qs, async (engine, model, q) => {
+            const p = paramsFor(ds, q).sentiment
+            expect(await engine.sentimentOverview(p)).toEqual(model.sentimentOverview(p))
+          }),
+        ),
+        { numRuns },
+      )
+    },
+    timeout,
+  )
 
-  it('sentiment themes', async () => {
-    await fc.assert(
-      fc.asyncProperty(datasetArb, queries, (ds, qs) =>
-        withBoth(ds, qs, async (engine, model, q) => {
-          const p = paramsFor(ds, q).sentiment
-          expect(await engine.sentimentThemes(p)).toEqual(model.sentimentThemes(p))
-        }),
-      ),
-      { numRuns },
-    )
-  })
+  it(
+    'sentiment themes',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(datasetArb, queries, (ds, qs) =>
+          withBoth(ds, qs, async (engine, model, q) => {
+            const p = paramsFor(ds, q).sentiment
+            expect(await engine.sentimentThemes(p)).toEqual(model.sentimentThemes(p))
+          }),
+        ),
+        { numRuns },
+      )
+    },
+    timeout,
+  )
 })

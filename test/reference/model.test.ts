@@ -67,6 +67,7 @@ describe('reference model: helpers', () => {
     expect(websiteHost('www.Acme.com')).toBe('acme.com')
     expect(websiteHost('https://WWW.acme.com/en')).toBe('acme.com')
     expect(websiteHost('acme.com')).toBe('acme.com')
+    expect(websiteHost('acme.com:8080/en')).toBe('acme.com')
     expect(websiteHost(null)).toBeNull()
   })
   it('citation hosts: site, www., subdomain, look-alikes', () => {
@@ -77,6 +78,9 @@ describe('reference model: helpers', () => {
     expect(citesSite('https://acme.com.evil.net/', site)).toBe(false)
     expect(citesSite('https://notacme.com/', site)).toBe(false)
     expect(citesSite('https://acme.com@evil.net/', site)).toBe(false)
+    expect(citesSite('https://evil.net\\@acme.com/', site)).toBe(false)
+    expect(citesSite('https://evil.net\\.acme.com/', site)).toBe(false)
+    expect(citesSite('https://acme.com./', site)).toBe(true)
     expect(citesSite('https://acme.com/', null)).toBe(false)
   })
 })

@@ -64,26 +64,43 @@ function windowOf(nowMs: number, days: number): { first: string; last: string } 
   return { first: utcDate(todayMs - (days - 1) * DAY_MS), last: utcDate(todayMs) }
 }
 
-/** Host of a domain's website: the URL's host when it contains `://`, else the bare host. */
+/**
+ * Host of a domain's website in the compared form: the URL's host when it contains `://`, else
+ * the bare host (read as a URL too, so a path or port is ignored). See `compared`.
+ */
 export function websiteHost(website: string | null): string | null {
   if (website === null) return null
-  const host = website.includes('://') ? new URL(website).hostname : (website.split('/')[0] ?? '')
-  const h = stripWww(host.toLowerCase())
+  let host: string
+  try {
+    host = new URL(website.includes('://') ? website : `http://${website}`).hostname
+  } catch {
+    host = website.toLowerCase()
+  }
+  const h = compared(host)
   return h === '' ? null : h
 }
 
-function stripWww(host: string): string {
-  return host.startsWith('www.') ? host.slice(4) : host
+/**
+ * A host as compared: lower case, a leading `www.` ignored (semantics.md section 4), and a
+ * trailing dot ignored (`acme.com.` is the fully qualified `acme.com`; the spec is silent, this
+ * is the engine's reading too).
+ */
+function compared(host: string): string {
+  let h = host.toLowerCase()
+  if (h.endsWith('.')) h = h.slice(0, -1)
+  return h.startsWith('www.') ? h.slice(4) : h
 }
 
-/** Whether a citation URL's host is the site or a subdomain of it (leading `www.` ignored). */
+/**
+ * Whether a citation URL's host (as the WHATWG URL standard parses it, so `https://evil.net\@acme.com/`
+ * is on evil.net) is the site or a subdomain of it.
+ */
 export function citesSite(url: string, siteHost: string | null): boolean {
   if (siteHost === null) return false
-  const host = stripWww(new URL(url).hostname.toLowerCase())
+  const host = compared(new URL(url).hostname)
   return host === siteHost || host.endsWith(`.${siteHost}`)
 }
 
-/** Mean of integers: the sum is exact, so one division rounds once. */
 function mean(values: number[]): number {
   let sum = 0
   for (const v of values) sum += v

@@ -64,6 +64,8 @@ const CITATIONS = [
   'https://not{H}/',
   'https://www{H}/',
   'https://{H}@evil.net/',
+  'https://evil.net\\@{H}/',
+  'https://evil.net\\.{H}/',
   'https://other.org/{H}',
   'https://{PARENT}/',
 ] as const
