@@ -4,7 +4,7 @@
  * that keep a payload from ever mixing two states, and close().
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
-import { mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, statSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import {
   DuckDBInstance,
@@ -14,10 +14,20 @@ import {
   type DuckDBValue,
 } from '@duckdb/node-api'
 import { Catalog } from './catalog.js'
+import { AggregateCache } from './serving/aggregate-cache.js'
 import { Mutex, ReadWriteLock } from './db/lock.js'
 import { sqlIds, sqlText } from './db/sql.js'
-import { EngineClosedError, QueryError, ReadOnlyError, ValidationError, VisibilityError } from './errors.js'
+import {
+  EngineClosedError,
+  NotFoundError,
+  QueryError,
+  ReadOnlyError,
+  ValidationError,
+  VisibilityError,
+} from './errors.js'
 import { IngestCall, type RecordLocation } from './ingest/call.js'
+import { FLAT_TABLES, flatToRecords, type FlatRows, type FlatTableName } from './ingest/flat.js'
+import { prepareExportDir, readExport, writeExport, writeManifest } from './parquet.js'
 import { readNdjsonFile } from './ingest/ndjson.js'
 import { computeCompetitorSeries } from './queries/competitor-series.js'
 import type { QueryContext } from './queries/context.js'
@@ -26,6 +36,9 @@ import { sentimentOverview, sentimentThemes } from './queries/sentiment.js'
 import { UUID_RE } from './schemas/records.js'
 import type {
   ApiKeyInfo,
+  ArrowTables,
+  ExportParquetOptions,
+  ExportResult,
   CompetitorSeriesParams,
   CompetitorSeriesPayload,
   CreateApiKeyParams,
@@ -51,16 +64,53 @@ class ReadConnection {
   constructor(readonly conn: DuckDBConnection) {}
 
   async run(id: string, values: Record<string, number>): Promise<DuckDBValue[][]> {
+    const stmt = await this.#prepared(id)
+    const types: Record<string, typeof INTEGER> = {}
+    for (const k of Object.keys(values)) types[k] = INTEGER
+    stmt.bind(values, types)
+    const reader = await stmt.runAndReadAll()
+    const columns = reader.getColumns()
+    // With no rows the reader has no column arrays at all.
+    return columns.length === reader.columnCount
+      ? columns
+      : Array.from({ length: reader.columnCount }, () => [])
+  }
+
+  /**
+   * Runs a query whose columns are all DOUBLE and NOT NULL, and copies them into Float64Arrays.
+   * The vectors' own Float64Array views are copied whole when the client exposes them (it does in
+   * the pinned @duckdb/node-api), value by value otherwise.
+   */
+  async load(id: string, values: Record<string, number>): Promise<Float64Array[]> {
+    const stmt = await this.#prepared(id)
+    const types: Record<string, typeof INTEGER> = {}
+    for (const k of Object.keys(values)) types[k] = INTEGER
+    stmt.bind(values, types)
+    const result = await stmt.run()
+    const columns = Array.from({ length: result.columnCount }, () => new Float64Array(result.rowCount))
+    let offset = 0
+    for (let c = 0; c < result.chunkCount; c++) {
+      const chunk = result.getChunk(c)
+      const n = chunk.rowCount
+      for (let col = 0; col < columns.length; col++) {
+        const vector = chunk.getColumnVector(col)
+        const out = columns[col]!
+        const items = (vector as unknown as { items?: unknown }).items
+        if (items instanceof Float64Array && items.length === n) out.set(items, offset)
+        else for (let i = 0; i < n; i++) out[offset + i] = Number(vector.getItem(i) ?? 0)
+      }
+      offset += n
+    }
+    return columns
+  }
+
+  async #prepared(id: string): Promise<DuckDBPreparedStatement> {
     let stmt = this.#statements.get(id)
     if (stmt === undefined) {
       stmt = await this.conn.prepare(sqlText(id))
       this.#statements.set(id, stmt)
     }
-    const types: Record<string, typeof INTEGER> = {}
-    for (const k of Object.keys(values)) types[k] = INTEGER
-    stmt.bind(values, types)
-    const reader = await stmt.runAndReadAll()
-    return reader.getColumns()
+    return stmt
   }
 
   close(): void {
@@ -94,6 +144,8 @@ const KEY_PREFIX = 'va_live_'
 class DuckDBEngine implements Engine {
   #open = true
   #nextAnalysisKey: number
+  /** The in-memory aggregate cache, or null when the engine was opened without it. */
+  readonly aggregates: AggregateCache | null
   readonly #writeMutex = new Mutex()
   readonly #rw = new ReadWriteLock()
   readonly #ctx: QueryContext
@@ -104,23 +156,34 @@ class DuckDBEngine implements Engine {
     readonly pool: Pool,
     public catalog: Catalog,
     nextAnalysisKey: number,
-    readonly readOnly: boolean,
+    public readOnly: boolean,
     readonly file: string | null,
+    cacheRows: number,
   ) {
     this.#nextAnalysisKey = nextAnalysisKey
     const engine = { catalogOf: () => this.catalog }
+    const inDuckDB = <T>(id: string, fn: (c: ReadConnection) => Promise<T>) =>
+      this.pool.use(async (c) => {
+        try {
+          return await fn(c)
+        } catch (cause) {
+          throw new QueryError(id, { cause })
+        }
+      })
+    this.aggregates =
+      cacheRows > 0
+        ? new AggregateCache(
+            (table, domainKey) =>
+              inDuckDB(table, (c) => c.load(`queries/load_${table}`, { domain_key: domainKey })),
+            cacheRows,
+            (domainKey, idx) => this.catalog.domainsByKey[domainKey]!.prompts[idx]!.id,
+          )
+        : null
     this.#ctx = {
       get catalog() {
         return engine.catalogOf()
       },
-      run: (id, values) =>
-        this.pool.use(async (c) => {
-          try {
-            return await c.run(id, values)
-          } catch (cause) {
-            throw new QueryError(id, { cause })
-          }
-        }),
+      run: (id, values) => this.aggregates?.run(id, values) ?? inDuckDB(id, (c) => c.run(id, values)),
     }
   }
 
@@ -144,7 +207,49 @@ class DuckDBEngine implements Engine {
     })
   }
 
+  async ingestArrow(tables: ArrowTables): Promise<IngestResult> {
+    const rows: FlatRows = {}
+    for (const [name, table] of Object.entries(tables ?? {})) {
+      if (!(FLAT_TABLES as readonly string[]).includes(name)) {
+        throw new ValidationError([
+          { path: name, message: `${name} is not a flat table (${FLAT_TABLES.join(', ')}).` },
+        ])
+      }
+      rows[name as FlatTableName] = arrowRows(table)
+    }
+    return this.#ingest(async (call) => feedFlat(call, rows))
+  }
+
+  async exportParquet(dir: string, options: ExportParquetOptions = {}): Promise<ExportResult> {
+    let ids: string[] | null = null
+    if (options.domainIds !== undefined) {
+      ids = options.domainIds.map((d) => String(d).toLowerCase())
+      const unknown = ids.filter((d) => !this.catalog.domains.has(d))
+      if (unknown.length > 0) throw new NotFoundError('domain', unknown.join(', '))
+    }
+    return this.#read(() =>
+      this.pool.use(async (c) => {
+        const abs = prepareExportDir(dir)
+        const tables = await writeExport(c.conn, abs, ids)
+        writeManifest(abs, {
+          format: 'visibility-analytics/parquet-export',
+          schema_version: SCHEMA_VERSION,
+          exported_at: new Date().toISOString(),
+          domain_ids: ids,
+          tables,
+        })
+        return { dir: abs, tables }
+      }),
+    )
+  }
+
   async ingestFile(path: string): Promise<IngestResult> {
+    if (typeof path === 'string' && existsSync(path) && statSync(path).isDirectory()) {
+      this.#check()
+      if (this.readOnly) throw new ReadOnlyError('ingest')
+      const rows = await this.pool.use((c) => readExport(c.conn, path))
+      return this.#ingest(async (call) => feedFlat(call, rows))
+    }
     return this.#ingest(async (call) => {
       let items
       try {
@@ -178,6 +283,7 @@ class DuckDBEngine implements Engine {
         await this.#rw.write(async () => {
           await this.write.run('COMMIT')
           staged.applyToCatalog()
+          this.aggregates?.invalidate(staged.affectedDomains)
         })
         this.#nextAnalysisKey = staged.nextAnalysisKey
         return staged.result
@@ -201,6 +307,15 @@ class DuckDBEngine implements Engine {
   }
   sentimentThemes(params: SentimentParams): Promise<SentimentThemesPayload> {
     return this.#read(() => sentimentThemes(this.#ctx, params))
+  }
+
+  async stats(): Promise<Record<string, number>> {
+    return this.#read(() =>
+      this.pool.use(async (c) => {
+        const row = (await c.conn.runAndReadAll(sqlText('queries/table_counts'))).getRowObjectsJS()[0]!
+        return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]))
+      }),
+    )
   }
 
   async listDomains(): Promise<DomainInfo[]> {
@@ -312,6 +427,30 @@ class DuckDBEngine implements Engine {
   }
 }
 
+/** Feeds flat rows to an ingest call; issues name the table and its row. */
+function feedFlat(call: IngestCall, rows: FlatRows): void {
+  for (const { record, table, row, orphanOf } of flatToRecords(rows)) {
+    if (orphanOf !== undefined) {
+      call.fieldPrefix = ''
+      call.issue(
+        { index: 0 },
+        'analysis_id',
+        `${orphanOf} has mentions, citations or theme occurrences but no analyses row`,
+      )
+      continue
+    }
+    call.fieldPrefix = `${table}.`
+    call.add(record, { index: row })
+  }
+  call.fieldPrefix = ''
+}
+
+/** An Arrow table's rows as plain objects. */
+function* arrowRows(table: ArrowTables[keyof ArrowTables]): Generator<Record<string, unknown>> {
+  if (table === undefined) return
+  for (const row of table) yield (row as { toJSON(): Record<string, unknown> }).toJSON()
+}
+
 function hashKey(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex')
 }
@@ -378,6 +517,23 @@ async function migrate(conn: DuckDBConnection, readOnly: boolean): Promise<void>
  * await engine.close()
  */
 export async function openEngine(options: OpenEngineOptions = {}): Promise<Engine> {
+  if (options.parquet !== undefined) {
+    const { parquet, path: _path, readOnly: _readOnly, ...rest } = options
+    if (!existsSync(parquet) || !statSync(parquet).isDirectory()) {
+      throw new ValidationError([
+        { path: 'parquet', message: `parquet must be a directory written by exportParquet: ${parquet}` },
+      ])
+    }
+    const engine = (await openEngine(rest)) as DuckDBEngine
+    try {
+      await engine.ingestFile(parquet)
+    } catch (e) {
+      await engine.close()
+      throw e
+    }
+    engine.readOnly = true
+    return engine
+  }
   const path = options.path ?? ':memory:'
   const readOnly = options.readOnly ?? false
   const config: Record<string, string> = {}
@@ -416,6 +572,7 @@ export async function openEngine(options: OpenEngineOptions = {}): Promise<Engin
       next.getRows()[0]![0] as number,
       readOnly,
       file,
+      options.aggregateCache === false ? 0 : (options.aggregateCacheRows ?? 5_000_000),
     )
   } catch (e) {
     write.closeSync()
