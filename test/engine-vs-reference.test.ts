@@ -18,7 +18,10 @@ const numRuns = Number(process.env.PROPERTY_RUNS ?? 75)
 /** Each engine costs a few hundred ms to open and fill; shrinking a failure opens many. */
 const timeout = 600_000
 
-/** Runs `check` for each query against a fresh engine and a reference model holding the dataset. */
+/**
+ * Runs `check` for each query against a fresh engine and a reference model, after every ingest
+ * call (so stale aggregates or caches between calls show up), both fed the same calls in order.
+ */
 async function withBoth(
   ds: Dataset,
   queries: Query[],
@@ -26,10 +29,12 @@ async function withBoth(
 ): Promise<void> {
   const engine = await openEngine()
   try {
-    for (const call of ds.calls) await engine.ingest(call)
     const model = new ReferenceModel()
-    model.ingest(ds.records)
-    for (const q of queries) await check(engine, model, q)
+    for (const call of ds.calls) {
+      await engine.ingest(call)
+      model.ingest(call)
+      for (const q of queries) await check(engine, model, q)
+    }
   } finally {
     await engine.close()
   }
