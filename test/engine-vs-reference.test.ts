@@ -6,6 +6,9 @@
  *
  * PROPERTY_RUNS sets the runs per function (default 75: 300 datasets in all).
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { openEngine } from '../src/index.js'
@@ -21,22 +24,32 @@ const timeout = 600_000
 /**
  * Runs `check` for each query against a fresh engine and a reference model, after every ingest
  * call (so stale aggregates or caches between calls show up), both fed the same calls in order.
+ * With `viaFile` the engine reads each call from an NDJSON file (ingestFile) instead of an array.
  */
 async function withBoth(
   ds: Dataset,
   queries: Query[],
+  viaFile: boolean,
   check: (engine: Engine, model: ReferenceModel, q: Query) => Promise<void>,
 ): Promise<void> {
   const engine = await openEngine()
+  const dir = viaFile ? mkdtempSync(join(tmpdir(), 'va-ref-')) : null
   try {
     const model = new ReferenceModel()
-    for (const call of ds.calls) {
-      await engine.ingest(call)
+    for (const [i, call] of ds.calls.entries()) {
+      if (dir === null) {
+        await engine.ingest(call)
+      } else {
+        const file = join(dir, `call-${i}.ndjson`)
+        writeFileSync(file, call.map((r) => `${JSON.stringify(r)}\n`).join(''))
+        await engine.ingestFile(file)
+      }
       model.ingest(call)
       for (const q of queries) await check(engine, model, q)
     }
   } finally {
     await engine.close()
+    if (dir !== null) rmSync(dir, { recursive: true, force: true })
   }
 }
 
@@ -47,8 +60,8 @@ describe('engine equals the reference model on random datasets', () => {
     'prompt series',
     async () => {
       await fc.assert(
-        fc.asyncProperty(datasetArb, queries, (ds, qs) =>
-          withBoth(ds, qs, async (engine, model, q) => {
+        fc.asyncProperty(datasetArb, queries, fc.boolean(), (ds, qs, viaFile) =>
+          withBoth(ds, qs, viaFile, async (engine, model, q) => {
             const p = paramsFor(ds, q).prompt
             expect(await engine.computePromptSeries(p)).toEqual(model.promptSeries(p))
           }),
@@ -63,8 +76,8 @@ describe('engine equals the reference model on random datasets', () => {
     'competitor series',
     async () => {
       await fc.assert(
-        fc.asyncProperty(datasetArb, queries, (ds, qs) =>
-          withBoth(ds, qs, async (engine, model, q) => {
+        fc.asyncProperty(datasetArb, queries, fc.boolean(), (ds, qs, viaFile) =>
+          withBoth(ds, qs, viaFile, async (engine, model, q) => {
             const p = paramsFor(ds, q).competitor
             expect(await engine.computeCompetitorSeries(p)).toEqual(model.competitorSeries(p))
           }),
@@ -79,8 +92,8 @@ describe('engine equals the reference model on random datasets', () => {
     'sentiment overview',
     async () => {
       await fc.assert(
-        fc.asyncProperty(datasetArb, queries, (ds, qs) =>
-          withBoth(ds, qs, async (engine, model, q) => {
+        fc.asyncProperty(datasetArb, queries, fc.boolean(), (ds, qs, viaFile) =>
+          withBoth(ds, qs, viaFile, async (engine, model, q) => {
             const p = paramsFor(ds, q).sentiment
             expect(await engine.sentimentOverview(p)).toEqual(model.sentimentOverview(p))
           }),
@@ -95,8 +108,8 @@ describe('engine equals the reference model on random datasets', () => {
     'sentiment themes',
     async () => {
       await fc.assert(
-        fc.asyncProperty(datasetArb, queries, (ds, qs) =>
-          withBoth(ds, qs, async (engine, model, q) => {
+        fc.asyncProperty(datasetArb, queries, fc.boolean(), (ds, qs, viaFile) =>
+          withBoth(ds, qs, viaFile, async (engine, model, q) => {
             const p = paramsFor(ds, q).sentiment
             expect(await engine.sentimentThemes(p)).toEqual(model.sentimentThemes(p))
           }),

@@ -102,7 +102,11 @@ const analysisPlan = fc.record({
   key: fc.nat({ max: 0xff }),
   channel: fc.nat({ max: CHANNELS.length - 1 }),
   model: fc.nat(),
-  day: fc.integer({ min: -25, max: 4 }),
+  /** Days from 2026-11-20: mostly the last few weeks (and a few days ahead), rarely up to 400 back. */
+  day: fc.oneof(
+    { weight: 12, arbitrary: fc.integer({ min: -25, max: 4 }) },
+    { weight: 1, arbitrary: fc.integer({ min: -400, max: -26 }) },
+  ),
   time: fc.nat({ max: TIMES.length - 1 }),
   offset: fc.nat({ max: OFFSETS.length - 1 }),
   millis: fc.boolean(),
