@@ -14,6 +14,8 @@ export interface StartServerOptions extends BuildServerOptions {
   closeEngine?: boolean
   /** Signals that trigger a graceful shutdown (default SIGTERM and SIGINT; [] for none). */
   signals?: NodeJS.Signals[]
+  /** Milliseconds to drain before the remaining connections are cut (default 10 000). */
+  shutdownTimeoutMs?: number
 }
 
 export interface RunningServer {
@@ -43,11 +45,18 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const close = (): Promise<void> => {
     closing ??= (async () => {
       for (const signal of signals) process.off(signal, onSignal)
+      // Drain, but not forever: after the timeout, cut whatever connections are left.
+      const force = setTimeout(() => app.server.closeAllConnections(), options.shutdownTimeoutMs ?? 10_000)
+      force.unref()
       try {
         await app.close()
       } finally {
-        if (options.closeEngine !== false && options.engine.isOpen) await options.engine.close()
-        settle()
+        clearTimeout(force)
+        try {
+          if (options.closeEngine !== false && options.engine.isOpen) await options.engine.close()
+        } finally {
+          settle()
+        }
       }
     })()
     return closing

@@ -145,6 +145,7 @@ async function serveChild(db: string, port: number, ttl: number): Promise<void> 
   const cpuAtStart = process.cpuUsage()
   process.stdout.write(`ready ${server.url}\n`)
   await server.closed
+  process.stderr.write(`server closed\n`)
   // CPU of the whole server process (Node and DuckDB threads), less sensitive to a shared machine.
   const cpu = process.cpuUsage(cpuAtStart)
   process.stdout.write(`cpu ${(cpu.user + cpu.system) / 1000}\n`)

@@ -3,6 +3,7 @@
  * exact under concurrent requests, and graceful shutdown (in-flight requests finish, DuckDB closes).
  */
 import { readFile } from 'node:fs/promises'
+import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../../src/http/index.js'
 import { openEngine } from '../../src/index.js'
@@ -131,6 +132,26 @@ describe('over a socket on 127.0.0.1', () => {
     await server.closed
     expect(fake.isOpen).toBe(false)
     await expect(fetch(`${url}/healthz`)).rejects.toThrow()
+  })
+
+  it('shutdown does not wait forever: connections left after shutdownTimeoutMs are cut', async () => {
+    const fake = new FakeEngine()
+    engine = fake
+    server = await startServer({ engine: fake, port: 0, signals: [], logger: false, shutdownTimeoutMs: 300 })
+    const { port } = new URL(server.url)
+    // A client that sends half a request and then stalls.
+    const socket = connect(Number(port), '127.0.0.1')
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()))
+    socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n')
+    const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()))
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const started = Date.now()
+    await server.close()
+    await ended
+    const elapsed = Date.now() - started
+    expect(elapsed).toBeGreaterThanOrEqual(250) // not closed as idle: cut by the timeout
+    expect(elapsed).toBeLessThan(5_000)
+    expect(fake.isOpen).toBe(false)
   })
 
   it('a shutdown signal (SIGUSR2 standing in for SIGTERM in a test worker) triggers the same shutdown', async () => {
