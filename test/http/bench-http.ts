@@ -192,7 +192,8 @@ async function measure(
     path: `${e}?domain_id=${DOMAIN}&days=30`,
     headers,
   }))
-  if (!randomize) for (const r of fixed) await fetch(`${url}${r.path}`, { headers }) // warm the cache
+  if (!randomize) for (const r of fixed) await (await fetch(`${url}${r.path}`, { headers })).arrayBuffer() // warm the cache
+  process.stderr.write(`${name}: load starts\n`)
   const result = await autocannon({
     url,
     connections,
@@ -236,16 +237,19 @@ async function main(): Promise<void> {
     const file = join(dir, 'bench.ndjson')
     const db = join(dir, 'bench.duckdb')
     await writeFile(file, dataset(Date.now()))
+    const t0 = performance.now()
     const engine = await openEngine({ path: db })
     const stored = await engine.ingestFile(file)
     const { key } = await engine.createApiKey({ teamId: TEAM })
     await engine.close()
-    process.stderr.write(`dataset: ${JSON.stringify(stored)}\n`)
+    process.stderr.write(`dataset: ${JSON.stringify(stored)} in ${Math.round(performance.now() - t0)} ms\n`)
+    if (positionals[0] === 'ingest') return
     for (const [name, ttl, randomize] of [
       ['hits', 3600, false],
       ['misses', 0, true],
     ] as const) {
       const { child, url, cpuMs } = await startChild(db, ttl)
+      process.stderr.write(`${name}: server ready at ${url}\n`)
       let row: Awaited<ReturnType<typeof measure>> | undefined
       try {
         row = await measure(name, url, key, Number(values.connections), Number(values.duration), randomize)
