@@ -48,6 +48,25 @@ interface Theme {
   created_at: string
 }
 
+export interface CompetitorAcc {
+  nA: Int32Array
+  cnt: Int32Array
+  posSum: Float64Array
+  posN: Int32Array
+  sentSum: Float64Array
+  sentN: Int32Array
+  /** Distinct prompts per entity. */
+  tqs: Int32Array
+}
+export interface PromptAcc {
+  resp: Int32Array
+  ment: Int32Array
+  cit: Int32Array
+  posSum: Float64Array
+  posN: Int32Array
+  total: Float64Array
+}
+
 export class TypedArrayStore implements ReportFunctions {
   readonly name = 'typed-arrays'
   domainId = ''
@@ -246,7 +265,7 @@ export class TypedArrayStore implements ReportFunctions {
   }
 
   /** Analysis filter for the model parameter: -1 keeps all; otherwise the value to compare. */
-  private filterOf(model: string): { channel: number; model: number } {
+  filterOf(model: string): { channel: number; model: number } {
     const f = modelFilter(model)
     if (f.kind === 'all') return { channel: -1, model: -1 }
     if (f.kind === 'channel') return { channel: CHANNELS.indexOf(f.channel as Channel), model: -1 }
@@ -293,6 +312,16 @@ export class TypedArrayStore implements ReportFunctions {
         seen[e * P + pr] = 1
       }
     }
+    const tqs = new Int32Array(E)
+    for (let e = 0; e < E; e++) for (let pr = 0; pr < P; pr++) tqs[e]! += seen[e * P + pr] as number
+    return this.shapeCompetitors(p, start, { nA, cnt, posSum, posN, sentSum, sentN, tqs })
+  }
+
+  /** Shapes the competitor payload from per-(entity, day) accumulators (index e * days + day). */
+  shapeCompetitors(p: ModelParams, start: number, acc: CompetitorAcc): unknown {
+    const D = p.days
+    const E = this.competitors.length + 1
+    const { nA, cnt, posSum, posN, sentSum, sentN, tqs } = acc
     const dates: number[] = []
     for (let di = 0; di < D; di++) if ((nA[di] as number) > 0) dates.push(di)
     const dayTotal = new Float64Array(D)
@@ -325,8 +354,7 @@ export class TypedArrayStore implements ReportFunctions {
         seS += sentSum[k] as number
         seN += sn
       }
-      let tq = 0
-      for (let pr = 0; pr < P; pr++) tq += seen[e * P + pr] as number
+      const tq = tqs[e] as number
       const n = dates.length
       const c = e === 0 ? null : this.competitors[e - 1]!
       items.push({
@@ -390,6 +418,14 @@ export class TypedArrayStore implements ReportFunctions {
       for (let j = cStart[i] as number; j < cEnd; j++) c += own[cHost[j] as number] as number
       cit[k]! += c
     }
+    return this.shapePrompts(p, start, { resp, ment, cit, posSum, posN, total })
+  }
+
+  /** Shapes the prompt payload from per-(prompt, day) accumulators (index prompt * days + day). */
+  shapePrompts(p: PromptParams, start: number, acc: PromptAcc): unknown {
+    const D = p.days
+    const P = this.prompts.length
+    const { resp, ment, cit, posSum, posN, total } = acc
     const ranked: number[] = []
     for (let pr = 0; pr < P; pr++) if ((total[pr] as number) > 0) ranked.push(pr)
     const prompts = this.prompts
@@ -433,7 +469,11 @@ export class TypedArrayStore implements ReportFunctions {
   }
 
   sentimentThemes(p: ModelParams): unknown {
-    const occ = this.themeOccurrences(p)
+    return this.shapeThemes(p, this.themeOccurrences(p))
+  }
+
+  /** Shapes the themes payload from occurrences per theme index. */
+  shapeThemes(p: ModelParams, occ: Float64Array): unknown {
     const items = []
     for (let t = 0; t < this.themes.length; t++) {
       const th = this.themes[t]!
@@ -446,7 +486,11 @@ export class TypedArrayStore implements ReportFunctions {
   }
 
   sentimentOverview(p: ModelParams): unknown {
-    const occ = this.themeOccurrences(p)
+    return this.shapeOverview(p, this.themeOccurrences(p))
+  }
+
+  /** Shapes the overview payload from occurrences per theme index. */
+  shapeOverview(p: ModelParams, occ: Float64Array): unknown {
     let pos = 0, neg = 0, total = 0
     for (let t = 0; t < this.themes.length; t++) {
       const th = this.themes[t]!
