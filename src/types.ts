@@ -84,12 +84,7 @@ export interface AnalysisRecord {
   themes: ThemeOccurrenceInput[]
 }
 export type AnalysisInputRecord =
-  | TeamRecord
-  | DomainRecord
-  | PromptRecord
-  | CompetitorRecord
-  | ThemeRecord
-  | AnalysisRecord
+  TeamRecord | DomainRecord | PromptRecord | CompetitorRecord | ThemeRecord | AnalysisRecord
 
 /** Counts of records stored by one ingest call (after in-call de-duplication). */
 export interface IngestResult {

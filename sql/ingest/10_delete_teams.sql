@@ -1,0 +1,1 @@
+DELETE FROM teams WHERE id IN (SELECT id::UUID FROM stg_teams)

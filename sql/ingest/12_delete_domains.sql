@@ -1,0 +1,1 @@
+DELETE FROM domains WHERE domain_key IN (SELECT domain_key FROM stg_domains)

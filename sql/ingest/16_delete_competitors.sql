@@ -1,0 +1,1 @@
+DELETE FROM competitors WHERE id IN (SELECT id::UUID FROM stg_competitors)

@@ -1,0 +1,1 @@
+DELETE FROM themes WHERE id IN (SELECT id::UUID FROM stg_themes)

@@ -1,0 +1,1 @@
+INSERT INTO models SELECT model_key, model FROM stg_models

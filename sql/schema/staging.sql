@@ -1,0 +1,30 @@
+-- Staging tables of one ingest call, private to the write connection. Rows carry `seq`, the
+-- record's ordinal in the call, and per-call integer handles instead of UUID strings; the handles
+-- are resolved to surrogate keys through the *_map tables once the whole call has been read.
+CREATE OR REPLACE TEMP TABLE stg_teams (id VARCHAR, name VARCHAR, plan VARCHAR, developer_access BOOLEAN);
+CREATE OR REPLACE TEMP TABLE stg_domains (
+  domain_key INTEGER, id VARCHAR, team_id VARCHAR, brand_name VARCHAR, website VARCHAR, site_host VARCHAR);
+CREATE OR REPLACE TEMP TABLE stg_prompts (
+  domain_key INTEGER, prompt_idx INTEGER, id VARCHAR, text VARCHAR, estimated_search_volume BIGINT);
+CREATE OR REPLACE TEMP TABLE stg_competitors (
+  domain_key INTEGER, entity_idx INTEGER, id VARCHAR, name VARCHAR, website VARCHAR);
+CREATE OR REPLACE TEMP TABLE stg_themes (
+  domain_key INTEGER, theme_idx INTEGER, id VARCHAR, name VARCHAR, custom_name VARCHAR, archived BOOLEAN,
+  sentiment VARCHAR, created_at DATE);
+CREATE OR REPLACE TEMP TABLE stg_models (model_key INTEGER, model VARCHAR);
+CREATE OR REPLACE TEMP TABLE stg_analyses (
+  seq INTEGER, id VARCHAR, domain_h INTEGER, prompt_h INTEGER, channel UTINYINT, model_h INTEGER,
+  answered_ms DOUBLE, day INTEGER);
+CREATE OR REPLACE TEMP TABLE stg_mentions (seq INTEGER, entity_h INTEGER, position INTEGER, sentiment DOUBLE);
+CREATE OR REPLACE TEMP TABLE stg_citations (seq INTEGER, url VARCHAR, host VARCHAR);
+CREATE OR REPLACE TEMP TABLE stg_theme_occ (seq INTEGER, theme_h INTEGER, occurrences INTEGER);
+CREATE OR REPLACE TEMP TABLE stg_domain_map (h INTEGER, domain_key INTEGER);
+CREATE OR REPLACE TEMP TABLE stg_prompt_map (h INTEGER, prompt_idx INTEGER);
+CREATE OR REPLACE TEMP TABLE stg_entity_map (h INTEGER, entity_idx INTEGER);
+CREATE OR REPLACE TEMP TABLE stg_theme_map (h INTEGER, theme_idx INTEGER);
+CREATE OR REPLACE TEMP TABLE stg_model_map (h INTEGER, model_key INTEGER);
+CREATE OR REPLACE TEMP TABLE stg_final (
+  seq INTEGER, analysis_key BIGINT, id UUID, domain_key INTEGER, prompt_idx INTEGER, channel UTINYINT,
+  model_key INTEGER, answered_ms BIGINT, day DATE);
+CREATE OR REPLACE TEMP TABLE stg_affected (domain_key INTEGER, day DATE);
+CREATE OR REPLACE TEMP TABLE stg_old (analysis_key BIGINT);

@@ -1,0 +1,32 @@
+/** How the CLI reports failures: one line on stderr, no stack trace, and an exit code. */
+import { isIngestError, isVisibilityError, issueLocation } from '../errors.js'
+
+/** A mistake in the command line itself (exit code 2). */
+export class UsageError extends Error {
+  override name = 'UsageError'
+}
+
+/** Prints `error` as one line (plus the bad records of an ingest) and returns the exit code. */
+export function reportError(error: unknown, stream: NodeJS.WritableStream = process.stderr): number {
+  if (error instanceof UsageError) {
+    stream.write(`visibility: ${error.message} (see visibility --help)\n`)
+    return 2
+  }
+  if (isIngestError(error)) {
+    stream.write(
+      `visibility: ingest refused, nothing stored: ${error.total} invalid record${error.total === 1 ? '' : 's'}\n`,
+    )
+    for (const i of error.issues) stream.write(`  ${issueLocation(i)}: ${i.field}: ${i.message}\n`)
+    if (error.total > error.issues.length) stream.write(`  (and ${error.total - error.issues.length} more)\n`)
+    return 1
+  }
+  if (isVisibilityError(error)) {
+    const cause = (error as { cause?: unknown }).cause
+    const why = cause instanceof Error ? `: ${cause.message.split('\n')[0]}` : ''
+    stream.write(`visibility: ${error.message.split('\n')[0]}${why}\n`)
+    return 1
+  }
+  const message = error instanceof Error ? error.message.split('\n')[0] : String(error)
+  stream.write(`visibility: ${message}\n`)
+  return 1
+}

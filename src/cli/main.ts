@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+/**
+ * The `visibility` command: ingest NDJSON into a DuckDB file, compute the report payloads, and the
+ * demo. Imports the engine only through its public API.
+ */
+import { ingestCommand, computeCommand } from './commands/data.js'
+import { demoCommand } from './commands/demo.js'
+import { reportError, UsageError } from './errors.js'
+
+const HELP = `visibility: AI search visibility analytics on DuckDB
+
+Usage:
+  visibility ingest FILE... --db PATH
+  visibility compute prompts|competitors|sentiment-overview|sentiment-themes --db PATH --domain UUID
+                     [--days N] [--limit N] [--model M] [--now ISO]
+  visibility demo [--db PATH]
+
+Exit codes: 0 ok, 1 failed (one line on stderr), 2 usage error.
+`
+
+type Command = (argv: string[]) => Promise<number>
+const commands: Record<string, Command> = {
+  ingest: ingestCommand,
+  compute: computeCommand,
+  demo: demoCommand,
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(HELP)
+    return name === undefined ? 2 : 0
+  }
+  const command = commands[name]
+  try {
+    if (command === undefined) throw new UsageError(`unknown command ${JSON.stringify(name)}`)
+    return await command(rest)
+  } catch (e) {
+    return reportError(e)
+  }
+}
+
+// A closed pipe (`visibility compute ... | head`) is not an error.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0)
+  throw e
+})
+process.exitCode = await main(process.argv.slice(2))

@@ -1,0 +1,429 @@
+/**
+ * The engine: owns the DuckDB instance, one write connection (ingest, keys) and a small pool of
+ * read connections with prepared statements. Schema setup and migrations, the catalog, the locks
+ * that keep a payload from ever mixing two states, and close().
+ */
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
+import { mkdirSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import {
+  DuckDBInstance,
+  INTEGER,
+  type DuckDBConnection,
+  type DuckDBPreparedStatement,
+  type DuckDBValue,
+} from '@duckdb/node-api'
+import { Catalog } from './catalog.js'
+import { Mutex, ReadWriteLock } from './db/lock.js'
+import { sqlIds, sqlText } from './db/sql.js'
+import { EngineClosedError, QueryError, ReadOnlyError, ValidationError, VisibilityError } from './errors.js'
+import { IngestCall, type RecordLocation } from './ingest/call.js'
+import { readNdjsonFile } from './ingest/ndjson.js'
+import { computeCompetitorSeries } from './queries/competitor-series.js'
+import type { QueryContext } from './queries/context.js'
+import { computePromptSeries } from './queries/prompt-series.js'
+import { sentimentOverview, sentimentThemes } from './queries/sentiment.js'
+import { UUID_RE } from './schemas/records.js'
+import type {
+  ApiKeyInfo,
+  CompetitorSeriesParams,
+  CompetitorSeriesPayload,
+  CreateApiKeyParams,
+  CreatedApiKey,
+  DomainInfo,
+  Engine,
+  IngestResult,
+  OpenEngineOptions,
+  PromptSeriesParams,
+  PromptSeriesPayload,
+  RecordSource,
+  SentimentOverviewPayload,
+  SentimentParams,
+  SentimentThemesPayload,
+  TeamInfo,
+} from './types.js'
+
+/** The schema version this release writes; older files are migrated on open. */
+export const SCHEMA_VERSION = 1
+
+class ReadConnection {
+  readonly #statements = new Map<string, DuckDBPreparedStatement>()
+  constructor(readonly conn: DuckDBConnection) {}
+
+  async run(id: string, values: Record<string, number>): Promise<DuckDBValue[][]> {
+    let stmt = this.#statements.get(id)
+    if (stmt === undefined) {
+      stmt = await this.conn.prepare(sqlText(id))
+      this.#statements.set(id, stmt)
+    }
+    const types: Record<string, typeof INTEGER> = {}
+    for (const k of Object.keys(values)) types[k] = INTEGER
+    stmt.bind(values, types)
+    const reader = await stmt.runAndReadAll()
+    return reader.getColumns()
+  }
+
+  close(): void {
+    for (const s of this.#statements.values()) s.destroySync()
+    this.#statements.clear()
+    this.conn.closeSync()
+  }
+}
+
+/** A fixed set of connections handed out one at a time. */
+class Pool {
+  readonly #idle: ReadConnection[]
+  readonly #waiting: Array<(c: ReadConnection) => void> = []
+  constructor(readonly all: ReadConnection[]) {
+    this.#idle = [...all]
+  }
+  async use<T>(fn: (c: ReadConnection) => Promise<T>): Promise<T> {
+    const c = this.#idle.pop() ?? (await new Promise<ReadConnection>((r) => this.#waiting.push(r)))
+    try {
+      return await fn(c)
+    } finally {
+      const next = this.#waiting.shift()
+      if (next) next(c)
+      else this.#idle.push(c)
+    }
+  }
+}
+
+const KEY_PREFIX = 'va_live_'
+
+class DuckDBEngine implements Engine {
+  #open = true
+  #nextAnalysisKey: number
+  readonly #writeMutex = new Mutex()
+  readonly #rw = new ReadWriteLock()
+  readonly #ctx: QueryContext
+
+  constructor(
+    readonly instance: DuckDBInstance,
+    readonly write: DuckDBConnection,
+    readonly pool: Pool,
+    public catalog: Catalog,
+    nextAnalysisKey: number,
+    readonly readOnly: boolean,
+    readonly file: string | null,
+  ) {
+    this.#nextAnalysisKey = nextAnalysisKey
+    const engine = { catalogOf: () => this.catalog }
+    this.#ctx = {
+      get catalog() {
+        return engine.catalogOf()
+      },
+      run: (id, values) =>
+        this.pool.use(async (c) => {
+          try {
+            return await c.run(id, values)
+          } catch (cause) {
+            throw new QueryError(id, { cause })
+          }
+        }),
+    }
+  }
+
+  get isOpen(): boolean {
+    return this.#open
+  }
+
+  #check(): void {
+    if (!this.#open) throw new EngineClosedError()
+  }
+
+  #read<T>(fn: () => Promise<T>): Promise<T> {
+    this.#check()
+    return this.#rw.read(fn)
+  }
+
+  async ingest(records: RecordSource): Promise<IngestResult> {
+    return this.#ingest(async (call) => {
+      let index = 0
+      for await (const rec of records as AsyncIterable<unknown>) call.add(rec, { index: index++ })
+    })
+  }
+
+  async ingestFile(path: string): Promise<IngestResult> {
+    return this.#ingest(async (call) => {
+      let items
+      try {
+        items = readNdjsonFile(path)
+        for await (const item of items) {
+          const loc: RecordLocation = { line: item.line }
+          if ('error' in item) call.issue(loc, 'record', item.error)
+          else call.add(item.value, loc)
+        }
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code
+        if (code === 'ENOENT' || code === 'EISDIR' || code === 'EACCES') {
+          throw new ValidationError([
+            { path: 'path', message: `cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : code}` },
+          ])
+        }
+        throw e
+      }
+    })
+  }
+
+  async #ingest(feed: (call: IngestCall) => Promise<void>): Promise<IngestResult> {
+    this.#check()
+    if (this.readOnly) throw new ReadOnlyError('ingest')
+    return this.#writeMutex.run(async () => {
+      this.#check()
+      const call = await IngestCall.begin(this.write, this.catalog)
+      try {
+        await feed(call)
+        const staged = await call.stage(this.#nextAnalysisKey)
+        await this.#rw.write(async () => {
+          await this.write.run('COMMIT')
+          staged.applyToCatalog()
+        })
+        this.#nextAnalysisKey = staged.nextAnalysisKey
+        return staged.result
+      } catch (e) {
+        call.abandon()
+        await this.write.run('ROLLBACK').catch(() => undefined)
+        if (e instanceof VisibilityError) throw e
+        throw new QueryError('ingest', { cause: e })
+      }
+    })
+  }
+
+  computePromptSeries(params: PromptSeriesParams): Promise<PromptSeriesPayload> {
+    return this.#read(() => computePromptSeries(this.#ctx, params))
+  }
+  computeCompetitorSeries(params: CompetitorSeriesParams): Promise<CompetitorSeriesPayload> {
+    return this.#read(() => computeCompetitorSeries(this.#ctx, params))
+  }
+  sentimentOverview(params: SentimentParams): Promise<SentimentOverviewPayload> {
+    return this.#read(() => sentimentOverview(this.#ctx, params))
+  }
+  sentimentThemes(params: SentimentParams): Promise<SentimentThemesPayload> {
+    return this.#read(() => sentimentThemes(this.#ctx, params))
+  }
+
+  async listDomains(): Promise<DomainInfo[]> {
+    this.#check()
+    return [...this.catalog.domains.values()]
+      .map((d) => ({ id: d.id, brand_name: d.brand_name, website: d.website, team_id: d.team_id }))
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+  }
+
+  async getDomain(id: string): Promise<DomainInfo | null> {
+    this.#check()
+    const d = this.catalog.domains.get(String(id).toLowerCase())
+    return d ? { id: d.id, brand_name: d.brand_name, website: d.website, team_id: d.team_id } : null
+  }
+
+  async getTeam(id: string): Promise<TeamInfo | null> {
+    this.#check()
+    const t = this.catalog.teams.get(String(id).toLowerCase())
+    return t ? { ...t } : null
+  }
+
+  async createApiKey(params: CreateApiKeyParams): Promise<CreatedApiKey> {
+    this.#check()
+    if (this.readOnly) throw new ReadOnlyError('creating a key')
+    const uuid = (v: unknown, path: string): string => {
+      if (typeof v !== 'string' || !UUID_RE.test(v))
+        throw new ValidationError([{ path, message: `${path} must be a UUID.` }])
+      return v.toLowerCase()
+    }
+    const teamId = uuid(params.teamId, 'team_id')
+    const scope = (params.scopeTeamIds ?? [teamId]).map((t) => uuid(t, 'scope_team_id'))
+    const allowed =
+      params.allowedDomains == null ? null : params.allowedDomains.map((d) => uuid(d, 'allowed_domain'))
+    const secret = KEY_PREFIX + randomBytes(24).toString('base64url')
+    const info: ApiKeyInfo = {
+      id: randomUUID(),
+      prefix: secret.slice(0, KEY_PREFIX.length + 4),
+      team_id: teamId,
+      scope_team_ids: [...new Set(scope.length ? scope : [teamId])],
+      allowed_domains: allowed === null ? null : [...new Set(allowed)],
+      name: params.name ?? null,
+      created_at: new Date().toISOString(),
+      revoked_at: null,
+    }
+    await this.#writeMutex.run(() =>
+      this.write.run(sqlText('keys/insert_api_key'), {
+        id: info.id,
+        prefix: info.prefix,
+        key_hash: hashKey(secret),
+        team_id: info.team_id,
+        scope: JSON.stringify(info.scope_team_ids),
+        allowed: info.allowed_domains === null ? null : JSON.stringify(info.allowed_domains),
+        name: info.name,
+        created_at: info.created_at,
+      }),
+    )
+    return { key: secret, info }
+  }
+
+  async listApiKeys(): Promise<ApiKeyInfo[]> {
+    this.#check()
+    const rows = await this.pool.use(async (c) =>
+      (await c.conn.runAndReadAll(sqlText('keys/list_api_keys'))).getRowObjectsJson(),
+    )
+    return rows.map(rowToKeyInfo)
+  }
+
+  async revokeApiKey(id: string): Promise<boolean> {
+    this.#check()
+    if (this.readOnly) throw new ReadOnlyError('revoking a key')
+    if (typeof id !== 'string' || !UUID_RE.test(id)) return false
+    const r = await this.#writeMutex.run(() =>
+      this.write.run(sqlText('keys/revoke_api_key'), {
+        id: id.toLowerCase(),
+        revoked_at: new Date().toISOString(),
+      }),
+    )
+    return r.rowsChanged > 0
+  }
+
+  async verifyApiKey(secret: string): Promise<ApiKeyInfo | null> {
+    this.#check()
+    if (typeof secret !== 'string' || !secret.startsWith(KEY_PREFIX) || secret.length > 200) return null
+    const prefix = secret.slice(0, KEY_PREFIX.length + 4)
+    const rows = await this.pool.use(async (c) =>
+      (await c.conn.runAndReadAll(sqlText('keys/find_api_keys_by_prefix'), { prefix })).getRowObjectsJson(),
+    )
+    const want = Buffer.from(hashKey(secret), 'hex')
+    let found: ApiKeyInfo | null = null
+    for (const row of rows) {
+      const have = Buffer.from(String(row.key_hash), 'hex')
+      if (have.length === want.length && timingSafeEqual(have, want) && row.revoked_at === null)
+        found = rowToKeyInfo(row)
+    }
+    return found
+  }
+
+  async close(): Promise<void> {
+    if (!this.#open) return
+    await this.#writeMutex.run(async () => {
+      await this.#rw.write(async () => {
+        this.#open = false
+        for (const c of this.pool.all) c.close()
+        this.write.closeSync()
+        this.instance.closeSync()
+        if (this.file !== null) openFiles.delete(this.file)
+      })
+    })
+  }
+}
+
+function hashKey(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex')
+}
+
+function rowToKeyInfo(row: Record<string, unknown>): ApiKeyInfo {
+  return {
+    id: String(row.id),
+    prefix: String(row.prefix),
+    team_id: String(row.team_id),
+    scope_team_ids: (row.scope_team_ids as string[]).map(String),
+    allowed_domains: row.allowed_domains === null ? null : (row.allowed_domains as string[]).map(String),
+    name: row.name === null ? null : String(row.name),
+    created_at: String(row.created_at),
+    revoked_at: row.revoked_at === null ? null : String(row.revoked_at),
+  }
+}
+
+async function schemaVersion(conn: DuckDBConnection): Promise<number> {
+  const has = await conn.runAndReadAll(
+    "SELECT count(*)::INTEGER FROM information_schema.tables WHERE table_schema = 'main' AND table_name = 'meta'",
+  )
+  if (has.getRows()[0]![0] === 0) return 0
+  const r = await conn.runAndReadAll("SELECT value FROM meta WHERE key = 'schema_version'")
+  const v = r.getRows()[0]?.[0]
+  return v === undefined ? 0 : Number(v)
+}
+
+/** Runs sql/schema/NNN_*.sql files newer than the file's version, in one transaction. */
+async function migrate(conn: DuckDBConnection, readOnly: boolean): Promise<void> {
+  const current = await schemaVersion(conn)
+  if (current > SCHEMA_VERSION) {
+    throw new VisibilityError(
+      'VALIDATION',
+      `the database has schema version ${current}; this release reads up to ${SCHEMA_VERSION}: upgrade visibility-analytics`,
+    )
+  }
+  if (current === SCHEMA_VERSION) return
+  if (readOnly)
+    throw new VisibilityError(
+      'VALIDATION',
+      `the database has schema version ${current}, not ${SCHEMA_VERSION}: open it writable once to migrate it`,
+    )
+  const steps = sqlIds('schema')
+    .map((id) => ({ id, version: Number(/\/(\d+)_/.exec(id)?.[1]) }))
+    .filter((s) => Number.isFinite(s.version) && s.version > current && s.version <= SCHEMA_VERSION)
+  await conn.run('BEGIN TRANSACTION')
+  try {
+    for (const s of steps) await conn.run(sqlText(s.id))
+    await conn.run("INSERT OR REPLACE INTO meta VALUES ('schema_version', $v)", { v: String(SCHEMA_VERSION) })
+    await conn.run('COMMIT')
+  } catch (e) {
+    await conn.run('ROLLBACK').catch(() => undefined)
+    throw e
+  }
+}
+
+/**
+ * Opens an engine: in memory by default, or over a DuckDB file (created when missing, migrated
+ * when older).
+ * @example
+ * const engine = await openEngine({ path: 'data/visibility.duckdb' })
+ * await engine.ingestFile('analyses.ndjson')
+ * const themes = await engine.sentimentThemes({ domainId, days: 30 })
+ * await engine.close()
+ */
+export async function openEngine(options: OpenEngineOptions = {}): Promise<Engine> {
+  const path = options.path ?? ':memory:'
+  const readOnly = options.readOnly ?? false
+  const config: Record<string, string> = {}
+  if (readOnly) config.access_mode = 'READ_ONLY'
+  const file = path === ':memory:' ? null : resolve(path)
+  if (file !== null) {
+    if (openFiles.has(file)) {
+      throw new VisibilityError('VALIDATION', `${path} is already open in this process: share that engine`)
+    }
+    if (!readOnly) mkdirSync(dirname(file), { recursive: true })
+  }
+  const instance = await DuckDBInstance.create(file ?? ':memory:', config)
+  if (file !== null) openFiles.add(file)
+  const connect = async () => {
+    const c = await instance.connect()
+    await c.run("SET TimeZone = 'UTC'")
+    return c
+  }
+  const write = await connect()
+  try {
+    await migrate(write, readOnly)
+    if (options.hardened) {
+      await write.run('SET enable_external_access = false')
+      await write.run('SET lock_configuration = true')
+    }
+    const n = Math.max(1, Math.min(16, options.readConnections ?? 2))
+    const reads: ReadConnection[] = []
+    for (let i = 0; i < n; i++) reads.push(new ReadConnection(await connect()))
+    const catalog = await Catalog.load(write)
+    const next = await write.runAndReadAll('SELECT coalesce(max(analysis_key) + 1, 0)::DOUBLE FROM analyses')
+    return new DuckDBEngine(
+      instance,
+      write,
+      new Pool(reads),
+      catalog,
+      next.getRows()[0]![0] as number,
+      readOnly,
+      file,
+    )
+  } catch (e) {
+    write.closeSync()
+    instance.closeSync()
+    if (file !== null) openFiles.delete(file)
+    throw e
+  }
+}
+
+/** Files open in this process: two DuckDB instances on one file would corrupt it. */
+const openFiles = new Set<string>()

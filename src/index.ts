@@ -1,0 +1,12 @@
+/**
+ * visibility-analytics: an embedded analytics engine on DuckDB for AI search visibility.
+ * @example
+ * import { openEngine } from 'visibility-analytics'
+ * const engine = await openEngine()
+ * await engine.ingestFile('analyses.ndjson')
+ * const payload = await engine.computeCompetitorSeries({ domainId, days: 30, model: 'chatgpt' })
+ * await engine.close()
+ */
+export { openEngine, SCHEMA_VERSION } from './engine.js'
+export * from './errors.js'
+export * from './types.js'

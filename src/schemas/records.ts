@@ -1,0 +1,136 @@
+/**
+ * zod schemas of the input records (semantics.md section 1.1). Objects are strict: a missing,
+ * extra or ill-typed field is an error that names the field.
+ */
+import { z } from 'zod'
+import { CHANNELS, PLANS } from '../types.js'
+
+export const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
+
+/** A UUID in any case; the engine lower-cases it. */
+export const uuidSchema = z.string().regex(UUID_RE, { error: 'must be a UUID' })
+
+const text = z.string().min(1, { error: 'must be a non-empty string' })
+const nullableText = z.union([z.string(), z.null()], { error: 'must be a string or null' })
+
+/** An absolute http(s) URL: a scheme, `://`, and a non-empty host, no whitespace. */
+const URL_RE = /^https?:\/\/(?:[^\s/?#@]*@)?(\[[0-9a-fA-F:.]+\]|[^\s/?#:@[\]]+)(?::\d{1,5})?(?:[/?#]\S*)?$/i
+
+export const teamSchema = z.strictObject({
+  type: z.literal('team'),
+  id: uuidSchema,
+  name: text,
+  plan: z.enum(PLANS, { error: `must be one of ${PLANS.join(', ')}` }),
+  developer_access: z.boolean({ error: 'must be a boolean' }),
+})
+
+export const domainSchema = z.strictObject({
+  type: z.literal('domain'),
+  id: uuidSchema,
+  team_id: uuidSchema,
+  brand_name: text,
+  website: nullableText,
+})
+
+export const promptSchema = z.strictObject({
+  type: z.literal('prompt'),
+  id: uuidSchema,
+  domain_id: uuidSchema,
+  text,
+  estimated_search_volume: z.union([z.int().min(0).max(Number.MAX_SAFE_INTEGER), z.null()], {
+    error: 'must be an integer >= 0 or null',
+  }),
+})
+
+export const competitorSchema = z.strictObject({
+  type: z.literal('competitor'),
+  id: uuidSchema,
+  domain_id: uuidSchema,
+  name: text,
+  website: nullableText,
+})
+
+export const themeSchema = z.strictObject({
+  type: z.literal('theme'),
+  id: uuidSchema,
+  domain_id: uuidSchema,
+  name: text,
+  custom_name: nullableText,
+  archived: z.boolean({ error: 'must be a boolean' }),
+  sentiment: z.enum(['positive', 'negative'], { error: 'must be positive or negative' }),
+  created_at: z.iso.date({ error: 'must be a date YYYY-MM-DD' }),
+})
+
+const mentionSchema = z.strictObject({
+  entity_id: z.union([z.literal('brand'), uuidSchema], { error: 'must be "brand" or a competitor UUID' }),
+  position: z.union([z.int().min(1).max(2_147_483_647), z.null()], {
+    error: 'must be an integer >= 1 or null',
+  }),
+  sentiment: z.union([z.number().min(0).max(100), z.null()], {
+    error: 'must be a number from 0 to 100 or null',
+  }),
+})
+
+const citationSchema = z.strictObject({
+  url: z.string().max(8192).regex(URL_RE, { error: 'must be an absolute http(s) URL' }),
+})
+
+const themeOccurrenceSchema = z.strictObject({
+  theme_id: uuidSchema,
+  occurrences: z.int({ error: 'must be an integer >= 1' }).min(1).max(2_147_483_647),
+})
+
+/** Raw model identifiers: 1-100 characters from [A-Za-z0-9._:/@+-]. */
+export const MODEL_ID_RE = /^[A-Za-z0-9._:/@+-]{1,100}$/
+
+export const analysisSchema = z.strictObject({
+  type: z.literal('analysis'),
+  id: uuidSchema,
+  domain_id: uuidSchema,
+  prompt_id: uuidSchema,
+  channel: z.enum(CHANNELS, { error: `must be one of ${CHANNELS.join(', ')}` }),
+  model: z.string().regex(MODEL_ID_RE, { error: 'must be 1-100 characters from [A-Za-z0-9._:/@+-]' }),
+  answered_at: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp with Z or an offset' }),
+  mentions: z.array(mentionSchema, { error: 'must be an array' }),
+  citations: z.array(citationSchema, { error: 'must be an array' }),
+  themes: z.array(themeOccurrenceSchema, { error: 'must be an array' }),
+})
+
+export const recordSchemas = {
+  team: teamSchema,
+  domain: domainSchema,
+  prompt: promptSchema,
+  competitor: competitorSchema,
+  theme: themeSchema,
+  analysis: analysisSchema,
+} as const
+export type RecordType = keyof typeof recordSchemas
+
+/** Extracts the lower-cased host of an absolute http(s) URL already checked by the schema. */
+export function urlHost(url: string): string {
+  const m = URL_RE.exec(url)
+  return (m?.[1] ?? '').toLowerCase()
+}
+
+/**
+ * The host a website or URL names, lower-cased, with a trailing dot and a leading `www.` removed:
+ * the form in which citation hosts are compared. null for null or empty input.
+ */
+export function siteHost(website: string | null): string | null {
+  if (website === null) return null
+  let s = website.trim().toLowerCase()
+  const scheme = s.indexOf('://')
+  if (scheme >= 0) s = s.slice(scheme + 3)
+  s = s.replace(/[/?#].*$/, '')
+  s = s.replace(/^[^@]*@/, '')
+  s = s.replace(/:\d*$/, '')
+  return matchHost(s) || null
+}
+
+/** A host in the compared form: lower case, no trailing dot, no leading `www.`. */
+export function matchHost(host: string): string {
+  let h = host.toLowerCase()
+  if (h.endsWith('.')) h = h.slice(0, -1)
+  if (h.startsWith('www.')) h = h.slice(4)
+  return h
+}
