@@ -1,0 +1,127 @@
+/**
+ * `npm run bench [-- --quick] [-- --only=compute-L,crowd-Crowd]`: runs every suite, each in its own
+ * Node process (no shared heap or GC between suites), then writes bench/out/results.json and
+ * bench/RESULTS.md (with --quick: bench/out/results-quick.json and bench/out/RESULTS-quick.md, so
+ * the smoke run never overwrites the full results). Exits non-zero when a suite crashed or any
+ * implementation returned a wrong payload.
+ */
+import { spawnSync, execSync } from 'node:child_process'
+import { cpus, loadavg, release, totalmem, type as osType } from 'node:os'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+import { DuckDBInstance } from '@duckdb/node-api'
+import { ROOT, outPath, parseArgs, readJson, writeJson, type SuiteOutput } from './lib/suite.js'
+import { evaluateTargets, readNotes, renderMarkdown, type Machine, type SuiteRun } from './report.js'
+
+interface PlannedSuite {
+  id: string
+  script?: string
+  dataset?: string
+  heapMB?: number
+  slot?: string
+}
+
+const args = parseArgs()
+const quick = args.quick === true
+const only = typeof args.only === 'string' ? args.only.split(',') : null
+
+const PLAN: PlannedSuite[] = quick
+  ? [
+      { id: 'reference-S', script: 'reference', dataset: 'S' },
+      { id: 'compute-S', script: 'compute', dataset: 'S' },
+      { id: 'crowd-Crowdq', script: 'crowd', dataset: 'Crowdq' },
+      { id: 'ingest-Lq', script: 'ingest', dataset: 'Lq' },
+      { id: 'http', slot: 'slot: HTTP suite comes with the HTTP service (another helper)' },
+    ]
+  : [
+      { id: 'reference-S', script: 'reference', dataset: 'S' },
+      { id: 'compute-S', script: 'compute', dataset: 'S' },
+      { id: 'reference-L', script: 'reference', dataset: 'L', heapMB: 12288 },
+      { id: 'compute-L', script: 'compute', dataset: 'L', heapMB: 8192 },
+      { id: 'crowd-Crowd', script: 'crowd', dataset: 'Crowd', heapMB: 8192 },
+      { id: 'ingest-L', script: 'ingest', dataset: 'L', heapMB: 8192 },
+      { id: 'http', slot: 'slot: HTTP suite comes with the HTTP service (another helper)' },
+    ]
+
+async function duckdbVersion(): Promise<string> {
+  const inst = await DuckDBInstance.create(':memory:')
+  const con = await inst.connect()
+  const v = (await con.runAndReadAll('SELECT version() AS v')).getRowObjectsJS()[0]?.v
+  con.closeSync()
+  inst.closeSync()
+  return String(v)
+}
+
+function sh(cmd: string): string {
+  try {
+    return execSync(cmd, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+  } catch {
+    return 'unknown'
+  }
+}
+
+async function main(): Promise<number> {
+  const started = new Date()
+  const loadBefore = loadavg()
+  const runs: SuiteRun[] = []
+  for (const s of PLAN) {
+    if (only && !only.includes(s.id)) continue
+    if (!s.script) {
+      runs.push({ id: s.id, exitCode: null, wallSec: 0, loadAfter: loadavg(), output: null, slot: s.slot ?? '' })
+      continue
+    }
+    const outName = `suite-${s.script}-${s.dataset}.json`
+    rmSync(outPath(outName), { force: true })
+    const script = fileURLToPath(new URL(`./suites/${s.script}.js`, import.meta.url))
+    const nodeArgs = ['--expose-gc', `--max-old-space-size=${s.heapMB ?? 4096}`, script, `--dataset=${s.dataset}`]
+    if (quick) nodeArgs.push('--quick')
+    console.log(`\n=== ${s.id} ===`)
+    const t0 = performance.now()
+    const r = spawnSync(process.execPath, nodeArgs, { cwd: ROOT, stdio: 'inherit' })
+    const wallSec = (performance.now() - t0) / 1000
+    runs.push({ id: s.id, exitCode: r.status, wallSec, loadAfter: loadavg(), output: readJson<SuiteOutput>(outName) })
+    console.log(`=== ${s.id}: exit ${r.status} in ${wallSec.toFixed(1)} s ===`)
+  }
+  const finished = new Date()
+  const cpu = cpus()
+  const machine: Machine = {
+    cpu: cpu[0]?.model ?? 'unknown',
+    cores: cpu.length,
+    memGB: totalmem() / 2 ** 30,
+    os: `${osType()} ${release()}`,
+    node: process.version,
+    duckdb: await duckdbVersion(),
+    nodeApi: (JSON.parse(readFileSync(join(ROOT, 'node_modules/@duckdb/node-api/package.json'), 'utf8')) as { version: string }).version,
+    commit: `${sh('git rev-parse --short HEAD')}${sh('git status --porcelain -- src sql bench') ? ' (with uncommitted changes)' : ''}`,
+    loadBefore,
+    loadAfter: loadavg(),
+    startedAt: started.toISOString(),
+    finishedAt: finished.toISOString(),
+    wallSec: (finished.getTime() - started.getTime()) / 1000,
+  }
+  const targets = evaluateTargets(runs, quick)
+  writeJson(quick ? 'results-quick.json' : 'results.json', { machine, quick, targets, suites: runs })
+  const md = renderMarkdown(machine, runs, targets, quick, quick ? '' : readNotes())
+  const mdPath = quick ? outPath('RESULTS-quick.md') : join(ROOT, 'bench', 'RESULTS.md')
+  if (!only || quick) writeFileSync(mdPath, md)
+  else writeFileSync(outPath('RESULTS-partial.md'), md)
+  const bad = runs.filter((r) => r.exitCode !== null && r.exitCode !== 0)
+  console.log(`\nwrote ${mdPath}`)
+  for (const t of targets) console.log(`${t.met === null ? '   ' : t.met ? 'met' : 'MISSED'}  ${t.name}: ${t.measured} (goal ${t.goal})`)
+  if (bad.length) {
+    console.error(`\nFAILED: ${bad.map((r) => `${r.id} (exit ${r.exitCode})`).join(', ')}`)
+    for (const r of bad) for (const f of r.output?.failures ?? []) console.error(`  ${r.id}: ${f.split('\n')[0]}`)
+    return 1
+  }
+  console.log('\nall payloads correct')
+  return 0
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    console.error(e)
+    process.exit(2)
+  },
+)
