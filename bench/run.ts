@@ -76,6 +76,7 @@ async function main(): Promise<number> {
     const script = fileURLToPath(new URL(`./suites/${s.script}.js`, import.meta.url))
     const nodeArgs = ['--expose-gc', `--max-old-space-size=${s.heapMB ?? 4096}`, script, `--dataset=${s.dataset}`]
     if (quick) nodeArgs.push('--quick')
+    if (s.script === 'crowd' && typeof args['crowd-domains'] === 'string') nodeArgs.push(`--crowd-domains=${args['crowd-domains']}`)
     console.log(`\n=== ${s.id} ===`)
     const t0 = performance.now()
     const r = spawnSync(process.execPath, nodeArgs, { cwd: ROOT, stdio: 'inherit' })

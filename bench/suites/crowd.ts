@@ -17,7 +17,11 @@ import type { Engine } from '../../src/types.js'
 const args = parseArgs()
 const quick = args.quick === true
 const dsName = (typeof args.dataset === 'string' ? args.dataset : 'Crowd') as DatasetName
-const crowdSpec: DatasetSpec = DATASETS[dsName]
+const base: DatasetSpec = DATASETS[dsName]
+// --crowd-domains=N shrinks the crowd (default: the dataset's, 1,000 for Crowd) when ingest is too slow.
+const crowdDomains = typeof args['crowd-domains'] === 'string' ? Number(args['crowd-domains']) : undefined
+const crowdSpec: DatasetSpec =
+  base.crowd && crowdDomains !== undefined ? { ...base, crowd: { ...base.crowd, domains: crowdDomains } } : base
 const aloneSpec: DatasetSpec = { ...crowdSpec, name: `${crowdSpec.name}-alone` }
 delete aloneSpec.crowd
 const domainId = mainDomainId(crowdSpec)
@@ -35,6 +39,7 @@ async function main(): Promise<void> {
   }
   const counts = analysisCount(crowdSpec)
   out.sizes = { domains: 1 + (crowdSpec.crowd?.domains ?? 0), mainAnalyses: counts.main, totalAnalyses: counts.total }
+  if (crowdSpec !== base) out.notes.push(`crowd reduced to ${crowdSpec.crowd?.domains} other domains (--crowd-domains)`)
 
   const alonePath = outPath(`store-${dsName}-alone.duckdb`)
   const crowdPath = outPath(`store-${dsName}.duckdb`)
