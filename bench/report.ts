@@ -107,26 +107,48 @@ export function evaluateTargets(runs: SuiteRun[], quick: boolean): Target[] {
 }
 
 function computeTable(out: SuiteOutput, refRows: TimingRow[]): string[] {
-  const impls = ['engine', 'typed-arrays', 'naive-sql', 'nodejs-polars', 'reference-model']
+  const impls = [
+    'engine',
+    'engine (no aggregate cache: SQL)',
+    'engine (cold: first call after open)',
+    'typed-arrays',
+    'naive-sql',
+    'nodejs-polars',
+    'reference-model',
+  ]
   const rows = [...out.timings, ...refRows]
   const present = impls.filter((i) => rows.some((r) => r.impl === i))
-  const L: string[] = []
-  L.push(`| function | days | ${present.map((i) => `${i} median / p95 (ms)`).join(' | ')} | ${present.slice(1).map((i) => `${i} / engine`).join(' | ')} | engine / floor (DuckDB) |`)
-  L.push(`|---|---:|${present.map(() => '---:').join('|')}|${present.slice(1).map(() => '---:').join('|')}|---:|`)
   const days = [...new Set(out.timings.filter((r) => r.fn !== 'floor').map((r) => r.days))].sort((a, b) => a - b)
+  const L: string[] = []
+  L.push('Median / p95, ms:')
+  L.push('')
+  L.push(`| function | days | ${present.join(' | ')} |`)
+  L.push(`|---|---:|${present.map(() => '---:').join('|')}|`)
   for (const fn of FNS) {
     for (const d of days) {
-      const e = find(rows, fn, d, 'engine')
-      const floor = find(rows, 'floor', d, 'floor: duckdb scan-only SUM')
       const cells = present.map((i) => {
         const r = find(rows, fn, d, i)
         return r ? `${ms(r.median)} / ${ms(r.p95)}` : '–'
       })
-      const ratios = present.slice(1).map((i) => {
+      L.push(`| ${FN_LABEL[fn]} | ${d} | ${cells.join(' | ')} |`)
+    }
+  }
+  L.push('')
+  L.push('Ratios of medians, X / engine (above 1: the engine is faster), and engine / floor (how many times the scan-only floor the engine takes):')
+  L.push('')
+  const others = present.slice(1)
+  L.push(`| function | days | ${others.map((i) => `${i} / engine`).join(' | ')} | engine / DuckDB floor | engine / JS floor |`)
+  L.push(`|---|---:|${others.map(() => '---:').join('|')}|---:|---:|`)
+  for (const fn of FNS) {
+    for (const d of days) {
+      const e = find(rows, fn, d, 'engine')
+      const f1 = find(rows, 'floor', d, 'floor: duckdb scan-only SUM')
+      const f2 = find(rows, 'floor', d, 'floor: typed-array scan')
+      const ratios = others.map((i) => {
         const r = find(rows, fn, d, i)
         return r && e ? ratio(r.median / e.median) : '–'
       })
-      L.push(`| ${FN_LABEL[fn]} | ${d} | ${cells.join(' | ')} | ${ratios.join(' | ')} | ${e && floor ? ratio(e.median / floor.median) : '–'} |`)
+      L.push(`| ${FN_LABEL[fn]} | ${d} | ${ratios.join(' | ')} | ${e && f1 ? ratio(e.median / f1.median) : '–'} | ${e && f2 ? ratio(e.median / f2.median) : '–'} |`)
     }
   }
   return L
@@ -240,7 +262,9 @@ export function renderMarkdown(machine: Machine, runs: SuiteRun[], targets: Targ
     L.push(`| ${r.id} | ${r.output.checks.length} | ${r.output.checks.filter((c) => !c.ok).length} | ${against || '–'} |`)
   }
   L.push('')
-  const failures = runs.flatMap((r) => (r.output?.failures ?? [`suite did not report (exit ${r.exitCode})`]).map((f) => `${r.id}: ${f}`))
+  const failures = runs.flatMap((r) =>
+    (r.output?.failures ?? (r.exitCode === null ? [] : [`suite did not report (exit ${r.exitCode})`])).map((f) => `${r.id}: ${f}`),
+  )
   if (failures.length) {
     L.push('Failures:')
     L.push('')

@@ -79,8 +79,8 @@ export function caseList(domainId: string): CaseSpec[] {
 export function profiles(quick: boolean): { fast: TimingOptions; slow: TimingOptions } {
   return quick
     ? {
-        fast: { time: 60, iterations: 5, warmupIterations: 2, warmupTime: 20 },
-        slow: { time: 30, iterations: 3, warmupIterations: 1, warmupTime: 0 },
+        fast: { time: 20, iterations: 3, warmupIterations: 1, warmupTime: 0 },
+        slow: { time: 0, iterations: 1, warmupIterations: 0, warmupTime: 0 },
       }
     : {
         fast: { time: 1500, iterations: 30, warmupIterations: 10, warmupTime: 300 },

@@ -10,9 +10,9 @@ import { DATASETS, BENCH_NOW, datasetRecords, mainDomainId, type DatasetName } f
 import { TypedArrayStore } from '../peers/typed-arrays.js'
 import { NaiveSql, buildFloorTable } from '../peers/naive-sql.js'
 import { loadPolarsPeer } from '../peers/polars.js'
-import { loadEngineModule } from '../lib/engine.js'
+import { loadEngineModule, type EngineModule } from '../lib/engine.js'
 import { diffPayloads } from '../lib/compare.js'
-import { timeCase, stopwatch, type TimingOptions } from '../lib/timing.js'
+import { quantile, timeCase, stopwatch, type TimingOptions } from '../lib/timing.js'
 import {
   DAYS,
   caseList,
@@ -23,6 +23,7 @@ import {
   readJson,
   removeStore,
   writeJson,
+  type CaseSpec,
   type SuiteOutput,
 } from '../lib/suite.js'
 import type { FunctionName, ReportFunctions } from '../lib/semantics.js'
@@ -159,8 +160,65 @@ async function main(): Promise<void> {
   }
   out.memory = { rssMB: process.memoryUsage().rss / 2 ** 20, maxRssMB: process.resourceUsage().maxRSS / 1024 }
   await closeEngine?.()
+  if (engineMod.module) await engineVariants(engineMod.module, cases, oracle)
   await naive.value.close()
   polars.peer?.close()
+}
+
+/**
+ * Two more views of the engine on the same store, after the headline timings: each function's first
+ * call after opening the store (its aggregate cache empty), and the engine with the aggregate cache
+ * off (every query runs its SQL in DuckDB).
+ */
+async function engineVariants(mod: EngineModule, cases: CaseSpec[], oracle: Record<string, unknown>): Promise<void> {
+  const path = outPath(`store-${dsName}.duckdb`)
+  const timed = cases.filter((c) => c.timed)
+  const reps = quick ? 1 : 3
+  for (const c of timed) {
+    const samples: number[] = []
+    for (let i = 0; i < reps; i++) {
+      const engine = await mod.openEngine({ path })
+      gc()
+      const { ms: t, value } = await stopwatch(() => call(engine, c.fn, c.params))
+      await engine.close()
+      const diffs = diffPayloads(value, oracle[c.key])
+      if (diffs.length > 0) {
+        out.failures.push(`engine (cold) ${c.key}: wrong payload: ${diffs[0]}`)
+        break
+      }
+      samples.push(t)
+    }
+    if (samples.length === 0) continue
+    samples.sort((a, b) => a - b)
+    const row = {
+      median: quantile(samples, 0.5),
+      p95: quantile(samples, 0.95),
+      mean: samples.reduce((a, b) => a + b, 0) / samples.length,
+      min: samples[0]!,
+      max: samples[samples.length - 1]!,
+      samples: samples.length,
+    }
+    out.timings.push({ case: c.key, fn: c.fn, days: c.params.days as number, impl: 'engine (cold: first call after open)', ...row })
+    log('engine cold'.padEnd(14), c.key.padEnd(48), `median ${row.median.toFixed(2)} ms (n=${samples.length})`)
+  }
+  const engine = await mod.openEngine({ path, aggregateCache: false })
+  const impl = 'engine (no aggregate cache: SQL)'
+  try {
+    for (const c of cases) {
+      const diffs = diffPayloads(await call(engine, c.fn, c.params), oracle[c.key])
+      out.checks.push({ case: c.key, impl, ok: diffs.length === 0, against: 'oracle', diffs })
+      if (diffs.length > 0) out.failures.push(`${impl} ${c.key}: wrong payload: ${diffs.slice(0, 3).join('; ')}`)
+    }
+    for (const c of timed) {
+      gc()
+      const { timing, last } = await timeCase(`${impl} ${c.key}`, () => call(engine, c.fn, c.params), prof.fast)
+      if (diffPayloads(last, oracle[c.key]).length > 0) out.failures.push(`${impl} ${c.key}: wrong payload while timed`)
+      out.timings.push({ case: c.key, fn: c.fn, days: c.params.days as number, impl, ...timing })
+      log('engine sql'.padEnd(14), c.key.padEnd(48), `median ${timing.median.toFixed(2)} ms  p95 ${timing.p95.toFixed(2)} ms`)
+    }
+  } finally {
+    await engine.close()
+  }
 }
 
 main()
