@@ -10,7 +10,8 @@ import { ANSWERED_AT_RE, MODEL_ID_RE, URL_RE } from './records.js'
 const CHANNEL_SET = new Set<unknown>(CHANNELS)
 const MAX_INT32 = 2_147_483_647
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
 
 function keyCount(o: object): number {
   let n = 0

@@ -18,7 +18,8 @@ const text = z.string().min(1, { error: 'must be a non-empty string' })
 const nullableText = z.union([z.string(), z.null()], { error: 'must be a string or null' })
 
 /** An absolute http(s) URL: a scheme, `://`, and a non-empty host, no whitespace. */
-export const URL_RE = /^https?:\/\/(?:[^\s/?#@]*@)?(\[[0-9a-fA-F:.]+\]|[^\s/?#:@[\]]+)(?::\d{1,5})?(?:[/?#]\S*)?$/i
+export const URL_RE =
+  /^https?:\/\/(?:[^\s/?#@]*@)?(\[[0-9a-fA-F:.]+\]|[^\s/?#:@[\]]+)(?::\d{1,5})?(?:[/?#]\S*)?$/i
 
 export const teamSchema = z.strictObject({
   type: z.literal('team'),
@@ -93,7 +94,10 @@ const themeOccurrenceSchema = z.strictObject({
 /** Raw model identifiers: 1-100 characters from [A-Za-z0-9._:/@+-]. */
 export const MODEL_ID_RE = /^[A-Za-z0-9._:/@+-]{1,100}$/
 
-const answeredAtSchema = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp with Z or an offset' })
+const answeredAtSchema = z.iso.datetime({
+  offset: true,
+  error: 'must be an ISO 8601 timestamp with Z or an offset',
+})
 
 export const analysisSchema = z.strictObject({
   type: z.literal('analysis'),
