@@ -248,6 +248,18 @@ export function renderMarkdown(machine: Machine, runs: SuiteRun[], targets: Targ
     }
     L.push('')
   }
+  L.push('## Peers: tried, and left out')
+  L.push('')
+  const notesOf = runs.flatMap((r) => r.output?.notes ?? [])
+  const polarsNote = notesOf.find((n) => n.startsWith('nodejs-polars not run'))
+  const refRun = runs.find((r) => r.id.startsWith('reference'))
+  L.push('- **engine**, three ways on the same store: warm (the headline: aggregate cache on, connections reused), cold (the first call of each case right after opening the store, so the aggregate cache is empty: 3 opens per case) and with the aggregate cache off (every query runs its SQL in DuckDB).')
+  L.push('- **typed-arrays** (bench/peers/typed-arrays.ts): a hand-written single pass over typed arrays, all four reports. One domain, analyses sorted by day (window = binary search), ids and hosts interned, CSR children. The strongest baseline here: it keeps no pre-aggregates, so it shows what a good hand-written scan costs.')
+  L.push('- **naive-sql** (bench/peers/naive-sql.ts): its own DuckDB instance (same version), raw tables as the records come (string UUID ids, TIMESTAMPTZ, no ordering), one straightforward GROUP BY per report, shaped in TS. All four reports.')
+  L.push(`- **nodejs-polars** 0.24.1 (bench/peers/polars.ts): filter, join and group-by in Polars over integer-keyed frames built from the typed arrays, shaping in TS. All four reports. ${polarsNote ? `Not run in this run: ${polarsNote}.` : ''} Pinned to 0.24: the native binaries of 0.25.x and 0.26.x declare \`engines: node >= 22\`, so npm skips them on Node 20 and the import fails with "Cannot find module nodejs-polars-linux-x64-gnu".`)
+  L.push(`- **reference-model** (test/reference/model.ts), in its own process (its heap of JS objects must not disturb the others' GC): deliberately naive, every query rescans every analysis. It is the oracle: its payloads are what every other implementation is checked against. ${refRun && !refRun.output ? `Not run: ${refRun.slot ?? 'no output'}; the typed-array peer was the oracle instead (itself cross-checked with naive-sql and nodejs-polars).` : ''}`)
+  L.push('- Left out: chDB (field notes: ~147 ms on the competitor query; its native addon was not tried for lack of time), duckdb-wasm (the same DuckDB engine, single-threaded in WASM; ~400 ms in the field notes), arquero (~1 s) and better-sqlite3 (~1 s; 12.x builds from source on Node 20, 13.x needs Node 22): all slower than naive-sql on this query in the field notes, so they would not change which baseline binds.')
+  L.push('')
   L.push('## Case 6: HTTP')
   L.push('')
   L.push('Slot: the HTTP service is built by another helper; its end-to-end latency (autocannon against the four endpoints, cache on and off) goes here.')

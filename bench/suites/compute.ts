@@ -51,7 +51,8 @@ const out: SuiteOutput = {
   notes: [],
   failures: [],
 }
-const log = (...a: unknown[]) => console.log(`[compute ${dsName}]`, ...a)
+const T0 = performance.now()
+const log = (...a: unknown[]) => console.log(`[compute ${dsName} +${((performance.now() - T0) / 1000).toFixed(1)}s]`, ...a)
 
 const call = (fns: ReportFunctions, fn: FunctionName, params: Record<string, unknown>): Promise<unknown> =>
   Promise.resolve((fns[fn] as (p: unknown) => unknown).call(fns, params))

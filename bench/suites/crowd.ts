@@ -27,7 +27,8 @@ delete aloneSpec.crowd
 const domainId = mainDomainId(crowdSpec)
 const prof = profiles(quick)
 const out: SuiteOutput = { suite: 'crowd', dataset: dsName, quick, sizes: {}, setup: {}, checks: [], timings: [], notes: [], failures: [] }
-const log = (...a: unknown[]) => console.log(`[crowd ${dsName}]`, ...a)
+const T0 = performance.now()
+const log = (...a: unknown[]) => console.log(`[crowd ${dsName} +${((performance.now() - T0) / 1000).toFixed(1)}s]`, ...a)
 const call = (fns: ReportFunctions, fn: FunctionName, params: Record<string, unknown>): Promise<unknown> =>
   Promise.resolve((fns[fn] as (p: unknown) => unknown).call(fns, params))
 
@@ -61,6 +62,7 @@ async function main(): Promise<void> {
         const r = await crowd.ingest(datasetRecords(crowdSpec, { fromDay: from, toDay: from + batchDays, entities: from === 0 }))
         total += r.analyses
         mentions += r.mentions
+        log(`crowd batch from day ${from}: ${r.analyses} analyses (${total} in all)`)
       }
     })
     out.setup['crowd: ingest (batches of days)'] = c.ms

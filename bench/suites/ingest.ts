@@ -23,7 +23,8 @@ const dsName = (typeof args.dataset === 'string' ? args.dataset : 'L') as Datase
 const spec = DATASETS[dsName]
 const domainId = mainDomainId(spec)
 const out: SuiteOutput = { suite: 'ingest', dataset: dsName, quick, sizes: {}, setup: {}, checks: [], timings: [], notes: [], failures: [] }
-const log = (...a: unknown[]) => console.log(`[ingest ${dsName}]`, ...a)
+const T0 = performance.now()
+const log = (...a: unknown[]) => console.log(`[ingest ${dsName} +${((performance.now() - T0) / 1000).toFixed(1)}s]`, ...a)
 
 interface ChildReport {
   openMs: number
