@@ -206,6 +206,9 @@ export function renderMarkdown(machine: Machine, runs: SuiteRun[], targets: Targ
   if (crowd) {
     L.push(`## Case 3: tenant independence (${crowd.dataset})`)
     L.push('')
+    const crowdRun = runs.find((x) => x.id.startsWith('crowd'))
+    if (crowdRun?.slot) L.push(`Note: ${crowdRun.slot}.`, '')
+    L.push(`The L domain alone in one store, and with ${(crowd.sizes.domains ?? 1) - 1} other domains (${(crowd.sizes.totalAnalyses ?? 0).toLocaleString('en-US')} analyses in all) in another; both warm, the same 16 cases timed back to back. Both answered every case identically (and equal to the typed-array oracle) before timing.`, '')
     L.push('| function | days | alone median / p95 (ms) | crowd median / p95 (ms) | crowd / alone |')
     L.push('|---|---:|---:|---:|---:|')
     for (const a of crowd.timings.filter((x) => x.impl === 'engine (alone)')) {

@@ -1,5 +1,6 @@
 /** What every suite process shares: arguments, output paths, the case list and timing profiles. */
 import { mkdirSync, readFileSync, writeFileSync, existsSync, rmSync } from 'node:fs'
+import { execSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { join } from 'node:path'
 import type { TimingOptions } from './timing.js'
@@ -111,6 +112,9 @@ export interface CheckRow {
 }
 
 export interface SuiteOutput {
+  /** The git commit the suite ran on and when it started (set by `suiteMeta`). */
+  commit?: string
+  startedAt?: string
   suite: string
   dataset: string
   quick: boolean
@@ -126,4 +130,18 @@ export interface SuiteOutput {
 
 export function gc(): void {
   ;(globalThis as { gc?: () => void }).gc?.()
+}
+
+/** The commit (with a mark when src/, sql/ or bench/ have uncommitted changes) and the start time. */
+export function suiteMeta(): { commit: string; startedAt: string } {
+  const sh = (cmd: string): string => {
+    try {
+      return execSync(cmd, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+    } catch {
+      return ''
+    }
+  }
+  const head = sh('git rev-parse --short HEAD') || 'unknown'
+  const dirty = sh('git status --porcelain -- src sql bench') ? ' (with uncommitted changes)' : ''
+  return { commit: head + dirty, startedAt: new Date().toISOString() }
 }

@@ -24,6 +24,7 @@ import {
   removeStore,
   writeJson,
   type CaseSpec,
+  suiteMeta,
   type SuiteOutput,
 } from '../lib/suite.js'
 import type { FunctionName, ReportFunctions } from '../lib/semantics.js'
@@ -41,6 +42,7 @@ const spec = DATASETS[dsName]
 const domainId = mainDomainId(spec)
 const prof = profiles(quick)
 const out: SuiteOutput = {
+  ...suiteMeta(),
   suite: 'compute',
   dataset: dsName,
   quick,

@@ -10,7 +10,7 @@ import { TypedArrayStore } from '../peers/typed-arrays.js'
 import { loadEngineModule } from '../lib/engine.js'
 import { diffPayloads } from '../lib/compare.js'
 import { timeCase, stopwatch } from '../lib/timing.js'
-import { caseList, gc, outPath, parseArgs, profiles, removeStore, writeJson, type SuiteOutput } from '../lib/suite.js'
+import { caseList, gc, outPath, parseArgs, profiles, removeStore, writeJson, suiteMeta, type SuiteOutput } from '../lib/suite.js'
 import type { FunctionName, ReportFunctions } from '../lib/semantics.js'
 import type { Engine } from '../../src/types.js'
 
@@ -26,7 +26,7 @@ const aloneSpec: DatasetSpec = { ...crowdSpec, name: `${crowdSpec.name}-alone` }
 delete aloneSpec.crowd
 const domainId = mainDomainId(crowdSpec)
 const prof = profiles(quick)
-const out: SuiteOutput = { suite: 'crowd', dataset: dsName, quick, sizes: {}, setup: {}, checks: [], timings: [], notes: [], failures: [] }
+const out: SuiteOutput = { ...suiteMeta(), suite: 'crowd', dataset: dsName, quick, sizes: {}, setup: {}, checks: [], timings: [], notes: [], failures: [] }
 const T0 = performance.now()
 const log = (...a: unknown[]) => console.log(`[crowd ${dsName} +${((performance.now() - T0) / 1000).toFixed(1)}s]`, ...a)
 const call = (fns: ReportFunctions, fn: FunctionName, params: Record<string, unknown>): Promise<unknown> =>

@@ -13,7 +13,7 @@ import { writeNdjson } from '../data/ndjson.js'
 import { TypedArrayStore } from '../peers/typed-arrays.js'
 import { diffPayloads } from '../lib/compare.js'
 import { stopwatch } from '../lib/timing.js'
-import { outPath, parseArgs, removeStore, writeJson, type SuiteOutput } from '../lib/suite.js'
+import { outPath, parseArgs, removeStore, writeJson, suiteMeta, type SuiteOutput } from '../lib/suite.js'
 import type { FunctionName, ReportFunctions } from '../lib/semantics.js'
 import type { IngestResult } from '../../src/types.js'
 
@@ -22,7 +22,7 @@ const quick = args.quick === true
 const dsName = (typeof args.dataset === 'string' ? args.dataset : 'L') as DatasetName
 const spec = DATASETS[dsName]
 const domainId = mainDomainId(spec)
-const out: SuiteOutput = { suite: 'ingest', dataset: dsName, quick, sizes: {}, setup: {}, checks: [], timings: [], notes: [], failures: [] }
+const out: SuiteOutput = { ...suiteMeta(), suite: 'ingest', dataset: dsName, quick, sizes: {}, setup: {}, checks: [], timings: [], notes: [], failures: [] }
 const T0 = performance.now()
 const log = (...a: unknown[]) => console.log(`[ingest ${dsName} +${((performance.now() - T0) / 1000).toFixed(1)}s]`, ...a)
 
