@@ -4,7 +4,7 @@
  * that keep a payload from ever mixing two states, and close().
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
-import { existsSync, mkdirSync, statSync } from 'node:fs'
+import { createReadStream, existsSync, mkdirSync, statSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import {
   DuckDBInstance,
@@ -28,7 +28,7 @@ import {
 import { IngestCall, type RecordLocation } from './ingest/call.js'
 import { FLAT_TABLES, flatToRecords, type FlatRows, type FlatTableName } from './ingest/flat.js'
 import { prepareExportDir, readExport, writeExport, writeManifest } from './parquet.js'
-import { readNdjsonFile } from './ingest/ndjson.js'
+import { parseNdjson, readNdjsonFile } from './ingest/ndjson.js'
 import { computeCompetitorSeries } from './queries/competitor-series.js'
 import type { QueryContext } from './queries/context.js'
 import { computePromptSeries } from './queries/prompt-series.js'
@@ -39,6 +39,7 @@ import type {
   ArrowTables,
   ExportParquetOptions,
   ExportResult,
+  IngestFileOptions,
   CompetitorSeriesParams,
   CompetitorSeriesPayload,
   CreateApiKeyParams,
@@ -243,7 +244,7 @@ class DuckDBEngine implements Engine {
     )
   }
 
-  async ingestFile(path: string): Promise<IngestResult> {
+  async ingestFile(path: string, options: IngestFileOptions = {}): Promise<IngestResult> {
     if (typeof path === 'string' && existsSync(path) && statSync(path).isDirectory()) {
       this.#check()
       if (this.readOnly) throw new ReadOnlyError('ingest')
@@ -253,7 +254,9 @@ class DuckDBEngine implements Engine {
     return this.#ingest(async (call) => {
       let items
       try {
-        items = readNdjsonFile(path)
+        items = options.onProgress
+          ? parseNdjson(countingStream(path, options.onProgress))
+          : readNdjsonFile(path)
         for await (const item of items) {
           const loc: RecordLocation = { line: item.line }
           if ('error' in item) call.issue(loc, 'record', item.error)
@@ -427,6 +430,18 @@ class DuckDBEngine implements Engine {
   }
 }
 
+/** A file stream that reports bytes read. */
+function countingStream(path: string, onProgress: (read: number, total: number) => void) {
+  const total = statSync(path).size
+  let read = 0
+  const stream = createReadStream(path, { highWaterMark: 1 << 20 })
+  stream.on('data', (chunk) => {
+    read += chunk.length
+    onProgress(read, total)
+  })
+  return stream
+}
+
 /** Feeds flat rows to an ingest call; issues name the table and its row. */
 function feedFlat(call: IngestCall, rows: FlatRows): void {
   for (const { record, table, row, orphanOf } of flatToRecords(rows)) {
@@ -555,13 +570,14 @@ export async function openEngine(options: OpenEngineOptions = {}): Promise<Engin
   const write = await connect()
   try {
     await migrate(write, readOnly)
-    if (options.hardened) {
-      await write.run('SET enable_external_access = false')
-      await write.run('SET lock_configuration = true')
-    }
     const n = Math.max(1, Math.min(16, options.readConnections ?? 2))
     const reads: ReadConnection[] = []
     for (let i = 0; i < n; i++) reads.push(new ReadConnection(await connect()))
+    if (options.hardened) {
+      // Every connection exists (and has its TimeZone) before the configuration is locked.
+      await write.run('SET enable_external_access = false')
+      await write.run('SET lock_configuration = true')
+    }
     const catalog = await Catalog.load(write)
     const next = await write.runAndReadAll('SELECT coalesce(max(analysis_key) + 1, 0)::DOUBLE FROM analyses')
     return new DuckDBEngine(

@@ -280,6 +280,11 @@ export type ArrowTables = Partial<
   >
 >
 
+export interface IngestFileOptions {
+  /** Called as an NDJSON file is read: bytes read so far and the file's size. */
+  onProgress?: (bytesRead: number, totalBytes: number) => void
+}
+
 export interface ExportParquetOptions {
   /** Only these domains (and their teams); default every domain. */
   domainIds?: string[]
@@ -308,7 +313,7 @@ export interface Engine {
    * Streams an NDJSON (.ndjson/.jsonl) file into one transaction; a directory is read as a Parquet
    * export written by `exportParquet`.
    */
-  ingestFile(path: string): Promise<IngestResult>
+  ingestFile(path: string, options?: IngestFileOptions): Promise<IngestResult>
   /** Ingests the flat tables as Arrow tables, validated like any input, in one transaction. */
   ingestArrow(tables: ArrowTables): Promise<IngestResult>
   /**

@@ -3,7 +3,7 @@
  * The `visibility` command: ingest NDJSON into a DuckDB file, compute the report payloads, and the
  * demo. Imports the engine only through its public API.
  */
-import { ingestCommand, computeCommand } from './commands/data.js'
+import { computeCommand, exportCommand, ingestCommand } from './commands/data.js'
 import { demoCommand } from './commands/demo.js'
 import { reportCommand } from './commands/report.js'
 import { reportError, UsageError } from './errors.js'
@@ -15,6 +15,7 @@ Usage:
   visibility compute prompts|competitors|sentiment-overview|sentiment-themes --db PATH --domain UUID
                      [--days N] [--limit N] [--model M] [--now ISO]
   visibility report --db PATH (--domain UUID... | --all) --out DIR [--days N] [--model M] [--now ISO]
+  visibility export --db PATH --out DIR [--domain UUID]...
   visibility demo [--db PATH]
 
 Exit codes: 0 ok, 1 failed (one line on stderr), 2 usage error.
@@ -24,6 +25,7 @@ type Command = (argv: string[]) => Promise<number>
 const commands: Record<string, Command> = {
   ingest: ingestCommand,
   compute: computeCommand,
+  export: exportCommand,
   report: (argv) => reportCommand(argv),
   demo: demoCommand,
 }
