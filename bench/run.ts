@@ -41,7 +41,6 @@ const PLAN: PlannedSuite[] = quick
   : [
       { id: 'reference-S', script: 'reference', dataset: 'S' },
       { id: 'compute-S', script: 'compute', dataset: 'S' },
-      { id: 'reference-L', script: 'reference', dataset: 'L', heapMB: 12288 },
       { id: 'compute-L', script: 'compute', dataset: 'L', heapMB: 8192 },
       { id: 'crowd-Crowd', script: 'crowd', dataset: 'Crowd', heapMB: 8192 },
       { id: 'ingest-L', script: 'ingest', dataset: 'L', heapMB: 8192 },

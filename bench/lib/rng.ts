@@ -46,16 +46,35 @@ export class Rng {
 
 const HEX = '0123456789abcdef'
 
-/** A deterministic version-4-shaped UUID (lower case) from integer keys. */
+/** A bijection on 32-bit integers (odd multiplies and xor-shifts are invertible), so distinct in, distinct out. */
+function scramble32(x: number): number {
+  x = Math.imul(x ^ (x >>> 16), 0x7feb352d) >>> 0
+  x = Math.imul(x ^ (x >>> 15), 0x846ca68b) >>> 0
+  return (x ^ (x >>> 16)) >>> 0
+}
+
+function hex8(x: number): string {
+  return (x >>> 0).toString(16).padStart(8, '0')
+}
+
+/**
+ * A deterministic version-4-shaped UUID (lower case) from up to four integer keys, unique for distinct
+ * keys within these ranges: keys[0] < 2^12, keys[1] < 2^22, keys[2] < 2^10, keys[3] < 2^20. The keys
+ * are packed into two 32-bit words, each scrambled by a bijection (so ids look random but never
+ * collide); the other bits are pseudo-random. (A hash of the keys into a 32-bit seed would collide:
+ * 5.5 million ids give thousands of birthday collisions.)
+ */
 export function uuidFrom(...keys: number[]): string {
-  const r = new Rng(hashInts(...keys))
-  let s = ''
-  for (let i = 0; i < 32; i++) {
-    let v = Math.floor(r.next() * 16)
-    if (i === 12) v = 4
-    if (i === 16) v = 8 + (v & 3)
-    s += HEX[v]
-    if (i === 7 || i === 11 || i === 15 || i === 19) s += '-'
+  const [a = 0, b = 0, c = 0, d = 0] = keys
+  if (a >= 2 ** 12 || b >= 2 ** 22 || c >= 2 ** 10 || d >= 2 ** 20 || keys.length > 4) {
+    throw new RangeError(`uuidFrom: keys out of range: ${keys.join(',')}`)
   }
-  return s
+  const w1 = scramble32(b * 1024 + c)
+  const w2 = scramble32(a * 2 ** 20 + d)
+  const r = new Rng(hashInts(a, b, c, d, keys.length))
+  const rnd = () => hex8(Math.floor(r.next() * 2 ** 32))
+  const x = hex8(w1) + rnd() + rnd() + hex8(w2) // 32 hex digits; w1 in 0-7, w2 in 24-31
+  const v = (HEX[8 + (parseInt(x[16] as string, 16) & 3)] as string)
+  const s = x.slice(0, 12) + '4' + x.slice(13, 16) + v + x.slice(17)
+  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`
 }

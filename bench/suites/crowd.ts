@@ -66,6 +66,8 @@ async function main(): Promise<void> {
       }
     })
     out.setup['crowd: ingest (batches of days)'] = c.ms
+    if (total !== counts.total) out.failures.push(`crowd store holds ${total} analyses, the generator made ${counts.total}`)
+    if (a.value.analyses !== counts.main) out.failures.push(`alone store holds ${a.value.analyses} analyses, expected ${counts.main}`)
     out.sizes.crowdStoreAnalyses = total
     out.sizes.crowdStoreMentions = mentions
     out.extra = { crowdIngestAnalysesPerSec: total / (c.ms / 1000), batchDays }
