@@ -190,7 +190,8 @@ export function renderMarkdown(machine: Machine, runs: SuiteRun[], targets: Targ
     L.push(`| ${r.id} | ${r.output.dataset} | ${s} |`)
   }
   L.push('')
-  L.push('Seeded generator (bench/data/generator.ts): S = 1 domain, 20 prompts, 5 competitors, 12 themes, 7 channels, 30 days, one analysis per prompt per channel per day. L = 1 domain, 200 prompts, 20 competitors, 50 themes, 7 channels, 365 days, one analysis per prompt per channel per day. Crowd = L plus 1,000 domains of 5,000 analyses each (10 prompts, 5 competitors, 10 themes), ingested into the same store in 12 batches of days with all domains interleaved. All queries use `now` = 2026-11-20T18:00:00Z.')
+  const crowdDomains = (runs.find((x) => x.id.startsWith('crowd'))?.output?.sizes.domains ?? 1001) - 1
+  L.push(`Seeded generator (bench/data/generator.ts): S = 1 domain, 20 prompts, 5 competitors, 12 themes, 7 channels, 30 days, one analysis per prompt per channel per day. L = 1 domain, 200 prompts, 20 competitors, 50 themes, 7 channels, 365 days, one analysis per prompt per channel per day. Crowd = L plus ${crowdDomains.toLocaleString('en-US')} other domains of 5,000 analyses each (10 prompts, 5 competitors, 10 themes; the issue's Crowd has 1,000), ingested into the same store in 12 batches of days with all domains interleaved. All queries use \`now\` = 2026-11-20T18:00:00Z.`)
   L.push('')
   for (const r of runs.filter((x) => x.id.startsWith('compute') && x.output)) {
     const out = r.output!

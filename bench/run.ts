@@ -64,7 +64,24 @@ function sh(cmd: string): string {
   }
 }
 
+/** --report-only: re-render RESULTS.md from bench/out/results.json (after editing bench/NOTES.md). */
+function reportOnly(): number {
+  const prev = readJson<{ machine: Machine; quick: boolean; targets: ReturnType<typeof evaluateTargets>; suites: SuiteRun[] }>(
+    quick ? 'results-quick.json' : 'results.json',
+  )
+  if (!prev) {
+    console.error('no results.json to render')
+    return 1
+  }
+  const md = renderMarkdown(prev.machine, prev.suites, prev.targets, prev.quick, prev.quick ? '' : readNotes())
+  const mdPath = prev.quick ? outPath('RESULTS-quick.md') : join(ROOT, 'bench', 'RESULTS.md')
+  writeFileSync(mdPath, md)
+  console.log(`wrote ${mdPath}`)
+  return 0
+}
+
 async function main(): Promise<number> {
+  if (args['report-only'] === true) return reportOnly()
   const started = new Date()
   const loadBefore = loadavg()
   const runs: SuiteRun[] = []
@@ -116,7 +133,7 @@ async function main(): Promise<number> {
     wallSec: (finished.getTime() - started.getTime()) / 1000,
   }
   const targets = evaluateTargets(runs, quick)
-  writeJson(quick ? 'results-quick.json' : 'results.json', { machine, quick, targets, suites: runs })
+  writeJson(quick ? 'results-quick.json' : only ? 'results-partial.json' : 'results.json', { machine, quick, targets, suites: runs })
   const md = renderMarkdown(machine, runs, targets, quick, quick ? '' : readNotes())
   const mdPath = quick ? outPath('RESULTS-quick.md') : join(ROOT, 'bench', 'RESULTS.md')
   if (!only || quick) writeFileSync(mdPath, md)
