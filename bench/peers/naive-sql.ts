@@ -313,32 +313,43 @@ export class NaiveSql implements ReportFunctions {
     }
   }
 
+  /** Integer domain keys of the floor table (set by `buildFloorTable`). */
+  floorKeys = new Map<string, number>()
+
   /** The floor in DuckDB: a scan-only SUM over the mention columns the competitor query touches. */
   async scanMentionColumns(p: { domainId: string; days: number; now: string }): Promise<number> {
-    const [r] = await this.rows(FLOOR_SQL, this.windowParams({ ...p, model: 'all' }))
+    const { start, end } = windowOf(p.now, p.days)
+    const key = this.floorKeys.get(p.domainId.toLowerCase()) ?? -1
+    const [r] = await this.rows(FLOOR_SQL, { domain_key: key, start_day: start, end_day: end })
     return Number(r?.s ?? 0)
   }
 }
 
 /**
- * Floor query: the same columns the competitor report needs, summed, no join and no grouping. It runs
- * on a columnar copy sorted by (domain, day) with dictionary-encoded integer keys: what a perfect
- * layout would have to read at minimum.
+ * Floor query: the same columns the competitor report needs, summed, no join and no grouping, on a
+ * columnar copy sorted by (domain, day) with integer keys (bound as INTEGER so the zone maps prune):
+ * what a perfect layout of the raw mention rows would have to read at minimum.
  */
 const FLOOR_SQL = `
 SELECT sum(entity) + sum(coalesce(position, 0)) + sum(coalesce(sentiment, 0)) + sum(prompt) + sum(day) AS s
-FROM floor_mentions WHERE domain = $domain_id AND day BETWEEN CAST($start AS DATE) - DATE '1970-01-01'
-  AND CAST($end AS DATE) - DATE '1970-01-01' AND ($kind = 'all' OR $model = '')
+FROM floor_mentions
+WHERE domain = CAST($domain_key AS INTEGER)
+  AND day BETWEEN CAST($start_day AS INTEGER) AND CAST($end_day AS INTEGER)
 `
 
 /** Builds the floor table (sorted, integer-keyed mention columns) in the naive peer's instance. */
 export async function buildFloorTable(peer: NaiveSql): Promise<void> {
   await peer.connection.run(`
+    CREATE OR REPLACE TABLE floor_domains AS
+    SELECT id AS domain_id, CAST(row_number() OVER (ORDER BY id) AS INTEGER) AS domain FROM domains`)
+  await peer.connection.run(`
     CREATE OR REPLACE TABLE floor_mentions AS
-    SELECT a.domain_id AS domain, CAST(CAST(a.answered_at AS DATE) - DATE '1970-01-01' AS INTEGER) AS day,
+    SELECT fd.domain, CAST(CAST(a.answered_at AS DATE) - DATE '1970-01-01' AS INTEGER) AS day,
       CAST(dense_rank() OVER (ORDER BY a.prompt_id) AS INTEGER) AS prompt,
       CAST(dense_rank() OVER (ORDER BY m.entity_id) AS SMALLINT) AS entity,
       CAST(m.position AS SMALLINT) AS position, CAST(m.sentiment AS TINYINT) AS sentiment
-    FROM analyses a JOIN mentions m ON m.analysis_id = a.id
-    ORDER BY domain, day`)
+    FROM analyses a JOIN mentions m ON m.analysis_id = a.id JOIN floor_domains fd ON fd.domain_id = a.domain_id
+    ORDER BY fd.domain, day`)
+  const rows = await peer.rows('SELECT domain_id, domain FROM floor_domains', {})
+  peer.floorKeys = new Map(rows.map((r) => [r.domain_id as string, r.domain as number]))
 }
