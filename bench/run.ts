@@ -66,14 +66,23 @@ function sh(cmd: string): string {
 
 /** --report-only: re-render RESULTS.md from bench/out/results.json (after editing bench/NOTES.md). */
 function reportOnly(): number {
-  const prev = readJson<{ machine: Machine; quick: boolean; targets: ReturnType<typeof evaluateTargets>; suites: SuiteRun[] }>(
-    quick ? 'results-quick.json' : 'results.json',
-  )
+  const prev = readJson<{
+    machine: Machine
+    quick: boolean
+    targets: ReturnType<typeof evaluateTargets>
+    suites: SuiteRun[]
+  }>(quick ? 'results-quick.json' : 'results.json')
   if (!prev) {
     console.error('no results.json to render')
     return 1
   }
-  const md = renderMarkdown(prev.machine, prev.suites, prev.targets, prev.quick, prev.quick ? '' : readNotes())
+  const md = renderMarkdown(
+    prev.machine,
+    prev.suites,
+    prev.targets,
+    prev.quick,
+    prev.quick ? '' : readNotes(),
+  )
   const mdPath = prev.quick ? outPath('RESULTS-quick.md') : join(ROOT, 'bench', 'RESULTS.md')
   writeFileSync(mdPath, md)
   console.log(`wrote ${mdPath}`)
@@ -88,31 +97,64 @@ async function main(): Promise<number> {
   for (const s of PLAN) {
     if (only && !only.includes(s.id)) continue
     if (!s.script) {
-      runs.push({ id: s.id, exitCode: null, wallSec: 0, loadAfter: loadavg(), output: null, slot: s.slot ?? '' })
+      runs.push({
+        id: s.id,
+        exitCode: null,
+        wallSec: 0,
+        loadAfter: loadavg(),
+        output: null,
+        slot: s.slot ?? '',
+      })
       continue
     }
     const outName = `suite-${s.script}-${s.dataset}.json`
     if (reuse.includes(s.id)) {
       const prev = readJson<SuiteOutput>(outName)
       const when = `${prev?.startedAt ?? 'unknown time'}, commit ${prev?.commit ?? 'unknown'}`
-      runs.push({ id: s.id, exitCode: prev && prev.failures.length === 0 ? 0 : 1, wallSec: 0, loadAfter: loadavg(), output: prev, slot: `reused from an earlier invocation (${when})` })
+      runs.push({
+        id: s.id,
+        exitCode: prev && prev.failures.length === 0 ? 0 : 1,
+        wallSec: 0,
+        loadAfter: loadavg(),
+        output: prev,
+        slot: `reused from an earlier invocation (${when})`,
+      })
       console.log(`\n=== ${s.id}: reused (${when}) ===`)
       continue
     }
     rmSync(outPath(outName), { force: true })
     const script = fileURLToPath(new URL(`./suites/${s.script}.js`, import.meta.url))
     if (!existsSync(script)) {
-      runs.push({ id: s.id, exitCode: null, wallSec: 0, loadAfter: loadavg(), output: null, slot: `not built: ${s.script}.ts is missing` })
+      runs.push({
+        id: s.id,
+        exitCode: null,
+        wallSec: 0,
+        loadAfter: loadavg(),
+        output: null,
+        slot: `not built: ${s.script}.ts is missing`,
+      })
       continue
     }
-    const nodeArgs = ['--expose-gc', `--max-old-space-size=${s.heapMB ?? 4096}`, script, `--dataset=${s.dataset}`]
+    const nodeArgs = [
+      '--expose-gc',
+      `--max-old-space-size=${s.heapMB ?? 4096}`,
+      script,
+      `--dataset=${s.dataset}`,
+    ]
     if (quick) nodeArgs.push('--quick')
-    if (s.script === 'crowd' && typeof args['crowd-domains'] === 'string') nodeArgs.push(`--crowd-domains=${args['crowd-domains']}`)
+    if (s.script === 'crowd' && typeof args['crowd-domains'] === 'string')
+      nodeArgs.push(`--crowd-domains=${args['crowd-domains']}`)
     console.log(`\n=== ${s.id} ===`)
     const t0 = performance.now()
     const r = spawnSync(process.execPath, nodeArgs, { cwd: ROOT, stdio: 'inherit' })
     const wallSec = (performance.now() - t0) / 1000
-    runs.push({ id: s.id, exitCode: r.status, wallSec, loadAfter: loadavg(), output: readJson<SuiteOutput>(outName) })
+    runs.push({
+      id: s.id,
+      exitCode: r.status,
+      wallSec,
+      loadAfter: loadavg(),
+      output: readJson<SuiteOutput>(outName),
+    })
     console.log(`=== ${s.id}: exit ${r.status} in ${wallSec.toFixed(1)} s ===`)
   }
   const finished = new Date()
@@ -124,7 +166,11 @@ async function main(): Promise<number> {
     os: `${osType()} ${release()}`,
     node: process.version,
     duckdb: await duckdbVersion(),
-    nodeApi: (JSON.parse(readFileSync(join(ROOT, 'node_modules/@duckdb/node-api/package.json'), 'utf8')) as { version: string }).version,
+    nodeApi: (
+      JSON.parse(readFileSync(join(ROOT, 'node_modules/@duckdb/node-api/package.json'), 'utf8')) as {
+        version: string
+      }
+    ).version,
     commit: `${sh('git rev-parse --short HEAD')}${sh('git status --porcelain -- src sql bench') ? ' (with uncommitted changes)' : ''}`,
     loadBefore,
     loadAfter: loadavg(),
@@ -133,17 +179,26 @@ async function main(): Promise<number> {
     wallSec: (finished.getTime() - started.getTime()) / 1000,
   }
   const targets = evaluateTargets(runs, quick)
-  writeJson(quick ? 'results-quick.json' : only ? 'results-partial.json' : 'results.json', { machine, quick, targets, suites: runs })
+  writeJson(quick ? 'results-quick.json' : only ? 'results-partial.json' : 'results.json', {
+    machine,
+    quick,
+    targets,
+    suites: runs,
+  })
   const md = renderMarkdown(machine, runs, targets, quick, quick ? '' : readNotes())
   const mdPath = quick ? outPath('RESULTS-quick.md') : join(ROOT, 'bench', 'RESULTS.md')
   if (!only || quick) writeFileSync(mdPath, md)
   else writeFileSync(outPath('RESULTS-partial.md'), md)
   const bad = runs.filter((r) => r.exitCode !== null && r.exitCode !== 0)
   console.log(`\nwrote ${mdPath}`)
-  for (const t of targets) console.log(`${t.met === null ? '   ' : t.met ? 'met' : 'MISSED'}  ${t.name}: ${t.measured} (goal ${t.goal})`)
+  for (const t of targets)
+    console.log(
+      `${t.met === null ? '   ' : t.met ? 'met' : 'MISSED'}  ${t.name}: ${t.measured} (goal ${t.goal})`,
+    )
   if (bad.length) {
     console.error(`\nFAILED: ${bad.map((r) => `${r.id} (exit ${r.exitCode})`).join(', ')}`)
-    for (const r of bad) for (const f of r.output?.failures ?? []) console.error(`  ${r.id}: ${f.split('\n')[0]}`)
+    for (const r of bad)
+      for (const f of r.output?.failures ?? []) console.error(`  ${r.id}: ${f.split('\n')[0]}`)
     return 1
   }
   console.log('\nall payloads correct')

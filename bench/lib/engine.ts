@@ -12,7 +12,8 @@ export async function loadEngineModule(): Promise<{ module: EngineModule | null;
   const specifier = '../../src/index.js'
   try {
     const m = (await import(specifier)) as Partial<EngineModule>
-    if (typeof m.openEngine !== 'function') return { module: null, error: 'src/index.ts exports no openEngine' }
+    if (typeof m.openEngine !== 'function')
+      return { module: null, error: 'src/index.ts exports no openEngine' }
     return { module: m as EngineModule }
   } catch (e) {
     return { module: null, error: e instanceof Error ? (e.message.split('\n')[0] ?? e.message) : String(e) }

@@ -74,7 +74,7 @@ export function uuidFrom(...keys: number[]): string {
   const r = new Rng(hashInts(a, b, c, d, keys.length))
   const rnd = () => hex8(Math.floor(r.next() * 2 ** 32))
   const x = hex8(w1) + rnd() + rnd() + hex8(w2) // 32 hex digits; w1 in 0-7, w2 in 24-31
-  const v = (HEX[8 + (parseInt(x[16] as string, 16) & 3)] as string)
+  const v = HEX[8 + (parseInt(x[16] as string, 16) & 3)] as string
   const s = x.slice(0, 12) + '4' + x.slice(13, 16) + v + x.slice(17)
   return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`
 }

@@ -25,7 +25,8 @@ export function generatedAt(now: string | Date): string {
   return (typeof now === 'string' ? new Date(now) : now).toISOString()
 }
 
-export type ModelFilter = { kind: 'all' } | { kind: 'channel'; channel: Channel } | { kind: 'model'; model: string }
+export type ModelFilter =
+  { kind: 'all' } | { kind: 'channel'; channel: Channel } | { kind: 'model'; model: string }
 
 export function modelFilter(model: string | undefined): ModelFilter {
   if (model === undefined || model === 'all') return { kind: 'all' }
@@ -54,7 +55,10 @@ export function urlHost(url: string): string {
 
 /** Whether a normalized host is the site or a subdomain of it. */
 export function hostMatches(host: string, site: string): boolean {
-  return host === site || (host.length > site.length && host.endsWith(site) && host[host.length - site.length - 1] === '.')
+  return (
+    host === site ||
+    (host.length > site.length && host.endsWith(site) && host[host.length - site.length - 1] === '.')
+  )
 }
 
 /** round(1000 * part / total) / 10 with halves rounded up; 0 when total is 0. */

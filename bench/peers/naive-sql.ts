@@ -3,7 +3,12 @@
  * TIMESTAMPTZ, no sort order, no precomputation), loaded from the generator through appenders, and
  * one straightforward GROUP BY statement per report over the raw rows, shaped into the payload in TS.
  */
-import { DuckDBInstance, type DuckDBAppender, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api'
+import {
+  DuckDBInstance,
+  type DuckDBAppender,
+  type DuckDBConnection,
+  type DuckDBValue,
+} from '@duckdb/node-api'
 import { CHANNELS } from '../../src/types.js'
 import {
   generatedAt,
@@ -151,7 +156,16 @@ export class NaiveSql implements ReportFunctions {
     const instance = await DuckDBInstance.create(':memory:')
     const connection = await instance.connect()
     await connection.run(SCHEMA)
-    const names = ['domains', 'prompts', 'competitors', 'themes', 'analyses_raw', 'mentions', 'citations', 'theme_occurrences']
+    const names = [
+      'domains',
+      'prompts',
+      'competitors',
+      'themes',
+      'analyses_raw',
+      'mentions',
+      'citations',
+      'theme_occurrences',
+    ]
     const ap: Record<string, DuckDBAppender> = {}
     for (const n of names) ap[n] = await connection.createAppender(n)
     const put = (a: DuckDBAppender, vals: (string | number | boolean | null)[]): void => {
@@ -168,25 +182,61 @@ export class NaiveSql implements ReportFunctions {
       const s = (k: string): string => r[k] as string
       switch (r.type) {
         case 'domain':
-          put(ap.domains!, [s('id').toLowerCase(), s('team_id').toLowerCase(), s('brand_name'), r.website as string | null])
+          put(ap.domains!, [
+            s('id').toLowerCase(),
+            s('team_id').toLowerCase(),
+            s('brand_name'),
+            r.website as string | null,
+          ])
           break
         case 'prompt':
-          put(ap.prompts!, [s('id').toLowerCase(), s('domain_id').toLowerCase(), s('text'), r.estimated_search_volume as number | null])
+          put(ap.prompts!, [
+            s('id').toLowerCase(),
+            s('domain_id').toLowerCase(),
+            s('text'),
+            r.estimated_search_volume as number | null,
+          ])
           break
         case 'competitor':
-          put(ap.competitors!, [s('id').toLowerCase(), s('domain_id').toLowerCase(), s('name'), r.website as string | null])
+          put(ap.competitors!, [
+            s('id').toLowerCase(),
+            s('domain_id').toLowerCase(),
+            s('name'),
+            r.website as string | null,
+          ])
           break
         case 'theme':
           put(ap.themes!, [
-            s('id').toLowerCase(), s('domain_id').toLowerCase(), s('name'), r.custom_name as string | null,
-            r.archived as boolean, s('sentiment'), s('created_at'),
+            s('id').toLowerCase(),
+            s('domain_id').toLowerCase(),
+            s('name'),
+            r.custom_name as string | null,
+            r.archived as boolean,
+            s('sentiment'),
+            s('created_at'),
           ])
           break
         case 'analysis': {
           const id = s('id').toLowerCase()
-          put(ap.analyses_raw!, [id, s('domain_id').toLowerCase(), s('prompt_id').toLowerCase(), s('channel'), s('model'), s('answered_at')])
-          for (const m of r.mentions as { entity_id: string; position: number | null; sentiment: number | null }[]) {
-            put(ap.mentions!, [id, m.entity_id === 'brand' ? 'brand' : m.entity_id.toLowerCase(), m.position, m.sentiment])
+          put(ap.analyses_raw!, [
+            id,
+            s('domain_id').toLowerCase(),
+            s('prompt_id').toLowerCase(),
+            s('channel'),
+            s('model'),
+            s('answered_at'),
+          ])
+          for (const m of r.mentions as {
+            entity_id: string
+            position: number | null
+            sentiment: number | null
+          }[]) {
+            put(ap.mentions!, [
+              id,
+              m.entity_id === 'brand' ? 'brand' : m.entity_id.toLowerCase(),
+              m.position,
+              m.sentiment,
+            ])
           }
           for (const c of r.citations as { url: string }[]) put(ap.citations!, [id, c.url])
           for (const t of r.themes as { theme_id: string; occurrences: number }[]) {
@@ -214,7 +264,12 @@ export class NaiveSql implements ReportFunctions {
     return reader.getRowObjectsJS() as Row[]
   }
 
-  private windowParams(p: { domainId: string; days: number; now: string; model?: string }): Record<string, DuckDBValue> {
+  private windowParams(p: {
+    domainId: string
+    days: number
+    now: string
+    model?: string
+  }): Record<string, DuckDBValue> {
     const { start, end } = windowOf(p.now, p.days)
     const f = modelFilter(p.model)
     return {
@@ -228,9 +283,12 @@ export class NaiveSql implements ReportFunctions {
 
   async computeCompetitorSeries(p: ModelParams): Promise<unknown> {
     const domainId = p.domainId.toLowerCase()
-    if (p.model !== 'all' && !(CHANNELS as readonly string[]).includes(p.model)) throw new Error('invalid model')
+    if (p.model !== 'all' && !(CHANNELS as readonly string[]).includes(p.model))
+      throw new Error('invalid model')
     const [dom] = await this.rows('SELECT brand_name, website FROM domains WHERE id = $id', { id: domainId })
-    const comps = await this.rows('SELECT id, name, website FROM competitors WHERE domain_id = $id', { id: domainId })
+    const comps = await this.rows('SELECT id, name, website FROM competitors WHERE domain_id = $id', {
+      id: domainId,
+    })
     const rows = await this.rows(COMPETITOR_SQL, this.windowParams(p))
     const byEntity = new Map<string, Row[]>()
     for (const r of rows) {
@@ -267,20 +325,40 @@ export class NaiveSql implements ReportFunctions {
       .map((c) => entry(c.id as string, c.id as string, c.name as string, c.website as string | null, false))
       .sort(
         (a, b) =>
-          b.avg_visibility - a.avg_visibility || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || (a.id < b.id ? -1 : 1),
+          b.avg_visibility - a.avg_visibility ||
+          (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) ||
+          (a.id < b.id ? -1 : 1),
       )
-    const brand = entry(`user-brand-${domainId}`, 'brand', dom?.brand_name as string, (dom?.website ?? null) as string | null, true)
+    const brand = entry(
+      `user-brand-${domainId}`,
+      'brand',
+      dom?.brand_name as string,
+      (dom?.website ?? null) as string | null,
+      true,
+    )
     const items = comps.length === 0 && rows.length === 0 ? [] : [brand, ...competitors]
-    return { data: { items }, domain_id: domainId, days: p.days, model: p.model, generated_at: generatedAt(p.now) }
+    return {
+      data: { items },
+      domain_id: domainId,
+      days: p.days,
+      model: p.model,
+      generated_at: generatedAt(p.now),
+    }
   }
 
   async computePromptSeries(p: PromptParams): Promise<unknown> {
     const rows = await this.rows(PROMPT_SQL, { ...this.windowParams(p), limit: p.limit })
-    const items: { id: string; text: string; estimated_search_volume: number | null; series: unknown[] }[] = []
+    const items: { id: string; text: string; estimated_search_volume: number | null; series: unknown[] }[] =
+      []
     for (const r of rows) {
       let last = items[items.length - 1]
       if (!last || last.id !== r.id) {
-        last = { id: r.id as string, text: r.text as string, estimated_search_volume: r.estimated_search_volume as number | null, series: [] }
+        last = {
+          id: r.id as string,
+          text: r.text as string,
+          estimated_search_volume: r.estimated_search_volume as number | null,
+          series: [],
+        }
         items.push(last)
       }
       last.series.push({
@@ -291,13 +369,31 @@ export class NaiveSql implements ReportFunctions {
         avg_position: r.avg_position ?? null,
       })
     }
-    return { data: { items }, domain_id: p.domainId.toLowerCase(), days: p.days, limit: p.limit, generated_at: generatedAt(p.now) }
+    return {
+      data: { items },
+      domain_id: p.domainId.toLowerCase(),
+      days: p.days,
+      limit: p.limit,
+      generated_at: generatedAt(p.now),
+    }
   }
 
   async sentimentThemes(p: ModelParams): Promise<unknown> {
     const rows = await this.rows(THEMES_SQL, this.windowParams(p))
-    const items = rows.map((r) => ({ id: r.id, name: r.name, sentiment: r.sentiment, occurrences: r.occurrences, created_at: r.created_at }))
-    return { data: { items }, domain_id: p.domainId.toLowerCase(), days: p.days, model: p.model, generated_at: generatedAt(p.now) }
+    const items = rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      sentiment: r.sentiment,
+      occurrences: r.occurrences,
+      created_at: r.created_at,
+    }))
+    return {
+      data: { items },
+      domain_id: p.domainId.toLowerCase(),
+      days: p.days,
+      model: p.model,
+      generated_at: generatedAt(p.now),
+    }
   }
 
   async sentimentOverview(p: ModelParams): Promise<unknown> {
@@ -305,7 +401,11 @@ export class NaiveSql implements ReportFunctions {
     const pos = (r?.pos as number) ?? 0
     const neg = (r?.neg as number) ?? 0
     return {
-      data: { positive_percent: percent1(pos, pos + neg), negative_percent: percent1(neg, pos + neg), total_mentions: (r?.total as number) ?? 0 },
+      data: {
+        positive_percent: percent1(pos, pos + neg),
+        negative_percent: percent1(neg, pos + neg),
+        total_mentions: (r?.total as number) ?? 0,
+      },
       domain_id: p.domainId.toLowerCase(),
       days: p.days,
       model: p.model,

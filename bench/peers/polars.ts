@@ -5,7 +5,14 @@
  * arrays); the small per-day result is shaped into the payload by the same TS code as the typed-array
  * peer. Loaded at run time: when the package or its native binary is missing, the peer is skipped.
  */
-import { windowOf, websiteHost, hostMatches, type ModelParams, type PromptParams, type ReportFunctions } from '../lib/semantics.js'
+import {
+  windowOf,
+  websiteHost,
+  hostMatches,
+  type ModelParams,
+  type PromptParams,
+  type ReportFunctions,
+} from '../lib/semantics.js'
 import type { TypedArrayStore } from './typed-arrays.js'
 import { stopwatch } from '../lib/timing.js'
 
@@ -89,7 +96,9 @@ export class PolarsPeer implements ReportFunctions {
     const dn = dates.getColumn('n').toArray() as number[]
     for (let i = 0; i < dd.length; i++) acc.nA[(dd[i] as number) - w.start] = dn[i] as number
     const col = (name: string) => daily.getColumn(name).toArray() as number[]
-    const [day, ent, n, ps, pn, ss, sn] = ['day', 'entity', 'n', 'ps', 'pn', 'ss', 'sn'].map(col) as number[][]
+    const [day, ent, n, ps, pn, ss, sn] = ['day', 'entity', 'n', 'ps', 'pn', 'ss', 'sn'].map(
+      col,
+    ) as number[][]
     for (let i = 0; i < day!.length; i++) {
       const k = ent![i]! * D + (day![i]! - w.start)
       acc.cnt[k] = n![i]!
@@ -136,7 +145,9 @@ export class PolarsPeer implements ReportFunctions {
       total: new Float64Array(P),
     }
     const col = (name: string) => daily.getColumn(name).toArray() as (number | null)[]
-    const [pr, day, resp, ment, cit, ps, pn] = ['prompt', 'day', 'resp', 'ment', 'cit', 'ps', 'pn'].map(col) as number[][]
+    const [pr, day, resp, ment, cit, ps, pn] = ['prompt', 'day', 'resp', 'ment', 'cit', 'ps', 'pn'].map(
+      col,
+    ) as number[][]
     for (let i = 0; i < pr!.length; i++) {
       const k = pr![i]! * D + (day![i]! - w.start)
       acc.resp[k] = resp![i]!
@@ -154,7 +165,9 @@ export class PolarsPeer implements ReportFunctions {
     const occ = new Float64Array(this.s.themes.length)
     const w = this.window(p)
     if (!w) return occ
-    const g = this.T.join(w.frame.select('aidx'), { on: 'aidx' }).groupBy('theme').agg(pl.col('occ').sum().alias('o'))
+    const g = this.T.join(w.frame.select('aidx'), { on: 'aidx' })
+      .groupBy('theme')
+      .agg(pl.col('occ').sum().alias('o'))
     const t = g.getColumn('theme').toArray() as number[]
     const o = g.getColumn('o').toArray() as number[]
     for (let i = 0; i < t.length; i++) occ[t[i]!] = o[i]!
@@ -170,7 +183,9 @@ export class PolarsPeer implements ReportFunctions {
 }
 
 /** Imports nodejs-polars and builds the peer; `error` says why not when it cannot. */
-export async function loadPolarsPeer(store: TypedArrayStore): Promise<{ peer: PolarsPeer | null; ms: number; error?: string }> {
+export async function loadPolarsPeer(
+  store: TypedArrayStore,
+): Promise<{ peer: PolarsPeer | null; ms: number; error?: string }> {
   const specifier = 'nodejs-polars'
   try {
     const mod = (await import(specifier)) as { default?: Pl }
@@ -178,6 +193,10 @@ export async function loadPolarsPeer(store: TypedArrayStore): Promise<{ peer: Po
     const { ms, value } = await stopwatch(() => new PolarsPeer(pl, store))
     return { peer: value, ms }
   } catch (e) {
-    return { peer: null, ms: 0, error: e instanceof Error ? (e.message.split('\n')[0] ?? e.message) : String(e) }
+    return {
+      peer: null,
+      ms: 0,
+      error: e instanceof Error ? (e.message.split('\n')[0] ?? e.message) : String(e),
+    }
   }
 }

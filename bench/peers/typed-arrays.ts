@@ -115,10 +115,19 @@ export class TypedArrayStore implements ReportFunctions {
     const promptIds: string[] = []
     const compRefs: string[] = []
     const themeRefs: string[] = []
-    const day = new GrowI32(), prm = new GrowI32(), ch = new GrowI32(), mdl = new GrowI32()
-    const mCount = new GrowI32(), mEnt = new GrowI32(), mPos = new GrowI32(), mSent = new GrowI32()
-    const cCount = new GrowI32(), cHost = new GrowI32()
-    const tCount = new GrowI32(), tTheme = new GrowI32(), tOcc = new GrowI32()
+    const day = new GrowI32(),
+      prm = new GrowI32(),
+      ch = new GrowI32(),
+      mdl = new GrowI32()
+    const mCount = new GrowI32(),
+      mEnt = new GrowI32(),
+      mPos = new GrowI32(),
+      mSent = new GrowI32()
+    const cCount = new GrowI32(),
+      cHost = new GrowI32()
+    const tCount = new GrowI32(),
+      tTheme = new GrowI32(),
+      tOcc = new GrowI32()
     const promptRecs = new Map<string, { id: string; text: string; estimated_search_volume: number | null }>()
     const compRecs = new Map<string, { id: string; name: string; website: string | null }>()
     const themeRecs = new Map<string, Theme>()
@@ -136,7 +145,11 @@ export class TypedArrayStore implements ReportFunctions {
       const id = (r.id as string).toLowerCase()
       switch (r.type) {
         case 'prompt':
-          promptRecs.set(id, { id, text: r.text as string, estimated_search_volume: r.estimated_search_volume as number | null })
+          promptRecs.set(id, {
+            id,
+            text: r.text as string,
+            estimated_search_volume: r.estimated_search_volume as number | null,
+          })
           break
         case 'competitor':
           compRecs.set(id, { id, name: r.name as string, website: r.website as string | null })
@@ -204,8 +217,12 @@ export class TypedArrayStore implements ReportFunctions {
       for (let i = 0; i < counts.length; i++) p[i + 1] = (p[i] as number) + (counts[i] as number)
       return p
     }
-    const mc = mCount.done(), cc = cCount.done(), tc = tCount.done()
-    const mOff = prefix(mc), cOff = prefix(cc), tOff = prefix(tc)
+    const mc = mCount.done(),
+      cc = cCount.done(),
+      tc = tCount.done()
+    const mOff = prefix(mc),
+      cOff = prefix(cc),
+      tOff = prefix(tc)
     s.day = new Int32Array(n)
     s.prompt = new Int32Array(n)
     s.channel = new Uint8Array(n)
@@ -219,8 +236,12 @@ export class TypedArrayStore implements ReportFunctions {
     s.cHost = new Int32Array(cHost.n)
     s.tTheme = new Int32Array(tTheme.n)
     s.tOcc = new Int32Array(tTheme.n)
-    const prmA = prm.done(), chA = ch.done(), mdlA = mdl.done()
-    let mw = 0, cw = 0, tw = 0
+    const prmA = prm.done(),
+      chA = ch.done(),
+      mdlA = mdl.done()
+    let mw = 0,
+      cw = 0,
+      tw = 0
     for (let k = 0; k < n; k++) {
       const i = order[k] as number
       s.day[k] = dayA[i] as number
@@ -234,7 +255,8 @@ export class TypedArrayStore implements ReportFunctions {
         s.mSent[mw] = mSent.a[j] as number
       }
       s.mStart[k + 1] = mw
-      for (let j = cOff[i] as number; j < (cOff[i + 1] as number); j++, cw++) s.cHost[cw] = cHost.a[j] as number
+      for (let j = cOff[i] as number; j < (cOff[i + 1] as number); j++, cw++)
+        s.cHost[cw] = cHost.a[j] as number
       s.cStart[k + 1] = cw
       for (let j = tOff[i] as number; j < (tOff[i + 1] as number); j++, tw++) {
         s.tTheme[tw] = tMap[tTheme.a[j] as number] as number
@@ -329,7 +351,13 @@ export class TypedArrayStore implements ReportFunctions {
     const items = []
     for (let e = 0; e < E; e++) {
       const series = []
-      let sMent = 0, sVis = 0, sSov = 0, pS = 0, pN = 0, seS = 0, seN = 0
+      let sMent = 0,
+        sVis = 0,
+        sSov = 0,
+        pS = 0,
+        pN = 0,
+        seS = 0,
+        seN = 0
       for (const di of dates) {
         const k = e * D + di
         const m = cnt[k] as number
@@ -374,10 +402,18 @@ export class TypedArrayStore implements ReportFunctions {
     const [brand, ...rest] = items
     rest.sort(
       (a, b) =>
-        b.avg_visibility - a.avg_visibility || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || (a.id < b.id ? -1 : 1),
+        b.avg_visibility - a.avg_visibility ||
+        (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) ||
+        (a.id < b.id ? -1 : 1),
     )
     const out = this.competitors.length === 0 && dates.length === 0 ? [] : [brand, ...rest]
-    return { data: { items: out }, domain_id: this.domainId, days: p.days, model: p.model, generated_at: generatedAt(p.now) }
+    return {
+      data: { items: out },
+      domain_id: this.domainId,
+      days: p.days,
+      model: p.model,
+      generated_at: generatedAt(p.now),
+    }
   }
 
   computePromptSeries(p: PromptParams): unknown {
@@ -388,7 +424,8 @@ export class TypedArrayStore implements ReportFunctions {
     const hi = this.lowerBound(end + 1)
     const site = websiteHost(this.website)
     const own = new Uint8Array(this.hosts.length)
-    if (site !== null) for (let h = 0; h < this.hosts.length; h++) own[h] = hostMatches(this.hosts[h] as string, site) ? 1 : 0
+    if (site !== null)
+      for (let h = 0; h < this.hosts.length; h++) own[h] = hostMatches(this.hosts[h] as string, site) ? 1 : 0
     const resp = new Int32Array(P * D)
     const ment = new Int32Array(P * D)
     const cit = new Int32Array(P * D)
@@ -429,7 +466,9 @@ export class TypedArrayStore implements ReportFunctions {
     const ranked: number[] = []
     for (let pr = 0; pr < P; pr++) if ((total[pr] as number) > 0) ranked.push(pr)
     const prompts = this.prompts
-    ranked.sort((a, b) => (total[b] as number) - (total[a] as number) || (prompts[a]!.id < prompts[b]!.id ? -1 : 1))
+    ranked.sort(
+      (a, b) => (total[b] as number) - (total[a] as number) || (prompts[a]!.id < prompts[b]!.id ? -1 : 1),
+    )
     const items = ranked.slice(0, p.limit).map((pr) => {
       const series = []
       for (let di = 0; di < D; di++) {
@@ -447,7 +486,13 @@ export class TypedArrayStore implements ReportFunctions {
       const rec = prompts[pr]!
       return { id: rec.id, text: rec.text, estimated_search_volume: rec.estimated_search_volume, series }
     })
-    return { data: { items }, domain_id: this.domainId, days: p.days, limit: p.limit, generated_at: generatedAt(p.now) }
+    return {
+      data: { items },
+      domain_id: this.domainId,
+      days: p.days,
+      limit: p.limit,
+      generated_at: generatedAt(p.now),
+    }
   }
 
   /** Occurrences per theme in the window (after the model filter). */
@@ -479,10 +524,22 @@ export class TypedArrayStore implements ReportFunctions {
       const th = this.themes[t]!
       const o = occ[t] as number
       if (th.archived || o === 0) continue
-      items.push({ id: th.id, name: th.name, sentiment: th.sentiment, occurrences: o, created_at: th.created_at })
+      items.push({
+        id: th.id,
+        name: th.name,
+        sentiment: th.sentiment,
+        occurrences: o,
+        created_at: th.created_at,
+      })
     }
     items.sort((a, b) => b.occurrences - a.occurrences || (a.id < b.id ? -1 : 1))
-    return { data: { items }, domain_id: this.domainId, days: p.days, model: p.model, generated_at: generatedAt(p.now) }
+    return {
+      data: { items },
+      domain_id: this.domainId,
+      days: p.days,
+      model: p.model,
+      generated_at: generatedAt(p.now),
+    }
   }
 
   sentimentOverview(p: ModelParams): unknown {
@@ -491,7 +548,9 @@ export class TypedArrayStore implements ReportFunctions {
 
   /** Shapes the overview payload from occurrences per theme index. */
   shapeOverview(p: ModelParams, occ: Float64Array): unknown {
-    let pos = 0, neg = 0, total = 0
+    let pos = 0,
+      neg = 0,
+      total = 0
     for (let t = 0; t < this.themes.length; t++) {
       const th = this.themes[t]!
       const o = occ[t] as number
@@ -501,7 +560,11 @@ export class TypedArrayStore implements ReportFunctions {
       total += o
     }
     return {
-      data: { positive_percent: percent1(pos, pos + neg), negative_percent: percent1(neg, pos + neg), total_mentions: total },
+      data: {
+        positive_percent: percent1(pos, pos + neg),
+        negative_percent: percent1(neg, pos + neg),
+        total_mentions: total,
+      },
       domain_id: this.domainId,
       days: p.days,
       model: p.model,

@@ -54,7 +54,8 @@ const out: SuiteOutput = {
   failures: [],
 }
 const T0 = performance.now()
-const log = (...a: unknown[]) => console.log(`[compute ${dsName} +${((performance.now() - T0) / 1000).toFixed(1)}s]`, ...a)
+const log = (...a: unknown[]) =>
+  console.log(`[compute ${dsName} +${((performance.now() - T0) / 1000).toFixed(1)}s]`, ...a)
 
 const call = (fns: ReportFunctions, fn: FunctionName, params: Record<string, unknown>): Promise<unknown> =>
   Promise.resolve((fns[fn] as (p: unknown) => unknown).call(fns, params))
@@ -108,7 +109,8 @@ async function main(): Promise<void> {
   // Correctness gate: every implementation against the oracle, for every case, before timing.
   const expected = readJson<Record<string, unknown>>(`expected-${dsName}.json`)
   const oracleName = expected ? 'reference-model' : 'typed-arrays'
-  if (!expected) out.notes.push('no reference-model payloads for this dataset: the oracle is the typed-array peer')
+  if (!expected)
+    out.notes.push('no reference-model payloads for this dataset: the oracle is the typed-array peer')
   const oracle: Record<string, unknown> = {}
   const wrong = new Set<string>()
   const cases = caseList(domainId)
@@ -139,11 +141,19 @@ async function main(): Promise<void> {
     for (const impl of impls) {
       if (wrong.has(`${impl.name}|${c.key}`)) continue
       gc()
-      const { timing, last } = await timeCase(`${impl.name} ${c.key}`, () => call(impl.fns, c.fn, c.params), impl.profile)
+      const { timing, last } = await timeCase(
+        `${impl.name} ${c.key}`,
+        () => call(impl.fns, c.fn, c.params),
+        impl.profile,
+      )
       const diffs = diffPayloads(last, oracle[c.key])
       if (diffs.length > 0) out.failures.push(`${impl.name} ${c.key}: wrong payload while timed: ${diffs[0]}`)
       out.timings.push({ case: c.key, fn: c.fn, days: c.params.days as number, impl: impl.name, ...timing })
-      log(impl.name.padEnd(14), c.key.padEnd(48), `median ${timing.median.toFixed(2)} ms  p95 ${timing.p95.toFixed(2)} ms  n=${timing.samples}`)
+      log(
+        impl.name.padEnd(14),
+        c.key.padEnd(48),
+        `median ${timing.median.toFixed(2)} ms  p95 ${timing.p95.toFixed(2)} ms  n=${timing.samples}`,
+      )
     }
   }
 
@@ -173,7 +183,11 @@ async function main(): Promise<void> {
  * call after opening the store (its aggregate cache empty), and the engine with the aggregate cache
  * off (every query runs its SQL in DuckDB).
  */
-async function engineVariants(mod: EngineModule, cases: CaseSpec[], oracle: Record<string, unknown>): Promise<void> {
+async function engineVariants(
+  mod: EngineModule,
+  cases: CaseSpec[],
+  oracle: Record<string, unknown>,
+): Promise<void> {
   const path = outPath(`store-${dsName}.duckdb`)
   const timed = cases.filter((c) => c.timed)
   const reps = quick ? 1 : 3
@@ -201,8 +215,18 @@ async function engineVariants(mod: EngineModule, cases: CaseSpec[], oracle: Reco
       max: samples[samples.length - 1]!,
       samples: samples.length,
     }
-    out.timings.push({ case: c.key, fn: c.fn, days: c.params.days as number, impl: 'engine (cold: first call after open)', ...row })
-    log('engine cold'.padEnd(14), c.key.padEnd(48), `median ${row.median.toFixed(2)} ms (n=${samples.length})`)
+    out.timings.push({
+      case: c.key,
+      fn: c.fn,
+      days: c.params.days as number,
+      impl: 'engine (cold: first call after open)',
+      ...row,
+    })
+    log(
+      'engine cold'.padEnd(14),
+      c.key.padEnd(48),
+      `median ${row.median.toFixed(2)} ms (n=${samples.length})`,
+    )
   }
   const engine = await mod.openEngine({ path, aggregateCache: false })
   const impl = 'engine (no aggregate cache: SQL)'
@@ -210,14 +234,24 @@ async function engineVariants(mod: EngineModule, cases: CaseSpec[], oracle: Reco
     for (const c of cases) {
       const diffs = diffPayloads(await call(engine, c.fn, c.params), oracle[c.key])
       out.checks.push({ case: c.key, impl, ok: diffs.length === 0, against: 'oracle', diffs })
-      if (diffs.length > 0) out.failures.push(`${impl} ${c.key}: wrong payload: ${diffs.slice(0, 3).join('; ')}`)
+      if (diffs.length > 0)
+        out.failures.push(`${impl} ${c.key}: wrong payload: ${diffs.slice(0, 3).join('; ')}`)
     }
     for (const c of timed) {
       gc()
-      const { timing, last } = await timeCase(`${impl} ${c.key}`, () => call(engine, c.fn, c.params), prof.fast)
-      if (diffPayloads(last, oracle[c.key]).length > 0) out.failures.push(`${impl} ${c.key}: wrong payload while timed`)
+      const { timing, last } = await timeCase(
+        `${impl} ${c.key}`,
+        () => call(engine, c.fn, c.params),
+        prof.fast,
+      )
+      if (diffPayloads(last, oracle[c.key]).length > 0)
+        out.failures.push(`${impl} ${c.key}: wrong payload while timed`)
       out.timings.push({ case: c.key, fn: c.fn, days: c.params.days as number, impl, ...timing })
-      log('engine sql'.padEnd(14), c.key.padEnd(48), `median ${timing.median.toFixed(2)} ms  p95 ${timing.p95.toFixed(2)} ms`)
+      log(
+        'engine sql'.padEnd(14),
+        c.key.padEnd(48),
+        `median ${timing.median.toFixed(2)} ms  p95 ${timing.p95.toFixed(2)} ms`,
+      )
     }
   } finally {
     await engine.close()

@@ -5,12 +5,30 @@
  * both (checked before timing, and against the typed-array oracle); then each case is timed on both,
  * back to back, and the ratio crowd/alone reported.
  */
-import { DATASETS, datasetDays, datasetRecords, mainDomainId, analysisCount, type DatasetName, type DatasetSpec } from '../data/generator.js'
+import {
+  DATASETS,
+  datasetDays,
+  datasetRecords,
+  mainDomainId,
+  analysisCount,
+  type DatasetName,
+  type DatasetSpec,
+} from '../data/generator.js'
 import { TypedArrayStore } from '../peers/typed-arrays.js'
 import { loadEngineModule } from '../lib/engine.js'
 import { diffPayloads } from '../lib/compare.js'
 import { timeCase, stopwatch } from '../lib/timing.js'
-import { caseList, gc, outPath, parseArgs, profiles, removeStore, writeJson, suiteMeta, type SuiteOutput } from '../lib/suite.js'
+import {
+  caseList,
+  gc,
+  outPath,
+  parseArgs,
+  profiles,
+  removeStore,
+  writeJson,
+  suiteMeta,
+  type SuiteOutput,
+} from '../lib/suite.js'
 import type { FunctionName, ReportFunctions } from '../lib/semantics.js'
 import type { Engine } from '../../src/types.js'
 
@@ -21,14 +39,28 @@ const base: DatasetSpec = DATASETS[dsName]
 // --crowd-domains=N shrinks the crowd (default: the dataset's, 1,000 for Crowd) when ingest is too slow.
 const crowdDomains = typeof args['crowd-domains'] === 'string' ? Number(args['crowd-domains']) : undefined
 const crowdSpec: DatasetSpec =
-  base.crowd && crowdDomains !== undefined ? { ...base, crowd: { ...base.crowd, domains: crowdDomains } } : base
+  base.crowd && crowdDomains !== undefined
+    ? { ...base, crowd: { ...base.crowd, domains: crowdDomains } }
+    : base
 const aloneSpec: DatasetSpec = { ...crowdSpec, name: `${crowdSpec.name}-alone` }
 delete aloneSpec.crowd
 const domainId = mainDomainId(crowdSpec)
 const prof = profiles(quick)
-const out: SuiteOutput = { ...suiteMeta(), suite: 'crowd', dataset: dsName, quick, sizes: {}, setup: {}, checks: [], timings: [], notes: [], failures: [] }
+const out: SuiteOutput = {
+  ...suiteMeta(),
+  suite: 'crowd',
+  dataset: dsName,
+  quick,
+  sizes: {},
+  setup: {},
+  checks: [],
+  timings: [],
+  notes: [],
+  failures: [],
+}
 const T0 = performance.now()
-const log = (...a: unknown[]) => console.log(`[crowd ${dsName} +${((performance.now() - T0) / 1000).toFixed(1)}s]`, ...a)
+const log = (...a: unknown[]) =>
+  console.log(`[crowd ${dsName} +${((performance.now() - T0) / 1000).toFixed(1)}s]`, ...a)
 const call = (fns: ReportFunctions, fn: FunctionName, params: Record<string, unknown>): Promise<unknown> =>
   Promise.resolve((fns[fn] as (p: unknown) => unknown).call(fns, params))
 
@@ -39,8 +71,13 @@ async function main(): Promise<void> {
     return
   }
   const counts = analysisCount(crowdSpec)
-  out.sizes = { domains: 1 + (crowdSpec.crowd?.domains ?? 0), mainAnalyses: counts.main, totalAnalyses: counts.total }
-  if (crowdSpec !== base) out.notes.push(`crowd reduced to ${crowdSpec.crowd?.domains} other domains (--crowd-domains)`)
+  out.sizes = {
+    domains: 1 + (crowdSpec.crowd?.domains ?? 0),
+    mainAnalyses: counts.main,
+    totalAnalyses: counts.total,
+  }
+  if (crowdSpec !== base)
+    out.notes.push(`crowd reduced to ${crowdSpec.crowd?.domains} other domains (--crowd-domains)`)
 
   const alonePath = outPath(`store-${dsName}-alone.duckdb`)
   const crowdPath = outPath(`store-${dsName}.duckdb`)
@@ -59,15 +96,19 @@ async function main(): Promise<void> {
     let mentions = 0
     const c = await stopwatch(async () => {
       for (let from = 0; from < days; from += batchDays) {
-        const r = await crowd.ingest(datasetRecords(crowdSpec, { fromDay: from, toDay: from + batchDays, entities: from === 0 }))
+        const r = await crowd.ingest(
+          datasetRecords(crowdSpec, { fromDay: from, toDay: from + batchDays, entities: from === 0 }),
+        )
         total += r.analyses
         mentions += r.mentions
         log(`crowd batch from day ${from}: ${r.analyses} analyses (${total} in all)`)
       }
     })
     out.setup['crowd: ingest (batches of days)'] = c.ms
-    if (total !== counts.total) out.failures.push(`crowd store holds ${total} analyses, the generator made ${counts.total}`)
-    if (a.value.analyses !== counts.main) out.failures.push(`alone store holds ${a.value.analyses} analyses, expected ${counts.main}`)
+    if (total !== counts.total)
+      out.failures.push(`crowd store holds ${total} analyses, the generator made ${counts.total}`)
+    if (a.value.analyses !== counts.main)
+      out.failures.push(`alone store holds ${a.value.analyses} analyses, expected ${counts.main}`)
     out.sizes.crowdStoreAnalyses = total
     out.sizes.crowdStoreMentions = mentions
     out.extra = { crowdIngestAnalysesPerSec: total / (c.ms / 1000), batchDays }
@@ -95,17 +136,31 @@ async function main(): Promise<void> {
     }
     for (const cs of cases) {
       if (wrong.has(cs.key)) continue
-      for (const [impl, engine] of [['engine (alone)', alone], ['engine (crowd)', crowd]] as [string, Engine][]) {
+      for (const [impl, engine] of [
+        ['engine (alone)', alone],
+        ['engine (crowd)', crowd],
+      ] as [string, Engine][]) {
         gc()
-        const { timing, last } = await timeCase(`${impl} ${cs.key}`, () => call(engine, cs.fn, cs.params), prof.fast)
+        const { timing, last } = await timeCase(
+          `${impl} ${cs.key}`,
+          () => call(engine, cs.fn, cs.params),
+          prof.fast,
+        )
         if (diffPayloads(last, await call(oracleStore.value, cs.fn, cs.params)).length > 0) {
           out.failures.push(`${impl} ${cs.key}: wrong payload while timed`)
         }
         out.timings.push({ case: cs.key, fn: cs.fn, days: cs.params.days as number, impl, ...timing })
-        log(impl.padEnd(15), cs.key.padEnd(48), `median ${timing.median.toFixed(2)} ms  p95 ${timing.p95.toFixed(2)} ms`)
+        log(
+          impl.padEnd(15),
+          cs.key.padEnd(48),
+          `median ${timing.median.toFixed(2)} ms  p95 ${timing.p95.toFixed(2)} ms`,
+        )
       }
     }
-    out.memory = { rssMB: process.memoryUsage().rss / 2 ** 20, maxRssMB: process.resourceUsage().maxRSS / 1024 }
+    out.memory = {
+      rssMB: process.memoryUsage().rss / 2 ** 20,
+      maxRssMB: process.resourceUsage().maxRSS / 1024,
+    }
   } finally {
     await alone.close()
     await crowd.close()

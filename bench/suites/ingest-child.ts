@@ -26,8 +26,13 @@ async function main(): Promise<void> {
   const t1 = performance.now()
   const maxRssKB = process.resourceUsage().maxRSS
   const payloads: Record<string, unknown> = {}
-  for (const c of caseList(domainId).filter((x) => x.timed && (x.params.days === 365 || x.params.days === 30))) {
-    payloads[c.key] = await (engine[c.fn as FunctionName] as ReportFunctions[FunctionName]).call(engine, c.params as never)
+  for (const c of caseList(domainId).filter(
+    (x) => x.timed && (x.params.days === 365 || x.params.days === 30),
+  )) {
+    payloads[c.key] = await (engine[c.fn as FunctionName] as ReportFunctions[FunctionName]).call(
+      engine,
+      c.params as never,
+    )
   }
   const t2 = performance.now()
   await engine.close()

@@ -22,9 +22,21 @@ const quick = args.quick === true
 const dsName = (typeof args.dataset === 'string' ? args.dataset : 'L') as DatasetName
 const spec = DATASETS[dsName]
 const domainId = mainDomainId(spec)
-const out: SuiteOutput = { ...suiteMeta(), suite: 'ingest', dataset: dsName, quick, sizes: {}, setup: {}, checks: [], timings: [], notes: [], failures: [] }
+const out: SuiteOutput = {
+  ...suiteMeta(),
+  suite: 'ingest',
+  dataset: dsName,
+  quick,
+  sizes: {},
+  setup: {},
+  checks: [],
+  timings: [],
+  notes: [],
+  failures: [],
+}
 const T0 = performance.now()
-const log = (...a: unknown[]) => console.log(`[ingest ${dsName} +${((performance.now() - T0) / 1000).toFixed(1)}s]`, ...a)
+const log = (...a: unknown[]) =>
+  console.log(`[ingest ${dsName} +${((performance.now() - T0) / 1000).toFixed(1)}s]`, ...a)
 
 interface ChildReport {
   openMs: number
@@ -43,7 +55,10 @@ function runChild(file: string, store: string, tag: string): ChildReport {
   const nodeArgs = [child, `--file=${file}`, `--store=${store}`, `--out=${report}`, `--domain=${domainId}`]
   const useTime = existsSync('/usr/bin/time')
   const r = useTime
-    ? spawnSync('/usr/bin/time', ['-v', process.execPath, ...nodeArgs], { encoding: 'utf8', maxBuffer: 1 << 26 })
+    ? spawnSync('/usr/bin/time', ['-v', process.execPath, ...nodeArgs], {
+        encoding: 'utf8',
+        maxBuffer: 1 << 26,
+      })
     : spawnSync(process.execPath, nodeArgs, { encoding: 'utf8', maxBuffer: 1 << 26 })
   if (r.status !== 0) throw new Error(`ingest child (${tag}) failed: ${r.stderr?.slice(-2000)}`)
   const rep = JSON.parse(readFileSync(report, 'utf8')) as ChildReport
@@ -62,17 +77,32 @@ async function main(): Promise<void> {
   const store = outPath(`store-ingest-${dsName}.duckdb`)
   removeStore(store)
   const first = runChild(file, store, 'first')
-  log('first ingest', first.result, `${first.ingestMs.toFixed(0)} ms`, `maxRSS ${(first.maxRssKB / 1024).toFixed(0)} MB`)
+  log(
+    'first ingest',
+    first.result,
+    `${first.ingestMs.toFixed(0)} ms`,
+    `maxRSS ${(first.maxRssKB / 1024).toFixed(0)} MB`,
+  )
   const storeMB = statSync(store).size / 2 ** 20
   const second = runChild(file, store, 'again')
-  log('re-ingest', second.result, `${second.ingestMs.toFixed(0)} ms`, `maxRSS ${(second.maxRssKB / 1024).toFixed(0)} MB`)
+  log(
+    're-ingest',
+    second.result,
+    `${second.ingestMs.toFixed(0)} ms`,
+    `maxRSS ${(second.maxRssKB / 1024).toFixed(0)} MB`,
+  )
 
   const oracle = TypedArrayStore.build(datasetRecords(spec), domainId)
   for (const [k, got] of Object.entries(first.payloads)) {
     const fn = k.split(' ')[0] as FunctionName
     const days = Number(/days=(\d+)/.exec(k)?.[1])
-    const params = (k.includes('limit=') ? { domainId, days, limit: 25 } : { domainId, days, model: 'all' }) as Record<string, unknown>
-    const want = (oracle[fn] as ReportFunctions[FunctionName]).call(oracle, { ...params, now: BENCH_NOW } as never)
+    const params = (
+      k.includes('limit=') ? { domainId, days, limit: 25 } : { domainId, days, model: 'all' }
+    ) as Record<string, unknown>
+    const want = (oracle[fn] as ReportFunctions[FunctionName]).call(oracle, {
+      ...params,
+      now: BENCH_NOW,
+    } as never)
     for (const [impl, payload, against, ref] of [
       ['engine after ingestFile', got, 'typed-arrays', want],
       ['engine after re-ingest', second.payloads[k], 'engine after ingestFile', got],
@@ -83,8 +113,10 @@ async function main(): Promise<void> {
     }
   }
   const countDiffs = diffPayloads(second.result, first.result)
-  if (countDiffs.length > 0) out.notes.push(`re-ingest counts differ from the first ingest: ${countDiffs.join('; ')}`)
-  if (first.result.analyses !== oracle.analyses) out.failures.push(`ingest stored ${first.result.analyses} analyses, expected ${oracle.analyses}`)
+  if (countDiffs.length > 0)
+    out.notes.push(`re-ingest counts differ from the first ingest: ${countDiffs.join('; ')}`)
+  if (first.result.analyses !== oracle.analyses)
+    out.failures.push(`ingest stored ${first.result.analyses} analyses, expected ${oracle.analyses}`)
 
   const mk = (r: ChildReport) => ({
     ms: r.ingestMs,

@@ -17,7 +17,18 @@ const quick = args.quick === true
 const dsName = (typeof args.dataset === 'string' ? args.dataset : 'L') as DatasetName
 const spec = DATASETS[dsName]
 const domainId = mainDomainId(spec)
-const out: SuiteOutput = { ...suiteMeta(), suite: 'reference', dataset: dsName, quick, sizes: {}, setup: {}, checks: [], timings: [], notes: [], failures: [] }
+const out: SuiteOutput = {
+  ...suiteMeta(),
+  suite: 'reference',
+  dataset: dsName,
+  quick,
+  sizes: {},
+  setup: {},
+  checks: [],
+  timings: [],
+  notes: [],
+  failures: [],
+}
 const log = (...a: unknown[]) => console.log(`[reference ${dsName}]`, ...a)
 
 const METHOD: Record<FunctionName, keyof ReferenceModel> = {
@@ -57,7 +68,13 @@ async function main(): Promise<void> {
   for (const c of cases.filter((x) => x.timed)) {
     gc()
     const { timing } = await timeCase(`reference ${c.key}`, () => call(c.fn, c.params), profile)
-    out.timings.push({ case: c.key, fn: c.fn, days: c.params.days as number, impl: 'reference-model', ...timing })
+    out.timings.push({
+      case: c.key,
+      fn: c.fn,
+      days: c.params.days as number,
+      impl: 'reference-model',
+      ...timing,
+    })
     log(c.key.padEnd(48), `median ${timing.median.toFixed(1)} ms`)
   }
   out.memory = { maxRssMB: process.resourceUsage().maxRSS / 1024 }
