@@ -1,0 +1,80 @@
+/**
+ * Timing with tinybench: one Bench per case so each case gets its own budget, samples retained so
+ * the median and p95 come from the same samples. A case's last returned payload is kept so the
+ * caller can check that what was timed was right.
+ */
+import { Bench } from 'tinybench'
+
+export interface TimingOptions {
+  /** Time budget in ms (tinybench `time`). */
+  time: number
+  /** Minimum iterations. */
+  iterations: number
+  warmupIterations: number
+  warmupTime: number
+}
+
+export interface Timing {
+  median: number
+  p95: number
+  mean: number
+  min: number
+  max: number
+  samples: number
+}
+
+/** Linear-interpolated quantile of sorted samples. */
+export function quantile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return NaN
+  const pos = (sorted.length - 1) * q
+  const lo = Math.floor(pos)
+  const hi = Math.ceil(pos)
+  const a = sorted[lo] as number
+  const b = sorted[hi] as number
+  return a + (b - a) * (pos - lo)
+}
+
+/** Times `fn`; returns the statistics (ms) and the value the last iteration returned. */
+export async function timeCase(
+  name: string,
+  fn: () => unknown,
+  opts: TimingOptions,
+): Promise<{ timing: Timing; last: unknown }> {
+  let last: unknown
+  const bench = new Bench({
+    name,
+    time: opts.time,
+    iterations: opts.iterations,
+    warmup: opts.warmupIterations > 0,
+    warmupIterations: opts.warmupIterations,
+    warmupTime: opts.warmupTime,
+    retainSamples: true,
+    throws: true,
+  })
+  bench.add(name, async () => {
+    last = await fn()
+  })
+  await bench.run()
+  const task = bench.tasks[0]
+  const r = task?.result
+  if (!r || !('latency' in r)) throw new Error(`${name}: no result (${r?.state ?? 'missing'})`)
+  const samples = [...(r.latency.samples ?? [])].sort((x, y) => x - y)
+  return {
+    timing: {
+      median: quantile(samples, 0.5),
+      p95: quantile(samples, 0.95),
+      mean: r.latency.mean,
+      min: r.latency.min,
+      max: r.latency.max,
+      samples: samples.length,
+    },
+    last,
+  }
+}
+
+/** Wall-clock of one async step, ms. */
+export async function stopwatch<T>(fn: () => Promise<T> | T): Promise<{ ms: number; value: T }> {
+  const t0 = performance.now()
+  const value = await fn()
+  return { ms: performance.now() - t0, value }
+}

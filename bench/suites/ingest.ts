@@ -1,0 +1,151 @@
+/**
+ * Suite "ingest" (issue case 4): an NDJSON file of the dataset into a committed file store, measured
+ * in a child process (wall time, analyses/s, mentions/s, peak RSS from the child's
+ * process.resourceUsage().maxRSS and, when present, /usr/bin/time -v), then the same file again into
+ * the same store (idempotent upsert: counts and every report must be unchanged).
+ * The file is written first, outside any timing.
+ */
+import { spawnSync } from 'node:child_process'
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { BENCH_NOW, DATASETS, datasetRecords, mainDomainId, type DatasetName } from '../data/generator.js'
+import { writeNdjson } from '../data/ndjson.js'
+import { TypedArrayStore } from '../peers/typed-arrays.js'
+import { diffPayloads } from '../lib/compare.js'
+import { stopwatch } from '../lib/timing.js'
+import { outPath, parseArgs, removeStore, writeJson, suiteMeta, type SuiteOutput } from '../lib/suite.js'
+import type { FunctionName, ReportFunctions } from '../lib/semantics.js'
+import type { IngestResult } from '../../src/types.js'
+
+const args = parseArgs()
+const quick = args.quick === true
+const dsName = (typeof args.dataset === 'string' ? args.dataset : 'L') as DatasetName
+const spec = DATASETS[dsName]
+const domainId = mainDomainId(spec)
+const out: SuiteOutput = {
+  ...suiteMeta(),
+  suite: 'ingest',
+  dataset: dsName,
+  quick,
+  sizes: {},
+  setup: {},
+  checks: [],
+  timings: [],
+  notes: [],
+  failures: [],
+}
+const T0 = performance.now()
+const log = (...a: unknown[]) =>
+  console.log(`[ingest ${dsName} +${((performance.now() - T0) / 1000).toFixed(1)}s]`, ...a)
+
+interface ChildReport {
+  openMs: number
+  ingestMs: number
+  closeMs: number
+  result: IngestResult
+  maxRssKB: number
+  maxRssEndKB: number
+  payloads: Record<string, unknown>
+  timeMaxRssKB?: number
+}
+
+function runChild(file: string, store: string, tag: string): ChildReport {
+  const child = fileURLToPath(new URL('./ingest-child.js', import.meta.url))
+  const report = outPath(`ingest-${dsName}-${tag}.json`)
+  const nodeArgs = [child, `--file=${file}`, `--store=${store}`, `--out=${report}`, `--domain=${domainId}`]
+  const useTime = existsSync('/usr/bin/time')
+  const r = useTime
+    ? spawnSync('/usr/bin/time', ['-v', process.execPath, ...nodeArgs], {
+        encoding: 'utf8',
+        maxBuffer: 1 << 26,
+      })
+    : spawnSync(process.execPath, nodeArgs, { encoding: 'utf8', maxBuffer: 1 << 26 })
+  if (r.status !== 0) throw new Error(`ingest child (${tag}) failed: ${r.stderr?.slice(-2000)}`)
+  const rep = JSON.parse(readFileSync(report, 'utf8')) as ChildReport
+  const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr ?? '')
+  if (m?.[1]) rep.timeMaxRssKB = Number(m[1])
+  return rep
+}
+
+async function main(): Promise<void> {
+  const file = outPath(`${dsName}.ndjson`)
+  const w = await stopwatch(() => writeNdjson(file, datasetRecords(spec)))
+  out.setup['write NDJSON file (not timed as ingest)'] = w.ms
+  out.sizes = { lines: w.value.lines, fileMB: w.value.bytes / 2 ** 20 }
+  log('NDJSON written', w.value, `${w.ms.toFixed(0)} ms`)
+
+  const store = outPath(`store-ingest-${dsName}.duckdb`)
+  removeStore(store)
+  const first = runChild(file, store, 'first')
+  log(
+    'first ingest',
+    first.result,
+    `${first.ingestMs.toFixed(0)} ms`,
+    `maxRSS ${(first.maxRssKB / 1024).toFixed(0)} MB`,
+  )
+  const storeMB = statSync(store).size / 2 ** 20
+  const second = runChild(file, store, 'again')
+  log(
+    're-ingest',
+    second.result,
+    `${second.ingestMs.toFixed(0)} ms`,
+    `maxRSS ${(second.maxRssKB / 1024).toFixed(0)} MB`,
+  )
+
+  const oracle = TypedArrayStore.build(datasetRecords(spec), domainId)
+  for (const [k, got] of Object.entries(first.payloads)) {
+    const fn = k.split(' ')[0] as FunctionName
+    const days = Number(/days=(\d+)/.exec(k)?.[1])
+    const params = (
+      k.includes('limit=') ? { domainId, days, limit: 25 } : { domainId, days, model: 'all' }
+    ) as Record<string, unknown>
+    const want = (oracle[fn] as ReportFunctions[FunctionName]).call(oracle, {
+      ...params,
+      now: BENCH_NOW,
+    } as never)
+    for (const [impl, payload, against, ref] of [
+      ['engine after ingestFile', got, 'typed-arrays', want],
+      ['engine after re-ingest', second.payloads[k], 'engine after ingestFile', got],
+    ] as const) {
+      const diffs = diffPayloads(payload, ref)
+      out.checks.push({ case: k, impl, ok: diffs.length === 0, against, diffs })
+      if (diffs.length > 0) out.failures.push(`${impl} ${k}: wrong payload: ${diffs.slice(0, 3).join('; ')}`)
+    }
+  }
+  const countDiffs = diffPayloads(second.result, first.result)
+  if (countDiffs.length > 0)
+    out.notes.push(`re-ingest counts differ from the first ingest: ${countDiffs.join('; ')}`)
+  if (first.result.analyses !== oracle.analyses)
+    out.failures.push(`ingest stored ${first.result.analyses} analyses, expected ${oracle.analyses}`)
+
+  const mk = (r: ChildReport) => ({
+    ms: r.ingestMs,
+    analysesPerSec: r.result.analyses / (r.ingestMs / 1000),
+    mentionsPerSec: r.result.mentions / (r.ingestMs / 1000),
+    peakRssMB: r.maxRssKB / 1024,
+    peakRssMBTimeV: r.timeMaxRssKB !== undefined ? r.timeMaxRssKB / 1024 : null,
+    openMs: r.openMs,
+    closeMs: r.closeMs,
+    result: r.result,
+  })
+  out.extra = {
+    first: mk(first),
+    again: mk(second),
+    storeMB,
+    storeMBAfterReingest: statSync(store).size / 2 ** 20,
+    arrow: 'slot: columnar/Arrow ingest comes from a later issue; not measured yet',
+  }
+  out.sizes.analyses = first.result.analyses
+  out.sizes.mentions = first.result.mentions
+  if (!quick) removeStore(store)
+}
+
+main()
+  .catch((e: unknown) => {
+    out.failures.push(`suite crashed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`)
+    console.error(e)
+  })
+  .finally(() => {
+    writeJson(`suite-ingest-${dsName}.json`, out)
+    process.exit(out.failures.length > 0 ? 1 : 0)
+  })
