@@ -132,7 +132,7 @@ describe('kill -9 during ingest into a file-backed store', () => {
     figures.push(
       `${KILLS} kills over ${BATCHES}x${PER_BATCH} analyses (uninterrupted ${(refMs / 1000).toFixed(1)} s); committed batches at kill: ${JSON.stringify(committedHist)}; finished before the kill: ${finishedBeforeKill}`,
     )
-  })
+  }, LONG ? 7_200_000 : 180_000)
 
   it('re-ingesting files already stored changes no payload (the same file twice changes nothing)', async () => {
     const db = join(TMP, 'twice.duckdb')
@@ -147,7 +147,7 @@ describe('kill -9 during ingest into a file-backed store', () => {
     }
     const d = await storeDigest(db)
     for (const t of Object.keys(refDigest)) expect(d[t]!.rows, t).toBe(refDigest[t]!.rows)
-  })
+  }, 600_000)
 })
 
 describe('an error in the middle of a batch leaves zero rows of that batch', () => {

@@ -22,6 +22,7 @@ const RUNS = Number(process.env.VA_FUZZ_RUNS ?? (LONG ? 2500 : 100))
 const FILE_RUNS = Math.max(1, Math.round((RUNS * 3) / 5))
 const SEED = Number(process.env.VA_SEED ?? 20261122)
 const STORED = 300
+const TIMEOUT = LONG ? 3_600_000 : 120_000
 
 const dims = makeDims(1)
 let counter = 0
@@ -141,7 +142,7 @@ describe('ingest fuzzing: malformed records are refused, named, and nothing is s
       }),
       { numRuns: RUNS, seed: SEED, endOnFailure: true },
     )
-  })
+  }, TIMEOUT)
 
   it(`NDJSON files: ${FILE_RUNS} files with bad records and damaged bytes`, async () => {
     const { dir, cleanup: done } = tempDir()
@@ -226,7 +227,7 @@ describe('ingest fuzzing: malformed records are refused, named, and nothing is s
     } finally {
       done()
     }
-  })
+  }, TIMEOUT)
 
   it('more than 100 bad records: 100 issues named, the total counted, nothing stored', async () => {
     const records: unknown[] = []
