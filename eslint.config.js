@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint'
 import globals from 'globals'
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'reports/**'] },
+  { ignores: ['scratch/**', 'dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'reports/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

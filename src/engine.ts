@@ -14,6 +14,7 @@ import {
   type DuckDBValue,
 } from '@duckdb/node-api'
 import { Catalog } from './catalog.js'
+import { AggregateCache } from './serving/aggregate-cache.js'
 import { Mutex, ReadWriteLock } from './db/lock.js'
 import { sqlIds, sqlText } from './db/sql.js'
 import { EngineClosedError, QueryError, ReadOnlyError, ValidationError, VisibilityError } from './errors.js'
@@ -51,16 +52,53 @@ class ReadConnection {
   constructor(readonly conn: DuckDBConnection) {}
 
   async run(id: string, values: Record<string, number>): Promise<DuckDBValue[][]> {
+    const stmt = await this.#prepared(id)
+    const types: Record<string, typeof INTEGER> = {}
+    for (const k of Object.keys(values)) types[k] = INTEGER
+    stmt.bind(values, types)
+    const reader = await stmt.runAndReadAll()
+    const columns = reader.getColumns()
+    // With no rows the reader has no column arrays at all.
+    return columns.length === reader.columnCount
+      ? columns
+      : Array.from({ length: reader.columnCount }, () => [])
+  }
+
+  /**
+   * Runs a query whose columns are all DOUBLE and NOT NULL, and copies them into Float64Arrays.
+   * The vectors' own Float64Array views are copied whole when the client exposes them (it does in
+   * the pinned @duckdb/node-api), value by value otherwise.
+   */
+  async load(id: string, values: Record<string, number>): Promise<Float64Array[]> {
+    const stmt = await this.#prepared(id)
+    const types: Record<string, typeof INTEGER> = {}
+    for (const k of Object.keys(values)) types[k] = INTEGER
+    stmt.bind(values, types)
+    const result = await stmt.run()
+    const columns = Array.from({ length: result.columnCount }, () => new Float64Array(result.rowCount))
+    let offset = 0
+    for (let c = 0; c < result.chunkCount; c++) {
+      const chunk = result.getChunk(c)
+      const n = chunk.rowCount
+      for (let col = 0; col < columns.length; col++) {
+        const vector = chunk.getColumnVector(col)
+        const out = columns[col]!
+        const items = (vector as unknown as { items?: unknown }).items
+        if (items instanceof Float64Array && items.length === n) out.set(items, offset)
+        else for (let i = 0; i < n; i++) out[offset + i] = Number(vector.getItem(i) ?? 0)
+      }
+      offset += n
+    }
+    return columns
+  }
+
+  async #prepared(id: string): Promise<DuckDBPreparedStatement> {
     let stmt = this.#statements.get(id)
     if (stmt === undefined) {
       stmt = await this.conn.prepare(sqlText(id))
       this.#statements.set(id, stmt)
     }
-    const types: Record<string, typeof INTEGER> = {}
-    for (const k of Object.keys(values)) types[k] = INTEGER
-    stmt.bind(values, types)
-    const reader = await stmt.runAndReadAll()
-    return reader.getColumns()
+    return stmt
   }
 
   close(): void {
@@ -94,6 +132,8 @@ const KEY_PREFIX = 'va_live_'
 class DuckDBEngine implements Engine {
   #open = true
   #nextAnalysisKey: number
+  /** The in-memory aggregate cache, or null when the engine was opened without it. */
+  readonly aggregates: AggregateCache | null
   readonly #writeMutex = new Mutex()
   readonly #rw = new ReadWriteLock()
   readonly #ctx: QueryContext
@@ -106,21 +146,32 @@ class DuckDBEngine implements Engine {
     nextAnalysisKey: number,
     readonly readOnly: boolean,
     readonly file: string | null,
+    cacheRows: number,
   ) {
     this.#nextAnalysisKey = nextAnalysisKey
     const engine = { catalogOf: () => this.catalog }
+    const inDuckDB = <T>(id: string, fn: (c: ReadConnection) => Promise<T>) =>
+      this.pool.use(async (c) => {
+        try {
+          return await fn(c)
+        } catch (cause) {
+          throw new QueryError(id, { cause })
+        }
+      })
+    this.aggregates =
+      cacheRows > 0
+        ? new AggregateCache(
+            (table, domainKey) =>
+              inDuckDB(table, (c) => c.load(`queries/load_${table}`, { domain_key: domainKey })),
+            cacheRows,
+            (domainKey, idx) => this.catalog.domainsByKey[domainKey]!.prompts[idx]!.id,
+          )
+        : null
     this.#ctx = {
       get catalog() {
         return engine.catalogOf()
       },
-      run: (id, values) =>
-        this.pool.use(async (c) => {
-          try {
-            return await c.run(id, values)
-          } catch (cause) {
-            throw new QueryError(id, { cause })
-          }
-        }),
+      run: (id, values) => this.aggregates?.run(id, values) ?? inDuckDB(id, (c) => c.run(id, values)),
     }
   }
 
@@ -178,6 +229,7 @@ class DuckDBEngine implements Engine {
         await this.#rw.write(async () => {
           await this.write.run('COMMIT')
           staged.applyToCatalog()
+          this.aggregates?.invalidate(staged.affectedDomains)
         })
         this.#nextAnalysisKey = staged.nextAnalysisKey
         return staged.result
@@ -201,6 +253,15 @@ class DuckDBEngine implements Engine {
   }
   sentimentThemes(params: SentimentParams): Promise<SentimentThemesPayload> {
     return this.#read(() => sentimentThemes(this.#ctx, params))
+  }
+
+  async stats(): Promise<Record<string, number>> {
+    return this.#read(() =>
+      this.pool.use(async (c) => {
+        const row = (await c.conn.runAndReadAll(sqlText('queries/table_counts'))).getRowObjectsJS()[0]!
+        return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]))
+      }),
+    )
   }
 
   async listDomains(): Promise<DomainInfo[]> {
@@ -416,6 +477,7 @@ export async function openEngine(options: OpenEngineOptions = {}): Promise<Engin
       next.getRows()[0]![0] as number,
       readOnly,
       file,
+      options.aggregateCache === false ? 0 : (options.aggregateCacheRows ?? 5_000_000),
     )
   } catch (e) {
     write.closeSync()

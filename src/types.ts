@@ -251,6 +251,13 @@ export interface OpenEngineOptions {
   hardened?: boolean
   /** How many read connections run queries concurrently (default 2). */
   readConnections?: number
+  /**
+   * Keep each queried domain's daily aggregates in memory, column-wise (default true). Off, every
+   * query runs its SQL in DuckDB; the payloads are the same.
+   */
+  aggregateCache?: boolean
+  /** Aggregate rows the cache may hold in all (default 5,000,000, about 40 bytes each). */
+  aggregateCacheRows?: number
   /** A directory written by `exportParquet`: query it directly, read-only. */
   parquet?: string
 }
@@ -290,6 +297,9 @@ export interface Engine {
   revokeApiKey(id: string): Promise<boolean>
   /** The key's stored info when the secret matches a stored, unrevoked key (constant-time compare), else null. */
   verifyApiKey(secret: string): Promise<ApiKeyInfo | null>
+
+  /** Row counts of the stored tables (teams, domains, ..., analyses, mentions, citations, theme_occurrences). */
+  stats(): Promise<Record<string, number>>
 
   /** Whether the database is open. */
   readonly isOpen: boolean

@@ -34,6 +34,7 @@ import {
   type teamSchema,
   type themeSchema,
 } from '../schemas/records.js'
+import { isPlainValidAnalysis } from '../schemas/fast-analysis.js'
 import { CHANNELS, type IngestResult } from '../types.js'
 
 /** Where a record came from: a 1-based file line or a 0-based array index. */
@@ -100,6 +101,8 @@ export interface StagedCall {
   applyToCatalog(): void
   /** The first analysis key free after this call. */
   nextAnalysisKey: number
+  /** Domains whose aggregates this call changes. */
+  affectedDomains: number[]
 }
 
 export class IngestCall {
@@ -172,6 +175,10 @@ export class IngestCall {
           ? `is required (one of ${RECORD_TYPES.join(', ')})`
           : `unknown type ${JSON.stringify(type)}; expected one of ${RECORD_TYPES.join(', ')}`,
       )
+      return
+    }
+    if (type === 'analysis' && isPlainValidAnalysis(raw as Record<string, unknown>)) {
+      this.#addAnalysis(raw as Analysis, loc)
       return
     }
     const parsed = recordSchemas[type as RecordType].safeParse(raw)
@@ -284,10 +291,13 @@ export class IngestCall {
     await this.#stageMaps(plan)
 
     const changed: Record<string, number> = {}
-    for (const id of sqlIds('ingest')) {
+    for (const id of sqlIds('ingest').filter((i) => /\/\d\d_/.test(i))) {
       const values = id === 'ingest/01_final_analyses' ? { base: nextAnalysisKey } : undefined
+      const t0 = performance.now()
       const r = await this.#conn.run(sqlText(id), values, values ? { base: BIGINT } : undefined)
       changed[id] = r.rowsChanged
+      if (process.env.VA_TRACE_INGEST)
+        process.stderr.write(`${id} ${(performance.now() - t0).toFixed(1)} ms\n`)
     }
     const result: IngestResult = {
       teams: this.#teams.size,
@@ -300,8 +310,10 @@ export class IngestCall {
       citations: changed['ingest/23_insert_citations'] ?? 0,
       theme_occurrences: changed['ingest/24_insert_theme_occurrences'] ?? 0,
     }
+    const affected = await this.#conn.runAndReadAll(sqlText('ingest/affected_domains'))
     return {
       result,
+      affectedDomains: affected.getRows().map((r) => r[0] as number),
       applyToCatalog: () => this.#apply(plan),
       nextAnalysisKey: nextAnalysisKey + this.#seq,
     }

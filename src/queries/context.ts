@@ -9,8 +9,8 @@ export const DAY_MS = 86_400_000
 
 export interface QueryContext {
   readonly catalog: Catalog
-  /** Runs `sql/<id>.sql` with INTEGER parameters and returns its columns. */
-  run(id: string, values: Record<string, number>): Promise<DuckDBValue[][]>
+  /** Runs `sql/<id>.sql` (or its in-memory equivalent) with INTEGER parameters; returns its columns. */
+  run(id: string, values: Record<string, number>): Promise<ArrayLike<DuckDBValue>[]>
 }
 
 /** Parses parameters with a zod schema; a failure becomes a ValidationError naming the parameter. */

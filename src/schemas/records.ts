@@ -10,11 +10,15 @@ export const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F
 /** A UUID in any case; the engine lower-cases it. */
 export const uuidSchema = z.string().regex(UUID_RE, { error: 'must be a UUID' })
 
+/** An integer in [min, max] whose every failure says `error`. */
+const intRange = (min: number, max: number, error: string) =>
+  z.int({ error }).min(min, { error }).max(max, { error })
+
 const text = z.string().min(1, { error: 'must be a non-empty string' })
 const nullableText = z.union([z.string(), z.null()], { error: 'must be a string or null' })
 
 /** An absolute http(s) URL: a scheme, `://`, and a non-empty host, no whitespace. */
-const URL_RE = /^https?:\/\/(?:[^\s/?#@]*@)?(\[[0-9a-fA-F:.]+\]|[^\s/?#:@[\]]+)(?::\d{1,5})?(?:[/?#]\S*)?$/i
+export const URL_RE = /^https?:\/\/(?:[^\s/?#@]*@)?(\[[0-9a-fA-F:.]+\]|[^\s/?#:@[\]]+)(?::\d{1,5})?(?:[/?#]\S*)?$/i
 
 export const teamSchema = z.strictObject({
   type: z.literal('team'),
@@ -37,9 +41,12 @@ export const promptSchema = z.strictObject({
   id: uuidSchema,
   domain_id: uuidSchema,
   text,
-  estimated_search_volume: z.union([z.int().min(0).max(Number.MAX_SAFE_INTEGER), z.null()], {
-    error: 'must be an integer >= 0 or null',
-  }),
+  estimated_search_volume: z.union(
+    [intRange(0, Number.MAX_SAFE_INTEGER, 'must be an integer >= 0 or null'), z.null()],
+    {
+      error: 'must be an integer >= 0 or null',
+    },
+  ),
 })
 
 export const competitorSchema = z.strictObject({
@@ -63,25 +70,30 @@ export const themeSchema = z.strictObject({
 
 const mentionSchema = z.strictObject({
   entity_id: z.union([z.literal('brand'), uuidSchema], { error: 'must be "brand" or a competitor UUID' }),
-  position: z.union([z.int().min(1).max(2_147_483_647), z.null()], {
-    error: 'must be an integer >= 1 or null',
-  }),
-  sentiment: z.union([z.number().min(0).max(100), z.null()], {
-    error: 'must be a number from 0 to 100 or null',
-  }),
+  position: intRange(1, 2_147_483_647, 'must be an integer >= 1 or null').nullable(),
+  sentiment: z
+    .number({ error: 'must be a number from 0 to 100 or null' })
+    .min(0, { error: 'must be a number from 0 to 100 or null' })
+    .max(100, { error: 'must be a number from 0 to 100 or null' })
+    .nullable(),
 })
 
 const citationSchema = z.strictObject({
-  url: z.string().max(8192).regex(URL_RE, { error: 'must be an absolute http(s) URL' }),
+  url: z
+    .string({ error: 'must be an absolute http(s) URL' })
+    .max(8192, { error: 'must be an absolute http(s) URL of at most 8192 characters' })
+    .regex(URL_RE, { error: 'must be an absolute http(s) URL' }),
 })
 
 const themeOccurrenceSchema = z.strictObject({
   theme_id: uuidSchema,
-  occurrences: z.int({ error: 'must be an integer >= 1' }).min(1).max(2_147_483_647),
+  occurrences: intRange(1, 2_147_483_647, 'must be an integer >= 1'),
 })
 
 /** Raw model identifiers: 1-100 characters from [A-Za-z0-9._:/@+-]. */
 export const MODEL_ID_RE = /^[A-Za-z0-9._:/@+-]{1,100}$/
+
+const answeredAtSchema = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp with Z or an offset' })
 
 export const analysisSchema = z.strictObject({
   type: z.literal('analysis'),
@@ -90,11 +102,14 @@ export const analysisSchema = z.strictObject({
   prompt_id: uuidSchema,
   channel: z.enum(CHANNELS, { error: `must be one of ${CHANNELS.join(', ')}` }),
   model: z.string().regex(MODEL_ID_RE, { error: 'must be 1-100 characters from [A-Za-z0-9._:/@+-]' }),
-  answered_at: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp with Z or an offset' }),
+  answered_at: answeredAtSchema,
   mentions: z.array(mentionSchema, { error: 'must be an array' }),
   citations: z.array(citationSchema, { error: 'must be an array' }),
   themes: z.array(themeOccurrenceSchema, { error: 'must be an array' }),
 })
+
+/** The pattern zod checks `answered_at` against (so a fast path can check the very same thing). */
+export const ANSWERED_AT_RE: RegExp | undefined = (answeredAtSchema.def as { pattern?: RegExp }).pattern
 
 export const recordSchemas = {
   team: teamSchema,

@@ -1,0 +1,11 @@
+-- One domain's entity aggregates, by day. Parameters: $domain_key INTEGER.
+-- Columns: day, channel, entity_idx, mentions, pos_sum, pos_cnt, sent_sum, sent_cnt.
+SELECT ((day - DATE '1970-01-01'))::DOUBLE AS day,
+       (channel)::DOUBLE AS channel,
+       (entity_idx)::DOUBLE AS entity_idx,
+       (mentions)::DOUBLE AS mentions,
+       (pos_sum)::DOUBLE AS pos_sum,
+       (pos_cnt)::DOUBLE AS pos_cnt,
+       (sent_sum)::DOUBLE AS sent_sum,
+       (sent_cnt)::DOUBLE AS sent_cnt
+FROM agg_entity_day WHERE domain_key = $domain_key ORDER BY day, channel, entity_idx

@@ -1,0 +1,80 @@
+/** Small builders of valid records for the engine's own tests. */
+import type {
+  AnalysisRecord,
+  CompetitorRecord,
+  DomainRecord,
+  PromptRecord,
+  TeamRecord,
+  ThemeRecord,
+} from '../../src/index.js'
+
+export const TEAM = '0a9c2f4e-1b7d-4c3a-9e8f-5d6b7a8c9d01'
+export const DOMAIN = '5b0e6c1a-8f2d-4e3b-a7c9-1d2e3f4a5b6c'
+export const OTHER_DOMAIN = '6c1f7d2b-9a3e-4f4c-b8da-2e3f4a5b6c7d'
+export const PROMPT = '11111111-1111-4111-8111-111111111111'
+export const OTHER_PROMPT = '22222222-2222-4222-8222-222222222222'
+export const COMPETITOR = 'c0000000-0000-4000-8000-00000000000a'
+export const THEME = 'e0000000-0000-4000-8000-000000000001'
+export const NOW = '2026-11-20T15:00:00Z'
+
+export const team = (over: Partial<TeamRecord> = {}): TeamRecord => ({
+  type: 'team',
+  id: TEAM,
+  name: 'Acme Team',
+  plan: 'pro',
+  developer_access: true,
+  ...over,
+})
+export const domain = (over: Partial<DomainRecord> = {}): DomainRecord => ({
+  type: 'domain',
+  id: DOMAIN,
+  team_id: TEAM,
+  brand_name: 'Acme',
+  website: 'www.acme.com',
+  ...over,
+})
+export const prompt = (over: Partial<PromptRecord> = {}): PromptRecord => ({
+  type: 'prompt',
+  id: PROMPT,
+  domain_id: DOMAIN,
+  text: 'best project management tool',
+  estimated_search_volume: 100,
+  ...over,
+})
+export const competitor = (over: Partial<CompetitorRecord> = {}): CompetitorRecord => ({
+  type: 'competitor',
+  id: COMPETITOR,
+  domain_id: DOMAIN,
+  name: 'Globex',
+  website: 'globex.com',
+  ...over,
+})
+export const theme = (over: Partial<ThemeRecord> = {}): ThemeRecord => ({
+  type: 'theme',
+  id: THEME,
+  domain_id: DOMAIN,
+  name: 'Ease of use',
+  custom_name: null,
+  archived: false,
+  sentiment: 'positive',
+  created_at: '2026-10-01',
+  ...over,
+})
+let counter = 0
+/** An analysis with a fresh id unless one is given. */
+export const analysis = (over: Partial<AnalysisRecord> = {}): AnalysisRecord => ({
+  type: 'analysis',
+  id: `a0000000-0000-4000-8000-${String(++counter).padStart(12, '0')}`,
+  domain_id: DOMAIN,
+  prompt_id: PROMPT,
+  channel: 'chatgpt',
+  model: 'gpt-4o',
+  answered_at: '2026-11-19T10:00:00Z',
+  mentions: [{ entity_id: 'brand', position: 1, sentiment: 80 }],
+  citations: [{ url: 'https://www.acme.com/a' }],
+  themes: [{ theme_id: THEME, occurrences: 2 }],
+  ...over,
+})
+
+/** A team, a domain, a prompt, a competitor and a theme: what an analysis needs. */
+export const base = () => [team(), domain(), prompt(), competitor(), theme()]
