@@ -63,17 +63,25 @@ describe('consistent snapshots while an ingest commits', () => {
       const before = await all()
       let inFlight = true
       let stop = false
-      const seen: Array<Array<{ i: number; s: string; during: boolean }>> = []
+      // Distinct payload texts are interned: a log entry holds an index, not a copy.
+      const texts = NAMES.map(() => new Map<string, number>())
+      const intern = (i: number, s: string) => {
+        let n = texts[i]!.get(s)
+        if (n === undefined) texts[i]!.set(s, (n = texts[i]!.size))
+        return n
+      }
+      const seen: Array<Array<{ i: number; n: number; during: boolean }>> = []
       const readers = Array.from({ length: READERS }, async (_, r) => {
-        const log: Array<{ i: number; s: string; during: boolean }> = []
+        const log: Array<{ i: number; n: number; during: boolean }> = []
         seen[r] = log
         let extra = 0
         for (let k = r; !stop || extra++ < 4; k++) {
           const i = k % 4
           const during = inFlight
           const t = performance.now()
-          log.push({ i, s: await payload(i), during: during && inFlight })
+          log.push({ i, n: intern(i, await payload(i)), during: during && inFlight })
           if (during && inFlight) maxLatencyDuring = Math.max(maxLatencyDuring, performance.now() - t)
+          await new Promise((go) => setImmediate(go))
         }
       })
       const t = performance.now()
@@ -86,7 +94,8 @@ describe('consistent snapshots while an ingest commits', () => {
       for (let i = 0; i < 4; i++) expect(after[i], `round ${round}: the batch must change ${NAMES[i]}`).not.toBe(before[i])
       for (const log of seen) {
         const wentAfter = [false, false, false, false]
-        for (const { i, s, during } of log) {
+        for (const { i, n, during } of log) {
+          const s = [...texts[i]!.entries()].find(([, v]) => v === n)![0]
           observed++
           if (during) duringIngest++
           if (s === after[i]) wentAfter[i] = true

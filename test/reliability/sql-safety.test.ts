@@ -151,7 +151,7 @@ const ATTACKS = [
 ]
 
 describe('hardened DuckDB: no file access, no configuration change from a query', () => {
-  it('the engine exposes no raw SQL: its API is the records, the four payloads, domains and keys', async () => {
+  it('the engine exposes no raw SQL: its API is the records, the four payloads, domains, keys and table counts', async () => {
     const e = await openEngine()
     try {
       const proto = Object.getOwnPropertyNames(Object.getPrototypeOf(e)).filter((k) => k !== 'constructor').sort()
@@ -171,6 +171,7 @@ describe('hardened DuckDB: no file access, no configuration change from a query'
           'revokeApiKey',
           'sentimentOverview',
           'sentimentThemes',
+          'stats',
           'verifyApiKey',
         ].sort(),
       )
