@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isIngestError, openEngine, type IngestError } from '../../src/index.js'
 import { writeBatches, type GeneratedBatch } from '../../scripts/gen-ndjson.js'
 import { analysisId, makeAnalyses, makeDims, rng } from './gen.js'
-import { batchCounts, consistencyProblems, observe, storeDigest, tempDir, type StoreDigest } from './store.js'
+import { batchCounts, consistencyProblems, observeRounded, storeDigest, tempDir, type StoreDigest } from './store.js'
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)))
 const CLI = join(ROOT, 'dist/src/cli/main.js')
@@ -140,7 +140,7 @@ describe('kill -9 during ingest into a file-backed store', () => {
     for (const f of [...files, ...files]) await a.ingestFile(f.file)
     const b = await openEngine({ path: refDb, readOnly: true })
     try {
-      expect(await observe(a)).toBe(await observe(b))
+      expect(await observeRounded(a)).toBe(await observeRounded(b))
     } finally {
       await a.close()
       await b.close()

@@ -26,17 +26,27 @@ async function withFile<T>(path: string, fn: (run: (sql: string) => Promise<unkn
   }
 }
 
-/** Every table of the `main` schema: row count and the MD5 of its rows sorted as text. */
+/**
+ * Every table of the `main` schema: row count and the MD5 of its rows sorted as text. DOUBLE
+ * columns are rounded to 9 decimals: their sums depend on row order in the last bit (an engine
+ * bug reported in docs/RELIABILITY.md), which is not what these digests are about.
+ */
 export function storeDigest(path: string): Promise<StoreDigest> {
   return withFile(path, async (run) => {
-    const tables = (await run(
-      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' AND table_type = 'BASE TABLE' ORDER BY table_name",
-    )).map((r) => String(r[0]))
-    const out: StoreDigest = {}
-    for (const t of tables) {
+    const columns = await run(
+      "SELECT c.table_name, c.column_name, c.data_type FROM information_schema.columns c JOIN information_schema.tables t USING (table_schema, table_name) WHERE c.table_schema = 'main' AND t.table_type = 'BASE TABLE' ORDER BY c.table_name, c.ordinal_position",
+    )
+    const tables = new Map<string, string[]>()
+    for (const [t, c, type] of columns) {
       // Test code over names read from the catalog, never a request value.
+      const col = `"${String(c)}"`
+      const expr = type === 'DOUBLE' || type === 'FLOAT' ? `round(${col}, 9)` : col
+      tables.set(String(t), [...(tables.get(String(t)) ?? []), expr])
+    }
+    const out: StoreDigest = {}
+    for (const [t, exprs] of tables) {
       const [row] = await run(
-        `SELECT count(*)::INTEGER, coalesce(md5(string_agg(x::VARCHAR, chr(10) ORDER BY x::VARCHAR)), '') FROM "${t}" x`,
+        `SELECT count(*)::INTEGER, coalesce(md5(string_agg(r, chr(10) ORDER BY r)), '') FROM (SELECT concat_ws('|', ${exprs.map((e) => `coalesce(${e}::VARCHAR, '<null>')`).join(', ')}) AS r FROM "${t}")`,
       )
       out[t] = { rows: Number(row![0]), md5: String(row![1]) }
     }
@@ -99,6 +109,11 @@ export async function observe(engine: Engine, now = NOW): Promise<string> {
     )
   }
   return JSON.stringify(out)
+}
+
+/** `observe` with every number rounded to 12 significant digits (see storeDigest on DOUBLE sums). */
+export async function observeRounded(engine: Engine, now = NOW): Promise<string> {
+  return JSON.stringify(JSON.parse(await observe(engine, now), (_k, v: unknown) => (typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(12)) : v)))
 }
 
 /** A fresh temporary directory, removed by the returned function. */
