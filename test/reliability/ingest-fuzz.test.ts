@@ -65,7 +65,7 @@ const locKey = (i: { line?: number; index?: number }) => (i.line !== undefined ?
  */
 function shadowed(bad: Map<string, Bad[]>, order: Array<[string, unknown]>): Set<string> {
   const out = new Set<string>()
-  order.forEach(([loc, rec], i) => {
+  order.forEach(([loc], i) => {
     const b = bad.get(loc)?.[0]
     if (b?.taints === undefined) return
     const later = order.slice(i + 1).some(([, r]) => typeof r === 'object' && r !== null && String((r as { id?: unknown }).id).toLowerCase() === b.taints)
