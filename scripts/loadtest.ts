@@ -12,16 +12,22 @@
  * LOADTEST_SOAK_S and LOADTEST_S override the durations.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readFileSync } from 'node:fs'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
-import autocannon from 'autocannon'
+import type autocannonType from 'autocannon'
 import { writeBatches } from './gen-ndjson.js'
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)))
+if (!existsSync(join(ROOT, 'src/http/index.ts'))) {
+  console.error('loadtest: src/http is not in this tree (the HTTP service has not landed); nothing to load.')
+  process.exit(2)
+}
+const autocannon = ((await import('autocannon' as string)) as { default: typeof autocannonType }).default
+type AcOptions = autocannonType.Options
+type AcRequest = autocannonType.Request
 const SHORT = process.env.LOADTEST_SHORT === '1'
 const S = Number(process.env.LOADTEST_S ?? (SHORT ? 5 : 30))
 const SOAK_S = Number(process.env.LOADTEST_SOAK_S ?? (SHORT ? 60 : 600))
@@ -74,9 +80,9 @@ function rssMb(pid: number): number {
   return m ? Number(m[1]) / 1024 : NaN
 }
 
-type Result = autocannon.Result & { statusCodeStats?: Record<string, { count: number }> }
+type Result = autocannonType.Result & { statusCodeStats?: Record<string, { count: number }> }
 
-function run(opts: autocannon.Options): Promise<Result> {
+function run(opts: AcOptions): Promise<Result> {
   return new Promise((done, fail) => {
     autocannon(opts, (err, result) => (err ? fail(err) : done(result as Result)))
   })
@@ -183,7 +189,7 @@ try {
   const randomReport = (key: string) => ({
     method: 'GET' as const,
     headers: { authorization: `Bearer ${key}` },
-    setupRequest: (req: autocannon.Request) => ({ ...req, path: `${pick(PATHS)}?domain_id=${pick(over.domains)}&days=${1 + Math.floor(Math.random() * 365)}` }),
+    setupRequest: (req: AcRequest) => ({ ...req, path: `${pick(PATHS)}?domain_id=${pick(over.domains)}&days=${1 + Math.floor(Math.random() * 365)}` }),
   })
   const [a, b] = await Promise.all([
     run({ url: over.url, connections: 100, duration: S, requests: [randomReport(over.keys[0]!)] }),
@@ -191,7 +197,7 @@ try {
   ])
   const o = [summary(a), summary(b)]
   const statuses: Record<string, number> = {}
-  for (const s of o) for (const [k, v] of Object.entries(s.statuses)) statuses[k] = (statuses[k] ?? 0) + v
+  for (const s of o) for (const [k, v] of Object.entries(s.statuses)) statuses[k] = (statuses[k] ?? 0) + (v ?? 0)
   const unexpected = Object.keys(statuses).filter((k) => !['200', '429', '503'].includes(k))
   // recovery: with a fresh key, a request answers 200 within 5 s
   const t0 = performance.now()
