@@ -4,7 +4,7 @@
  * that keep a payload from ever mixing two states, and close().
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
-import { mkdirSync } from 'node:fs'
+import { createReadStream, existsSync, mkdirSync, statSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import {
   DuckDBInstance,
@@ -17,9 +17,18 @@ import { Catalog } from './catalog.js'
 import { AggregateCache } from './serving/aggregate-cache.js'
 import { Mutex, ReadWriteLock } from './db/lock.js'
 import { sqlIds, sqlText } from './db/sql.js'
-import { EngineClosedError, QueryError, ReadOnlyError, ValidationError, VisibilityError } from './errors.js'
+import {
+  EngineClosedError,
+  NotFoundError,
+  QueryError,
+  ReadOnlyError,
+  ValidationError,
+  VisibilityError,
+} from './errors.js'
 import { IngestCall, type RecordLocation } from './ingest/call.js'
-import { readNdjsonFile } from './ingest/ndjson.js'
+import { FLAT_TABLES, flatToRecords, type FlatRows, type FlatTableName } from './ingest/flat.js'
+import { prepareExportDir, readExport, writeExport, writeManifest } from './parquet.js'
+import { parseNdjson, readNdjsonFile } from './ingest/ndjson.js'
 import { computeCompetitorSeries } from './queries/competitor-series.js'
 import type { QueryContext } from './queries/context.js'
 import { computePromptSeries } from './queries/prompt-series.js'
@@ -27,6 +36,10 @@ import { sentimentOverview, sentimentThemes } from './queries/sentiment.js'
 import { UUID_RE } from './schemas/records.js'
 import type {
   ApiKeyInfo,
+  ArrowTables,
+  ExportParquetOptions,
+  ExportResult,
+  IngestFileOptions,
   CompetitorSeriesParams,
   CompetitorSeriesPayload,
   CreateApiKeyParams,
@@ -144,7 +157,7 @@ class DuckDBEngine implements Engine {
     readonly pool: Pool,
     public catalog: Catalog,
     nextAnalysisKey: number,
-    readonly readOnly: boolean,
+    public readOnly: boolean,
     readonly file: string | null,
     cacheRows: number,
   ) {
@@ -195,11 +208,55 @@ class DuckDBEngine implements Engine {
     })
   }
 
-  async ingestFile(path: string): Promise<IngestResult> {
+  async ingestArrow(tables: ArrowTables): Promise<IngestResult> {
+    const rows: FlatRows = {}
+    for (const [name, table] of Object.entries(tables ?? {})) {
+      if (!(FLAT_TABLES as readonly string[]).includes(name)) {
+        throw new ValidationError([
+          { path: name, message: `${name} is not a flat table (${FLAT_TABLES.join(', ')}).` },
+        ])
+      }
+      rows[name as FlatTableName] = arrowRows(table)
+    }
+    return this.#ingest(async (call) => feedFlat(call, rows))
+  }
+
+  async exportParquet(dir: string, options: ExportParquetOptions = {}): Promise<ExportResult> {
+    let ids: string[] | null = null
+    if (options.domainIds !== undefined) {
+      ids = options.domainIds.map((d) => String(d).toLowerCase())
+      const unknown = ids.filter((d) => !this.catalog.domains.has(d))
+      if (unknown.length > 0) throw new NotFoundError('domain', unknown.join(', '))
+    }
+    return this.#read(() =>
+      this.pool.use(async (c) => {
+        const abs = prepareExportDir(dir)
+        const tables = await writeExport(c.conn, abs, ids)
+        writeManifest(abs, {
+          format: 'visibility-analytics/parquet-export',
+          schema_version: SCHEMA_VERSION,
+          exported_at: new Date().toISOString(),
+          domain_ids: ids,
+          tables,
+        })
+        return { dir: abs, tables }
+      }),
+    )
+  }
+
+  async ingestFile(path: string, options: IngestFileOptions = {}): Promise<IngestResult> {
+    if (typeof path === 'string' && existsSync(path) && statSync(path).isDirectory()) {
+      this.#check()
+      if (this.readOnly) throw new ReadOnlyError('ingest')
+      const rows = await this.pool.use((c) => readExport(c.conn, path))
+      return this.#ingest(async (call) => feedFlat(call, rows))
+    }
     return this.#ingest(async (call) => {
       let items
       try {
-        items = readNdjsonFile(path)
+        items = options.onProgress
+          ? parseNdjson(countingStream(path, options.onProgress))
+          : readNdjsonFile(path)
         for await (const item of items) {
           const loc: RecordLocation = { line: item.line }
           if ('error' in item) call.issue(loc, 'record', item.error)
@@ -373,6 +430,42 @@ class DuckDBEngine implements Engine {
   }
 }
 
+/** A file stream that reports bytes read. */
+function countingStream(path: string, onProgress: (read: number, total: number) => void) {
+  const total = statSync(path).size
+  let read = 0
+  const stream = createReadStream(path, { highWaterMark: 1 << 20 })
+  stream.on('data', (chunk) => {
+    read += chunk.length
+    onProgress(read, total)
+  })
+  return stream
+}
+
+/** Feeds flat rows to an ingest call; issues name the table and its row. */
+function feedFlat(call: IngestCall, rows: FlatRows): void {
+  for (const { record, table, row, orphanOf } of flatToRecords(rows)) {
+    if (orphanOf !== undefined) {
+      call.fieldPrefix = ''
+      call.issue(
+        { index: 0 },
+        'analysis_id',
+        `${orphanOf} has mentions, citations or theme occurrences but no analyses row`,
+      )
+      continue
+    }
+    call.fieldPrefix = `${table}.`
+    call.add(record, { index: row })
+  }
+  call.fieldPrefix = ''
+}
+
+/** An Arrow table's rows as plain objects. */
+function* arrowRows(table: ArrowTables[keyof ArrowTables]): Generator<Record<string, unknown>> {
+  if (table === undefined) return
+  for (const row of table) yield (row as { toJSON(): Record<string, unknown> }).toJSON()
+}
+
 function hashKey(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex')
 }
@@ -439,6 +532,23 @@ async function migrate(conn: DuckDBConnection, readOnly: boolean): Promise<void>
  * await engine.close()
  */
 export async function openEngine(options: OpenEngineOptions = {}): Promise<Engine> {
+  if (options.parquet !== undefined) {
+    const { parquet, path: _path, readOnly: _readOnly, ...rest } = options
+    if (!existsSync(parquet) || !statSync(parquet).isDirectory()) {
+      throw new ValidationError([
+        { path: 'parquet', message: `parquet must be a directory written by exportParquet: ${parquet}` },
+      ])
+    }
+    const engine = (await openEngine(rest)) as DuckDBEngine
+    try {
+      await engine.ingestFile(parquet)
+    } catch (e) {
+      await engine.close()
+      throw e
+    }
+    engine.readOnly = true
+    return engine
+  }
   const path = options.path ?? ':memory:'
   const readOnly = options.readOnly ?? false
   const config: Record<string, string> = {}
@@ -460,13 +570,14 @@ export async function openEngine(options: OpenEngineOptions = {}): Promise<Engin
   const write = await connect()
   try {
     await migrate(write, readOnly)
-    if (options.hardened) {
-      await write.run('SET enable_external_access = false')
-      await write.run('SET lock_configuration = true')
-    }
     const n = Math.max(1, Math.min(16, options.readConnections ?? 2))
     const reads: ReadConnection[] = []
     for (let i = 0; i < n; i++) reads.push(new ReadConnection(await connect()))
+    if (options.hardened) {
+      // Every connection exists (and has its TimeZone) before the configuration is locked.
+      await write.run('SET enable_external_access = false')
+      await write.run('SET lock_configuration = true')
+    }
     const catalog = await Catalog.load(write)
     const next = await write.runAndReadAll('SELECT coalesce(max(analysis_key) + 1, 0)::DOUBLE FROM analyses')
     return new DuckDBEngine(

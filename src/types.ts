@@ -1,3 +1,5 @@
+import type { Table as ArrowTable } from 'apache-arrow'
+
 /**
  * Public types of the engine: input records (semantics.md section 1), compute parameters and the
  * documented response payloads (api-reference.md section 2). Field order in the payload types is the
@@ -262,6 +264,37 @@ export interface OpenEngineOptions {
   parquet?: string
 }
 
+/** The flat tables of semantics.md 1.2, as Arrow tables (any subset). */
+export type ArrowTables = Partial<
+  Record<
+    | 'teams'
+    | 'domains'
+    | 'prompts'
+    | 'competitors'
+    | 'themes'
+    | 'analyses'
+    | 'mentions'
+    | 'citations'
+    | 'theme_occurrences',
+    ArrowTable
+  >
+>
+
+export interface IngestFileOptions {
+  /** Called as an NDJSON file is read: bytes read so far and the file's size. */
+  onProgress?: (bytesRead: number, totalBytes: number) => void
+}
+
+export interface ExportParquetOptions {
+  /** Only these domains (and their teams); default every domain. */
+  domainIds?: string[]
+}
+export interface ExportResult {
+  dir: string
+  /** Rows written per flat table. */
+  tables: Record<string, number>
+}
+
 /** What `ingest` accepts: an array or an (async) iterable of records (plain objects, unvalidated). */
 export type RecordSource = Iterable<unknown> | AsyncIterable<unknown>
 
@@ -276,8 +309,19 @@ export type RecordSource = Iterable<unknown> | AsyncIterable<unknown>
 export interface Engine {
   /** Validates and stores records in one transaction (all or nothing). */
   ingest(records: RecordSource): Promise<IngestResult>
-  /** Streams an NDJSON (.ndjson/.jsonl) file into one transaction. */
-  ingestFile(path: string): Promise<IngestResult>
+  /**
+   * Streams an NDJSON (.ndjson/.jsonl) file into one transaction; a directory is read as a Parquet
+   * export written by `exportParquet`.
+   */
+  ingestFile(path: string, options?: IngestFileOptions): Promise<IngestResult>
+  /** Ingests the flat tables as Arrow tables, validated like any input, in one transaction. */
+  ingestArrow(tables: ArrowTables): Promise<IngestResult>
+  /**
+   * Writes the flat tables as Parquet under `dir`: teams.parquet, domains.parquet, and one folder
+   * per other table, hive-partitioned by domain_id (prompts/domain_id=<uuid>/data_0.parquet), plus
+   * manifest.json. `dir` must be empty, missing, or an earlier export (which is replaced).
+   */
+  exportParquet(dir: string, options?: ExportParquetOptions): Promise<ExportResult>
   computePromptSeries(params: PromptSeriesParams): Promise<PromptSeriesPayload>
   computeCompetitorSeries(params: CompetitorSeriesParams): Promise<CompetitorSeriesPayload>
   sentimentOverview(params: SentimentParams): Promise<SentimentOverviewPayload>

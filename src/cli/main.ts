@@ -3,8 +3,9 @@
  * The `visibility` command: ingest NDJSON into a DuckDB file, compute the report payloads, and the
  * demo. Imports the engine only through its public API.
  */
-import { ingestCommand, computeCommand } from './commands/data.js'
+import { computeCommand, exportCommand, ingestCommand } from './commands/data.js'
 import { demoCommand } from './commands/demo.js'
+import { reportCommand } from './commands/report.js'
 import { reportError, UsageError } from './errors.js'
 
 const HELP = `visibility: AI search visibility analytics on DuckDB
@@ -13,6 +14,8 @@ Usage:
   visibility ingest FILE... --db PATH
   visibility compute prompts|competitors|sentiment-overview|sentiment-themes --db PATH --domain UUID
                      [--days N] [--limit N] [--model M] [--now ISO]
+  visibility report --db PATH (--domain UUID... | --all) --out DIR [--days N] [--model M] [--now ISO]
+  visibility export --db PATH --out DIR [--domain UUID]...
   visibility demo [--db PATH]
 
 Exit codes: 0 ok, 1 failed (one line on stderr), 2 usage error.
@@ -22,6 +25,8 @@ type Command = (argv: string[]) => Promise<number>
 const commands: Record<string, Command> = {
   ingest: ingestCommand,
   compute: computeCommand,
+  export: exportCommand,
+  report: (argv) => reportCommand(argv),
   demo: demoCommand,
 }
 

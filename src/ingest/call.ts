@@ -54,10 +54,12 @@ type Analysis = z.infer<typeof analysisSchema>
 interface Located<T> {
   rec: T
   loc: RecordLocation
+  prefix: string
 }
 interface RefSite {
   loc: RecordLocation
   field: string
+  prefix: string
 }
 
 /** Per-call integer handles for ids, so staged rows carry small integers instead of UUID strings. */
@@ -154,10 +156,14 @@ export class IngestCall {
     return this.#issueTotal > 0
   }
 
+  /** Prefixed to every field named by an issue (the table name, for flat input). */
+  fieldPrefix = ''
+
   /** Records a problem with one record. */
   issue(loc: RecordLocation, field: string, message: string): void {
     this.#issueTotal++
-    if (this.#issues.length < MAX_ISSUES) this.#issues.push({ ...loc, field, message })
+    if (this.#issues.length < MAX_ISSUES)
+      this.#issues.push({ ...loc, field: this.fieldPrefix + field, message })
   }
 
   /** Validates one record and stages it. Never throws for bad input: problems become issues. */
@@ -189,19 +195,19 @@ export class IngestCall {
     const rec = parsed.data
     switch (rec.type) {
       case 'team':
-        this.#teams.set(rec.id.toLowerCase(), { rec, loc })
+        this.#teams.set(rec.id.toLowerCase(), { rec, loc, prefix: this.fieldPrefix })
         return
       case 'domain':
-        this.#domains.set(rec.id.toLowerCase(), { rec, loc })
+        this.#domains.set(rec.id.toLowerCase(), { rec, loc, prefix: this.fieldPrefix })
         return
       case 'prompt':
-        this.#prompts.set(rec.id.toLowerCase(), { rec, loc })
+        this.#prompts.set(rec.id.toLowerCase(), { rec, loc, prefix: this.fieldPrefix })
         return
       case 'competitor':
-        this.#competitors.set(rec.id.toLowerCase(), { rec, loc })
+        this.#competitors.set(rec.id.toLowerCase(), { rec, loc, prefix: this.fieldPrefix })
         return
       case 'theme':
-        this.#themes.set(rec.id.toLowerCase(), { rec, loc })
+        this.#themes.set(rec.id.toLowerCase(), { rec, loc, prefix: this.fieldPrefix })
         return
       case 'analysis':
         this.#addAnalysis(rec, loc)
@@ -248,17 +254,17 @@ export class IngestCall {
 
     const domainH = this.#domainH.get(a.domain_id.toLowerCase())
     const promptH = this.#promptH.get(a.prompt_id.toLowerCase())
-    this.#domainRefs.add(domainH, domainH, { loc, field: 'domain_id' })
-    this.#promptRefs.add(domainH, promptH, { loc, field: 'prompt_id' })
+    this.#domainRefs.add(domainH, domainH, { loc, field: 'domain_id', prefix: this.fieldPrefix })
+    this.#promptRefs.add(domainH, promptH, { loc, field: 'prompt_id', prefix: this.fieldPrefix })
     const entityHs = a.mentions.map((m, i) => {
       if (m.entity_id === 'brand') return 0
       const h = this.#entityH.get(m.entity_id.toLowerCase())
-      this.#entityRefs.add(domainH, h, { loc, field: `mentions[${i}].entity_id` })
+      this.#entityRefs.add(domainH, h, { loc, field: `mentions[${i}].entity_id`, prefix: this.fieldPrefix })
       return h
     })
     const themeHs = a.themes.map((t, i) => {
       const h = this.#themeH.get(t.theme_id.toLowerCase())
-      this.#themeRefs.add(domainH, h, { loc, field: `themes[${i}].theme_id` })
+      this.#themeRefs.add(domainH, h, { loc, field: `themes[${i}].theme_id`, prefix: this.fieldPrefix })
       return h
     })
     if (this.failed) return // keep validating, stop staging
@@ -340,14 +346,23 @@ export class IngestCall {
     return this.#domains.has(id) || this.#catalog.domains.has(id)
   }
 
+  #siteIssue(site: RefSite, message: string): void {
+    const prefix = this.fieldPrefix
+    this.fieldPrefix = site.prefix
+    this.issue(site.loc, site.field, message)
+    this.fieldPrefix = prefix
+  }
+
   #checkReferences(): void {
     const cat = this.#catalog
-    for (const [id, { rec, loc }] of this.#domains) {
+    for (const { rec, loc, prefix } of this.#domains.values()) {
       const team = rec.team_id.toLowerCase()
       if (!this.#teams.has(team) && !cat.teams.has(team)) {
-        this.issue(loc, 'team_id', `team ${team} exists neither in the store nor in this call`)
+        this.#siteIssue(
+          { loc, field: 'team_id', prefix },
+          `team ${team} exists neither in the store nor in this call`,
+        )
       }
-      void id
     }
     const members = [
       ['prompt', this.#prompts, cat.prompts],
@@ -355,10 +370,11 @@ export class IngestCall {
       ['theme', this.#themes, cat.themes],
     ] as const
     for (const [kind, map, stored] of members) {
-      for (const [id, { rec, loc }] of map) {
+      for (const [id, { rec, loc, prefix }] of map) {
         const domain = rec.domain_id.toLowerCase()
+        const site = { loc, field: 'domain_id', prefix }
         if (!this.#domainExists(domain)) {
-          this.issue(loc, 'domain_id', `domain ${domain} exists neither in the store nor in this call`)
+          this.#siteIssue(site, `domain ${domain} exists neither in the store nor in this call`)
           continue
         }
         const ref = stored.get(id)
@@ -394,7 +410,7 @@ export class IngestCall {
         if (owner === undefined) message = `${kind} ${id} exists neither in the store nor in this call`
         else if (owner !== domain)
           message = `${kind} ${id} belongs to domain ${owner}, not to the analysis's domain ${domain}`
-        if (message !== undefined) for (const s of sites) this.issue(s.loc, s.field, message)
+        if (message !== undefined) for (const s of sites) this.#siteIssue(s, message)
       }
     }
   }

@@ -5,12 +5,13 @@
  * produces the error messages. Well-formed files skip most of zod's per-field work.
  */
 import { CHANNELS } from '../types.js'
-import { ANSWERED_AT_RE, MODEL_ID_RE, URL_RE, UUID_RE } from './records.js'
+import { ANSWERED_AT_RE, MODEL_ID_RE, URL_RE } from './records.js'
 
 const CHANNEL_SET = new Set<unknown>(CHANNELS)
 const MAX_INT32 = 2_147_483_647
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
 
 function keyCount(o: object): number {
   let n = 0
@@ -18,7 +19,17 @@ function keyCount(o: object): number {
   return n
 }
 
-const isUuid = (v: unknown) => typeof v === 'string' && v.length === 36 && UUID_RE.test(v)
+/** The same test as UUID_RE, by character codes (the regex is the hottest line of an ingest). */
+function isUuid(v: unknown): boolean {
+  if (typeof v !== 'string' || v.length !== 36) return false
+  for (let i = 0; i < 36; i++) {
+    const c = v.charCodeAt(i)
+    if (i === 8 || i === 13 || i === 18 || i === 23) {
+      if (c !== 45) return false
+    } else if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70))) return false
+  }
+  return true
+}
 const isIntIn = (v: unknown, min: number, max: number) =>
   typeof v === 'number' && Number.isSafeInteger(v) && v >= min && v <= max
 

@@ -18,7 +18,8 @@ const text = z.string().min(1, { error: 'must be a non-empty string' })
 const nullableText = z.union([z.string(), z.null()], { error: 'must be a string or null' })
 
 /** An absolute http(s) URL: a scheme, `://`, and a non-empty host, no whitespace. */
-export const URL_RE = /^https?:\/\/(?:[^\s/?#@]*@)?(\[[0-9a-fA-F:.]+\]|[^\s/?#:@[\]]+)(?::\d{1,5})?(?:[/?#]\S*)?$/i
+export const URL_RE =
+  /^https?:\/\/(?:[^\s/?#@]*@)?(\[[0-9a-fA-F:.]+\]|[^\s/?#:@[\]]+)(?::\d{1,5})?(?:[/?#]\S*)?$/i
 
 export const teamSchema = z.strictObject({
   type: z.literal('team'),
@@ -93,7 +94,10 @@ const themeOccurrenceSchema = z.strictObject({
 /** Raw model identifiers: 1-100 characters from [A-Za-z0-9._:/@+-]. */
 export const MODEL_ID_RE = /^[A-Za-z0-9._:/@+-]{1,100}$/
 
-const answeredAtSchema = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp with Z or an offset' })
+const answeredAtSchema = z.iso.datetime({
+  offset: true,
+  error: 'must be an ISO 8601 timestamp with Z or an offset',
+})
 
 export const analysisSchema = z.strictObject({
   type: z.literal('analysis'),
@@ -121,10 +125,23 @@ export const recordSchemas = {
 } as const
 export type RecordType = keyof typeof recordSchemas
 
-/** Extracts the lower-cased host of an absolute http(s) URL already checked by the schema. */
+/** A plain ASCII domain name (last label starts with a letter, so it is never read as an IPv4 number). */
+const PLAIN_HOST_RE = /^https?:\/\/((?:[A-Za-z0-9-]+\.)*[A-Za-z][A-Za-z0-9-]*\.?)(?::\d{1,5})?(?:[/?#]|$)/i
+
+/**
+ * The lower-cased host of an absolute http(s) URL already checked by the schema, as the WHATWG URL
+ * standard reads it (browsers, Node's URL): a backslash ends the host, user info is dropped,
+ * percent-escapes and IDNs are decoded. Plain ASCII hosts take a fast path; anything else goes
+ * through `new URL`, and a URL it cannot parse has no host (it then matches no site).
+ */
 export function urlHost(url: string): string {
-  const m = URL_RE.exec(url)
-  return (m?.[1] ?? '').toLowerCase()
+  const m = PLAIN_HOST_RE.exec(url)
+  if (m !== null) return m[1]!.toLowerCase()
+  try {
+    return new URL(url).hostname.toLowerCase()
+  } catch {
+    return ''
+  }
 }
 
 /**

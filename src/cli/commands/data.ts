@@ -2,6 +2,7 @@
 import { openEngine, type Engine } from '../../index.js'
 import { intOption, parse, required } from '../args.js'
 import { UsageError } from '../errors.js'
+import { createProgress } from '../progress.js'
 
 export async function ingestCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parse<{ db?: string }>(argv, { db: { type: 'string' } })
@@ -11,7 +12,15 @@ export async function ingestCommand(argv: string[]): Promise<number> {
   try {
     for (const file of positionals) {
       const started = performance.now()
-      const r = await engine.ingestFile(file)
+      const bar = createProgress({ label: file, unit: 'B' })
+      let r
+      try {
+        r = await engine.ingestFile(file, {
+          onProgress: (read, total) => (bar.setTotal(total), bar.update(read)),
+        })
+      } finally {
+        bar.clear()
+      }
       const s = ((performance.now() - started) / 1000).toFixed(2)
       process.stdout.write(
         `${file}: ${r.analyses} analyses, ${r.mentions} mentions, ${r.citations} citations, ` +
@@ -82,6 +91,28 @@ export async function computeCommand(argv: string[]): Promise<number> {
     })
     process.stdout.write(`${JSON.stringify(payload, null, 2)}\n`)
   } finally {
+    await engine.close()
+  }
+  return 0
+}
+
+export async function exportCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parse<{ db?: string; out?: string; domain?: string[] }>(argv, {
+    db: { type: 'string' },
+    out: { type: 'string' },
+    domain: { type: 'string', multiple: true },
+  })
+  if (positionals.length > 0) throw new UsageError(`export takes no FILE arguments`)
+  const out = required('out', values.out)
+  const engine = await openEngine({ path: required('db', values.db), readOnly: true })
+  const bar = createProgress({ label: `export to ${out}` })
+  try {
+    const r = await engine.exportParquet(out, values.domain ? { domainIds: values.domain } : {})
+    bar.clear()
+    for (const [table, rows] of Object.entries(r.tables)) process.stdout.write(`${table}: ${rows} rows\n`)
+    process.stdout.write(`wrote ${r.dir}\n`)
+  } finally {
+    bar.clear()
     await engine.close()
   }
   return 0

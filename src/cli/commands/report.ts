@@ -1,0 +1,219 @@
+/**
+ * `visibility report`: batch reports. For each domain, the four payloads as JSON, the series as CSV
+ * and a self-contained HTML page, in DIR/<domain_id>/.
+ */
+import { mkdir, rename, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { CHANNELS, isValidationError, openEngine, type DomainInfo, type Engine } from '../../index.js'
+import { competitorSeriesCsv, promptSeriesCsv, sentimentThemesCsv } from '../../report/csv.js'
+import { renderReportHtml } from '../../report/html.js'
+import { intOption, parse, required } from '../args.js'
+import { reportError, UsageError } from '../errors.js'
+import { createProgress, type ProgressStream } from '../progress.js'
+
+export const REPORT_USAGE = `Usage:
+  visibility report --db PATH (--domain UUID... | --all) --out DIR [--days N] [--model M] [--now ISO]
+
+Writes DIR/<domain_id>/{prompts.json, competitors.json, sentiment-overview.json,
+sentiment-themes.json, prompts.csv, competitors.csv, themes.csv, report.html} per domain.
+  --domain UUID   a domain to report on (repeat for several)
+  --all           every domain in the database
+  --days N        trailing window, 1-365 (default 30)
+  --model M       all (default), a channel name, or a raw model id (sentiment only: the
+                  competitor series then covers all channels, and the page says so)
+  --now ISO       the clock (default: now); one clock for every domain
+Exit codes: 0 ok, 1 failed (one line on stderr), 2 usage error.
+`
+
+/** The files written per domain, in the order they are written. */
+export const REPORT_FILES = [
+  'prompts.json',
+  'competitors.json',
+  'sentiment-overview.json',
+  'sentiment-themes.json',
+  'prompts.csv',
+  'competitors.csv',
+  'themes.csv',
+  'report.html',
+] as const
+
+/** Where the command writes; tests pass their own streams. */
+export interface ReportIo {
+  stdout: { write(chunk: string): unknown }
+  stderr: ProgressStream & NodeJS.WritableStream
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const RAW_MODEL = /^[A-Za-z0-9._:/@+-]{1,100}$/
+const COMPUTE_STEPS = 4
+
+function isChannelModel(model: string): boolean {
+  return model === 'all' || (CHANNELS as readonly string[]).includes(model)
+}
+
+interface ReportArgs {
+  db: string
+  out: string
+  domains: string[] | 'all'
+  days: number
+  model: string
+  now: string
+}
+
+function parseReportArgs(argv: string[]): ReportArgs | 'help' {
+  const { values } = parse<{
+    db?: string
+    domain?: string[]
+    all?: boolean
+    out?: string
+    days?: string
+    model?: string
+    now?: string
+    help?: boolean
+  }>(
+    argv,
+    {
+      db: { type: 'string' },
+      domain: { type: 'string', multiple: true },
+      all: { type: 'boolean' },
+      out: { type: 'string' },
+      days: { type: 'string' },
+      model: { type: 'string' },
+      now: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    false,
+  )
+  if (values.help) return 'help'
+  const db = required('db', values.db)
+  const out = required('out', values.out)
+  const domainIds = values.domain ?? []
+  if (values.all && domainIds.length > 0) throw new UsageError('give either --domain or --all, not both')
+  if (!values.all && domainIds.length === 0) throw new UsageError('give --domain UUID (one or more) or --all')
+  for (const id of domainIds) {
+    if (!UUID.test(id)) throw new UsageError(`--domain must be a UUID, got ${JSON.stringify(id)}`)
+  }
+  const days = intOption('days', values.days) ?? 30
+  if (days < 1 || days > 365) throw new UsageError('--days must be an integer from 1 to 365')
+  const model = values.model ?? 'all'
+  if (!RAW_MODEL.test(model)) {
+    throw new UsageError(
+      '--model must be all, a channel name, or a model id of 1-100 characters from [A-Za-z0-9._:/@+-]',
+    )
+  }
+  let now: string
+  if (values.now === undefined) now = new Date().toISOString()
+  else {
+    if (Number.isNaN(Date.parse(values.now))) {
+      throw new UsageError(`--now must be an ISO 8601 timestamp, got ${JSON.stringify(values.now)}`)
+    }
+    now = values.now
+  }
+  // Several --domain flags naming one domain (in any case) make one report.
+  const unique = [...new Set(domainIds.map((d) => d.toLowerCase()))]
+  return { db, out, domains: values.all ? 'all' : unique, days, model, now }
+}
+
+/** Writes a file whole or not at all: a temp file renamed into place. */
+async function writeAtomic(path: string, text: string): Promise<void> {
+  const tmp = `${path}.${process.pid}.tmp`
+  await writeFile(tmp, text)
+  await rename(tmp, path)
+}
+
+async function resolveDomains(engine: Engine, wanted: string[] | 'all'): Promise<DomainInfo[]> {
+  if (wanted === 'all') {
+    const all = await engine.listDomains()
+    if (all.length === 0) throw new Error('the database has no domains')
+    return all
+  }
+  const found: DomainInfo[] = []
+  const missing: string[] = []
+  for (const id of wanted) {
+    const d = await engine.getDomain(id)
+    if (d) found.push(d)
+    else missing.push(id)
+  }
+  if (missing.length > 0) {
+    throw new Error(`domain${missing.length === 1 ? '' : 's'} not found: ${missing.join(', ')}`)
+  }
+  return found
+}
+
+/**
+ * `visibility report`: computes the four payloads per domain with one engine opened read-only and
+ * writes JSON, CSV and an HTML page per domain, with a progress bar on stderr when it is a TTY.
+ * Returns the exit code: 0 ok, 1 runtime error, 2 usage error (one line on stderr, no stack).
+ * @example
+ * process.exitCode = await reportCommand(['--db', 'data.duckdb', '--all', '--out', 'reports', '--days', '30'])
+ */
+export async function reportCommand(
+  argv: string[],
+  io: ReportIo = { stdout: process.stdout, stderr: process.stderr },
+): Promise<number> {
+  let engine: Engine | undefined
+  let clearBar = (): void => {}
+  try {
+    const args = parseReportArgs(argv)
+    if (args === 'help') {
+      io.stdout.write(REPORT_USAGE)
+      return 0
+    }
+    const competitorModel = isChannelModel(args.model) ? args.model : 'all'
+    if (competitorModel !== args.model) {
+      io.stderr.write(
+        `visibility: note: --model ${args.model} is not a channel; competitors are computed with model all (sentiment uses ${args.model})\n`,
+      )
+    }
+    engine = await openEngine({ path: args.db, readOnly: true })
+    const domains = await resolveDomains(engine, args.domains)
+    await mkdir(args.out, { recursive: true })
+
+    for (const [i, domain] of domains.entries()) {
+      const bar = createProgress({
+        label: `[${i + 1}/${domains.length}] ${domain.brand_name}`,
+        total: COMPUTE_STEPS + REPORT_FILES.length,
+        unit: 'steps',
+        stream: io.stderr,
+      })
+      clearBar = () => bar.clear()
+      const base = { domainId: domain.id, days: args.days, now: args.now }
+      const prompts = await engine.computePromptSeries(base)
+      bar.tick()
+      const competitors = await engine.computeCompetitorSeries({ ...base, model: competitorModel })
+      bar.tick()
+      const overview = await engine.sentimentOverview({ ...base, model: args.model })
+      bar.tick()
+      const themes = await engine.sentimentThemes({ ...base, model: args.model })
+      bar.tick()
+
+      const dir = join(args.out, domain.id)
+      await mkdir(dir, { recursive: true })
+      const json = (v: unknown): string => `${JSON.stringify(v, null, 2)}\n`
+      const contents: Record<(typeof REPORT_FILES)[number], () => string> = {
+        'prompts.json': () => json(prompts),
+        'competitors.json': () => json(competitors),
+        'sentiment-overview.json': () => json(overview),
+        'sentiment-themes.json': () => json(themes),
+        'prompts.csv': () => promptSeriesCsv(prompts),
+        'competitors.csv': () => competitorSeriesCsv(competitors),
+        'themes.csv': () => sentimentThemesCsv(themes),
+        'report.html': () => renderReportHtml({ domain, prompts, competitors, overview, themes }),
+      }
+      for (const name of REPORT_FILES) {
+        await writeAtomic(join(dir, name), contents[name]())
+        bar.tick()
+      }
+      bar.done()
+      io.stdout.write(`${join(dir, 'report.html')}\n`)
+    }
+    return 0
+  } catch (e) {
+    clearBar()
+    // Parameters are checked up front; one the engine still refuses is a usage error too.
+    if (isValidationError(e)) return reportError(new UsageError(e.message), io.stderr)
+    return reportError(e, io.stderr)
+  } finally {
+    await engine?.close()
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * The flat form of the records (semantics.md 1.2: one table per record type, nested lists as their
+ * own tables keyed by analysis_id) turned back into records, for Arrow tables and Parquet exports.
+ * Values are normalized (Date -> ISO string, bigint -> number) and then validated like any input.
+ */
+
+export const FLAT_TABLES = [
+  'teams',
+  'domains',
+  'prompts',
+  'competitors',
+  'themes',
+  'analyses',
+  'mentions',
+  'citations',
+  'theme_occurrences',
+] as const
+export type FlatTableName = (typeof FLAT_TABLES)[number]
+
+/** Rows of each flat table (any subset of the tables). */
+export type FlatRows = Partial<Record<FlatTableName, Iterable<Record<string, unknown>>>>
+
+const SINGLE: Record<string, string> = {
+  teams: 'team',
+  domains: 'domain',
+  prompts: 'prompt',
+  competitors: 'competitor',
+  themes: 'theme',
+}
+
+/** The columns of each table, as in semantics.md 1.1; anything else in a row is dropped. */
+const COLUMNS: Record<FlatTableName, string[]> = {
+  teams: ['id', 'name', 'plan', 'developer_access'],
+  domains: ['id', 'team_id', 'brand_name', 'website'],
+  prompts: ['id', 'domain_id', 'text', 'estimated_search_volume'],
+  competitors: ['id', 'domain_id', 'name', 'website'],
+  themes: ['id', 'domain_id', 'name', 'custom_name', 'archived', 'sentiment', 'created_at'],
+  analyses: ['id', 'domain_id', 'prompt_id', 'channel', 'model', 'answered_at'],
+  mentions: ['analysis_id', 'entity_id', 'position', 'sentiment'],
+  citations: ['analysis_id', 'url'],
+  theme_occurrences: ['analysis_id', 'theme_id', 'occurrences'],
+}
+
+function normalize(value: unknown, column: string): unknown {
+  if (value === undefined) return undefined
+  if (typeof value === 'bigint') return Number(value)
+  if (value instanceof Date)
+    return column === 'created_at' ? value.toISOString().slice(0, 10) : value.toISOString()
+  if (column === 'created_at' && typeof value === 'number') return new Date(value).toISOString().slice(0, 10)
+  if (column === 'answered_at' && typeof value === 'number') return new Date(value).toISOString()
+  return value
+}
+
+/**
+ * Columns that may hold null. A flat table without such a column reads it as null: Arrow writers
+ * (apache-arrow's tableFromJSON among them) drop columns whose values are all null.
+ */
+const NULLABLE = new Set(['website', 'custom_name', 'estimated_search_volume', 'position', 'sentiment'])
+
+function pick(row: Record<string, unknown>, table: FlatTableName): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const c of COLUMNS[table]) {
+    const v = normalize(row[c], c)
+    if (v !== undefined) out[c] = v
+    else if (NULLABLE.has(c)) out[c] = null
+  }
+  return out
+}
+
+/** Where a flat row came from, for error messages: `index` counts rows across all tables. */
+export interface FlatRecord {
+  record: unknown
+  table: FlatTableName
+  row: number
+  /** Set for child rows whose analysis_id matches no analyses row. */
+  orphanOf?: string
+}
+
+/**
+ * Yields the records of flat tables: dimension rows as they are, and one analysis per analyses row
+ * with its mentions, citations and theme occurrences gathered by analysis_id; last, one entry per
+ * analysis_id of child rows that matches no analyses row.
+ */
+export function* flatToRecords(tables: FlatRows): Generator<FlatRecord> {
+  for (const table of ['teams', 'domains', 'prompts', 'competitors', 'themes'] as const) {
+    let row = 0
+    for (const r of tables[table] ?? [])
+      yield { record: { type: SINGLE[table], ...pick(r, table) }, table, row: row++ }
+  }
+  const children = new Map<string, { mentions: unknown[]; citations: unknown[]; themes: unknown[] }>()
+  const childOf = (id: string) => {
+    let c = children.get(id)
+    if (c === undefined) children.set(id, (c = { mentions: [], citations: [], themes: [] }))
+    return c
+  }
+  const childTables = [
+    ['mentions', 'mentions'],
+    ['citations', 'citations'],
+    ['theme_occurrences', 'themes'],
+  ] as const
+  for (const [table, field] of childTables) {
+    for (const r of tables[table] ?? []) {
+      const { analysis_id, ...rest } = pick(r, table)
+      const item =
+        table === 'theme_occurrences' ? { theme_id: rest.theme_id, occurrences: rest.occurrences } : rest
+      childOf(String(analysis_id).toLowerCase())[field].push(item)
+    }
+  }
+  let row = 0
+  for (const r of tables.analyses ?? []) {
+    const a = pick(r, 'analyses')
+    const id = String(a.id).toLowerCase()
+    const c = children.get(id) ?? { mentions: [], citations: [], themes: [] }
+    children.delete(id)
+    yield {
+      record: { type: 'analysis', ...a, mentions: c.mentions, citations: c.citations, themes: c.themes },
+      table: 'analyses',
+      row: row++,
+    }
+  }
+  for (const [id] of children) yield { record: undefined, table: 'analyses', row: -1, orphanOf: id }
+}

@@ -1,0 +1,132 @@
+/** The `visibility` command end to end (the built dist/, as `npm test` builds first). */
+import { execFile } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { beforeAll, describe, expect, it } from 'vitest'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const bin = join(root, 'dist/src/cli/main.js')
+const example = join(root, 'fixtures/spec-example')
+const run = async (...args: string[]) => {
+  try {
+    const { stdout, stderr } = await promisify(execFile)('node', [bin, ...args], { cwd: root })
+    return { code: 0, stdout, stderr }
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string }
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr }
+  }
+}
+
+describe.skipIf(!existsSync(bin))('visibility CLI', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'va-cli-'))
+  const db = join(dir, 'store.duckdb')
+  const queries = JSON.parse(readFileSync(join(example, 'queries.json'), 'utf8')) as Array<
+    Record<string, string | number>
+  >
+  const expected = JSON.parse(readFileSync(join(example, 'expected.json'), 'utf8')) as unknown[]
+
+  beforeAll(async () => {
+    const r = await run('ingest', join(example, 'data.ndjson'), '--db', db)
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/6 analyses, 9 mentions, 4 citations, 6 theme occurrences/)
+  })
+
+  it('compute prints each example payload exactly', async () => {
+    const names: Record<string, string> = {
+      prompts: 'prompts',
+      competitors: 'competitors',
+      overview: 'sentiment-overview',
+      themes: 'sentiment-themes',
+    }
+    for (const [i, q] of queries.entries()) {
+      const args = [
+        'compute',
+        names[q.endpoint as string]!,
+        '--db',
+        db,
+        '--domain',
+        String(q.domain_id),
+        '--days',
+        String(q.days),
+        '--now',
+        String(q.now),
+      ]
+      if (q.endpoint === 'prompts') args.push('--limit', String(q.limit))
+      else args.push('--model', String(q.model))
+      const r = await run(...args)
+      expect(r.code).toBe(0)
+      expect(JSON.parse(r.stdout)).toEqual(expected[i])
+    }
+  })
+
+  it('export writes a Parquet export that ingests back', async () => {
+    const out = join(dir, 'export')
+    const r = await run('export', '--db', db, '--out', out)
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/analyses: 6 rows/)
+    const db2 = join(dir, 'copy.duckdb')
+    expect((await run('ingest', out, '--db', db2)).code).toBe(0)
+    const a = await run(
+      'compute',
+      'competitors',
+      '--db',
+      db,
+      '--domain',
+      String(queries[1]!.domain_id),
+      '--now',
+      '2026-11-20T15:00:00Z',
+    )
+    const b = await run(
+      'compute',
+      'competitors',
+      '--db',
+      db2,
+      '--domain',
+      String(queries[1]!.domain_id),
+      '--now',
+      '2026-11-20T15:00:00Z',
+    )
+    expect(b.stdout).toBe(a.stdout)
+  })
+
+  it('errors are one line on stderr, with exit 1 (failure) or 2 (usage)', async () => {
+    const cases: Array<[string[], number, RegExp]> = [
+      [
+        ['compute', 'prompts', '--db', db, '--domain', 'nope'],
+        1,
+        /^visibility: domain_id must be a UUID\.\n$/,
+      ],
+      [
+        ['compute', 'prompts', '--db', db, '--domain', String(queries[0]!.domain_id), '--days', '0'],
+        1,
+        /days must be an integer from 1 to 365/,
+      ],
+      [['compute', 'themes', '--db', db], 2, /compute needs one of/],
+      [['compute', 'prompts', '--domain', 'x'], 2, /--db is required/],
+      [['frobnicate'], 2, /unknown command "frobnicate"/],
+      [
+        ['compute', 'sentiment-themes', '--db', db, '--domain', '00000000-0000-4000-8000-000000000000'],
+        1,
+        /domain 00000000-0000-4000-8000-000000000000 not found/,
+      ],
+    ]
+    for (const [args, code, message] of cases) {
+      const r = await run(...args)
+      expect([r.code, r.stderr]).toEqual([code, expect.stringMatching(message)])
+      expect(r.stderr.trim().split('\n')).toHaveLength(1)
+      expect(r.stderr).not.toMatch(/\s+at .*\(/)
+    }
+  })
+
+  it('a refused ingest lists the bad records and stores nothing', async () => {
+    const bad = join(dir, 'bad.ndjson')
+    writeFileSync(bad, '{"type":"team","id":"x"}\nnot json\n')
+    const r = await run('ingest', bad, '--db', db)
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/ingest refused, nothing stored: 5 invalid records/)
+    expect(r.stderr).toMatch(/line 2: record: is not valid JSON/)
+  })
+})

@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest'
+import { renderReportHtml, modelLabel } from '../../src/report/html.js'
+import { escapeHtml, formatInt, formatPercent, formatTimestamp } from '../../src/report/format.js'
+import { dayNumber, dayString } from '../../src/report/format.js'
+import { dayTicks, niceScale } from '../../src/report/svg.js'
+import { emptySet, exampleSet, realisticSet } from './payloads.js'
+
+/** Nothing in the page may reach the network or run code. */
+function expectSelfContained(html: string): void {
+  // Real tags only: escaped text never holds a '<'. Quoted values are blanked before looking at
+  // attribute names (escaped values never hold a raw '"').
+  const tags = (html.match(/<[a-zA-Z][^>]*>/g) ?? []).map((t) => t.replace(/"[^"]*"/g, '""'))
+  expect(tags.length).toBeGreaterThan(20)
+  for (const tag of tags) {
+    expect(tag).not.toMatch(/^<(script|img|link|iframe|object|embed|video|audio|source|base|form)\b/i)
+    expect(tag).not.toMatch(/\s(src|href|srcset|xlink:href|action|on[a-z]+)\s*=/i)
+  }
+  const css = html.slice(html.indexOf('<style>'), html.indexOf('</style>'))
+  expect(css).not.toMatch(/url\(|@import|@font-face/i)
+  expect(html).toContain(`default-src 'none'`)
+}
+
+/** Every element closed in order (void and self-closed elements aside). */
+function expectBalanced(html: string): void {
+  const VOID = new Set(['meta', 'br', 'hr', 'img', 'link', 'input'])
+  const stack: string[] = []
+  for (const m of html.matchAll(/<(\/?)([a-zA-Z][a-zA-Z0-9-]*)\b[^>]*?(\/?)>/g)) {
+    const [, closing, name, selfClosing] = m
+    const tag = name!.toLowerCase()
+    if (VOID.has(tag) || selfClosing) continue
+    if (closing) expect(stack.pop(), `closing </${tag}>`).toBe(tag)
+    else stack.push(tag)
+  }
+  expect(stack).toEqual([])
+}
+
+describe('renderReportHtml', () => {
+  it('renders a full page with header, charts, tables, sentiment and themes', () => {
+    const s = realisticSet()
+    const html = renderReportHtml(s)
+    expect(html.startsWith('<!doctype html>')).toBe(true)
+    expect(html).toContain('<meta charset="utf-8">')
+    expect(html).toContain('<h1 dir="auto">Acme</h1>')
+    expect(html).toContain('Oct 22, 2026 – Nov 20, 2026 (30 days)')
+    expect(html).toContain('2026-11-20 15:00 UTC')
+    expect(html).toContain('All channels')
+    expect(html.match(/<svg class="chart"/g)).toHaveLength(2)
+    expect(html.match(/<svg class="spark"/g)).toHaveLength(10)
+    expect(html).toContain('<svg class="donut"')
+    expect(html).toContain('Umbrella &amp; Sons')
+    expect(html).toContain('価格が高い')
+    expect(html).toContain('Strong security &lt;SOC 2&gt;')
+    expect(html).toContain('Flexible &quot;custom fields&quot;')
+    expect(html).toContain('2 more competitors in the table below.')
+    expect(html).not.toMatch(/NaN|Infinity|undefined|\[object/)
+    expectSelfContained(html)
+    expectBalanced(html)
+  })
+
+  it('the balance check itself catches broken markup', () => {
+    expect(() => expectBalanced('<div><span></div>')).toThrow()
+    expect(() => expectBalanced('<div>')).toThrow()
+    expect(() => expectBalanced('<svg><circle r="1"/></svg><meta charset="utf-8">')).not.toThrow()
+  })
+
+  it('escapes every piece of text, wherever it lands', () => {
+    const s = exampleSet()
+    const evil = `<script>alert("x")</script> & 'Co'`
+    s.domain.brand_name = evil
+    s.domain.website = `"><img src=x onerror=alert(1)>`
+    s.competitors.data.items[1]!.name = `</style><svg onload=alert(1)>`
+    s.prompts.data.items[0]!.text = `" onmouseover="alert(1)`
+    s.themes.data.items[0]!.name = `</text><script>alert(1)</script>`
+    s.overview.model = `gpt-5<b>`
+    const html = renderReportHtml({ ...s, notes: ['<i>note</i>'] })
+    expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;Co&#39;')
+    expect(html).toContain('&lt;/style&gt;&lt;svg onload=alert(1)&gt;')
+    expect(html).toContain('title="&quot; onmouseover=&quot;alert(1)"')
+    expect(html).toContain('gpt-5&lt;b&gt;')
+    expect(html).toContain('&lt;i&gt;note&lt;/i&gt;')
+    expect(html).not.toContain('<i>note')
+    expectSelfContained(html)
+    expectBalanced(html)
+    // The escaped brand name is also the page title.
+    expect(html).toContain('<title>&lt;script&gt;')
+  })
+
+  it('says "No data in this window" for empty payloads and missing ones', () => {
+    const e = emptySet()
+    const html = renderReportHtml(e)
+    // trends, landscape, prompts, sentiment, themes
+    expect(html.match(/<div class="empty">No data in this window<\/div>/g)).toHaveLength(5)
+    expectBalanced(html)
+    expect(html).not.toMatch(/NaN|Infinity|undefined/)
+    expectSelfContained(html)
+
+    const bare = renderReportHtml({ domain: { id: e.domain.id, brand_name: 'Acme' } })
+    expect(bare.match(/<div class="empty">/g)).toHaveLength(5)
+    expect(bare).not.toMatch(/NaN|Infinity|undefined/)
+  })
+
+  it('competitors configured but without data: table rows, no chart', () => {
+    const s = exampleSet()
+    for (const e of s.competitors.data.items) {
+      e.series = []
+      Object.assign(e, {
+        avg_mentions: 0,
+        avg_position: 0,
+        avg_visibility: 0,
+        avg_sov: 0,
+        avg_sentiment: 0,
+        total_queries: 0,
+      })
+    }
+    const html = renderReportHtml(s)
+    expect(html).not.toContain('<svg class="chart"')
+    expect(html).toContain('Globex')
+    expect(html).not.toMatch(/NaN|Infinity/)
+  })
+
+  it('a single day draws points, not an empty chart', () => {
+    const s = exampleSet()
+    for (const e of s.competitors.data.items) e.series = e.series.slice(0, 1)
+    const html = renderReportHtml(s)
+    expect(html.match(/<circle [^>]*class="dot"/g)!.length).toBe(6)
+    expect(html).not.toMatch(/NaN/)
+  })
+
+  it('notes when competitors and sentiment use different models', () => {
+    const s = exampleSet()
+    s.overview.model = 'gpt-5'
+    s.themes.model = 'gpt-5'
+    const html = renderReportHtml(s)
+    expect(html).toContain(
+      'Visibility, share of voice and competitors cover all channels: the competitor series filters by channel only, and gpt-5 is a model id. Sentiment and themes cover gpt-5 only.',
+    )
+    s.overview.model = 'claude'
+    s.themes.model = 'claude'
+    s.competitors.model = 'claude'
+    expect(renderReportHtml(s)).not.toContain('class="notes"')
+    s.competitors.model = 'all'
+    expect(renderReportHtml(s)).toContain(
+      'Visibility, share of voice and competitors use All channels; sentiment uses Claude.',
+    )
+    expect(modelLabel('google-ai-overviews')).toBe('Google AI Overviews')
+    expect(modelLabel('claude-3-5-sonnet')).toBe('claude-3-5-sonnet')
+  })
+})
+
+describe('format and scales', () => {
+  it('formats', () => {
+    expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;')
+    expect(formatInt(1234567)).toBe('1,234,567')
+    expect(formatInt(null)).toBe('—')
+    expect(formatPercent(33.333333333333336)).toBe('33.3%')
+    expect(formatPercent(Number.NaN)).toBe('—')
+    expect(formatTimestamp('2026-11-20T17:30:00+02:00')).toBe('2026-11-20 15:30 UTC')
+    expect(formatTimestamp('garbage')).toBe('garbage')
+    expect(dayString(dayNumber('2026-03-01'))).toBe('2026-03-01')
+  })
+
+  it('nice scales and day ticks', () => {
+    expect(niceScale(62)).toEqual({ max: 80, step: 20 })
+    expect(niceScale(95, 100)).toEqual({ max: 100, step: 25 })
+    expect(niceScale(100, 100)).toEqual({ max: 100, step: 25 })
+    expect(niceScale(3.2)).toEqual({ max: 4, step: 1 })
+    expect(niceScale(0, 100).max).toBeGreaterThan(0)
+    const d = dayNumber('2026-11-01')
+    expect(dayTicks(d, d)).toHaveLength(1)
+    expect(dayTicks(d, d + 6).map((t) => t.label)).toEqual([
+      'Nov 1',
+      'Nov 2',
+      'Nov 3',
+      'Nov 4',
+      'Nov 5',
+      'Nov 6',
+      'Nov 7',
+    ])
+    expect(dayTicks(d, d + 29).length).toBeLessThanOrEqual(7)
+    const year = dayTicks(dayNumber('2025-11-21'), dayNumber('2026-11-20'))
+    expect(year.length).toBeLessThanOrEqual(7)
+    expect(year[0]!.label).toBe("Dec '25")
+  })
+})

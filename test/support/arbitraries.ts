@@ -1,0 +1,474 @@
+/**
+ * fast-check arbitraries for the differential test: small VALID datasets (semantics.md section 1)
+ * built to hit the edge cases of sections 2-7, and query parameters to run against them.
+ *
+ * A dataset is generated as a plan of small indices (which shrink towards 0) and then built into
+ * records deterministically, so shrunk counterexamples stay readable.
+ */
+import fc from 'fast-check'
+import { CHANNELS, PLANS } from '../../src/types.js'
+import type {
+  AnalysisInputRecord,
+  AnalysisRecord,
+  Channel,
+  CompetitorRecord,
+  CompetitorSeriesParams,
+  DomainRecord,
+  PromptRecord,
+  PromptSeriesParams,
+  SentimentParams,
+  ThemeRecord,
+} from '../../src/types.js'
+
+/** The clock the datasets are built around: analyses spread over a few weeks before and after it. */
+export const BASE_NOW = '2026-11-20T15:00:00Z'
+const BASE_DAY_MS = Date.UTC(2026, 10, 20)
+const DAY_MS = 86_400_000
+
+/** Raw model ids per channel; some are shared across channels, one equals a channel name. */
+export const MODELS: Record<Channel, readonly string[]> = {
+  chatgpt: ['gpt-4o-2024-08-06', 'gpt-5'],
+  perplexity: ['sonar', 'sonar-pro'],
+  gemini: ['gemini-2.5-pro'],
+  claude: ['claude-sonnet-4', 'claude-opus-4.1'],
+  copilot: ['gpt-4o-2024-08-06'],
+  'google-ai-overviews': ['gemini'],
+  'google-ai-mode': ['gemini', 'gemini-2.5-pro'],
+}
+const SEEN_MODELS = [...new Set(Object.values(MODELS).flat())]
+const UNSEEN_MODELS = ['gpt-4o-2024-08-06:ft', 'llama-3.1@8b', 'GPT-5']
+
+const HOSTS = ['acme.com', 'globex.io', 'shop.initech.co.uk'] as const
+/** How a domain's website is written (placeholders as in CITATIONS). */
+const WEBSITE_FORMS = [
+  null,
+  '{H}',
+  'www.{H}',
+  'https://www.{H}',
+  'http://{H}/en',
+  'WWW.{HU}',
+  'https://{H}',
+] as const
+/**
+ * Citation URLs: `{H}` is the domain's host (whether or not the domain has a website), `{HU}` the
+ * same in upper case, `{PARENT}` its parent domain (or an unrelated host).
+ */
+const CITATIONS = [
+  'https://{H}/pricing',
+  'http://{H}',
+  'https://www.{H}/a?b=1',
+  'https://blog.{H}/post',
+  'http://WWW.{HU}/Caps',
+  'https://www.blog.{H}/',
+  'https://{H}.evil.net/',
+  'https://not{H}/',
+  'https://www{H}/',
+  'https://{H}@evil.net/',
+  'https://evil.net\\@{H}/',
+  'https://evil.net\\.{H}/',
+  'https://other.org/{H}',
+  'https://{PARENT}/',
+] as const
+
+function fill(template: string, host: string): string {
+  const parent = host.split('.').length > 2 ? host.split('.').slice(1).join('.') : 'other.org'
+  return template.replace('{HU}', host.toUpperCase()).replace('{H}', host).replace('{PARENT}', parent)
+}
+const TIMES = ['00:00:00', '00:30:00', '02:59:59', '03:00:00', '12:00:00', '21:00:00', '23:30:00', '23:59:59']
+const OFFSETS = ['Z', '+00:00', '-03:00', '+05:30', '-12:00', '+14:00']
+const BRAND_NAMES = ['Acme', 'Stark', 'acme']
+const COMPETITOR_NAMES = ['Globex', 'Initech', 'Globex', 'globex', 'Umbrella', 'Hooli']
+const PROMPT_TEXTS = [
+  'best crm',
+  'meilleur outil de gestion',
+  'best crm',
+  '最好的项目管理工具',
+  'cheap "crm" tools',
+]
+const THEME_NAMES = ['Pricing', "Facilité d'utilisation", 'Support', 'Speed', 'Pricing']
+const CUSTOM_NAMES = ['Price too high', 'Great support']
+const TEAM_NAMES = ['Acme Team', 'Other Team']
+
+/** A lower-case v4 UUID; `key` decides how ids sort, `n` keeps them unique. */
+function uuid(key: number, n: number): string {
+  return `${key.toString(16).padStart(8, '0')}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`
+}
+
+const pick = <T>(xs: readonly T[], i: number): T => xs[i % xs.length] as T
+
+const analysisPlan = fc.record({
+  domain: fc.nat(),
+  prompt: fc.nat(),
+  key: fc.nat({ max: 0xff }),
+  channel: fc.nat({ max: CHANNELS.length - 1 }),
+  model: fc.nat(),
+  /** Days from 2026-11-20: mostly the last few weeks (and a few days ahead), rarely up to 400 back. */
+  day: fc.oneof(
+    { weight: 12, arbitrary: fc.integer({ min: -25, max: 4 }) },
+    { weight: 1, arbitrary: fc.integer({ min: -400, max: -26 }) },
+  ),
+  time: fc.nat({ max: TIMES.length - 1 }),
+  offset: fc.nat({ max: OFFSETS.length - 1 }),
+  millis: fc.boolean(),
+  mentions: fc.array(
+    fc.record({
+      entity: fc.nat(),
+      position: fc.option(fc.integer({ min: 1, max: 4 }), { freq: 3 }),
+      sentiment: fc.option(fc.integer({ min: 0, max: 100 }), { freq: 3 }),
+    }),
+    { maxLength: 5 },
+  ),
+  citations: fc.array(fc.nat({ max: CITATIONS.length - 1 }), { maxLength: 3 }),
+  themes: fc.array(fc.record({ theme: fc.nat(), occurrences: fc.integer({ min: 1, max: 4 }) }), {
+    minLength: 1,
+    maxLength: 3,
+  }),
+})
+type AnalysisPlan = typeof analysisPlan extends fc.Arbitrary<infer T> ? T : never
+
+const domainPlan = fc.record({
+  team: fc.nat(),
+  key: fc.nat({ max: 0xff }),
+  host: fc.nat({ max: HOSTS.length - 1 }),
+  website: fc.nat({ max: WEBSITE_FORMS.length - 1 }),
+  brand: fc.nat({ max: BRAND_NAMES.length - 1 }),
+  competitors: fc.array(
+    fc.record({ key: fc.nat({ max: 0xff }), name: fc.nat(), website: fc.option(fc.nat({ max: 2 })) }),
+    { maxLength: 4 },
+  ),
+  prompts: fc.array(
+    fc.record({
+      key: fc.nat({ max: 0xff }),
+      text: fc.nat(),
+      volume: fc.option(fc.integer({ min: 0, max: 100_000 })),
+    }),
+    { maxLength: 5 },
+  ),
+  themes: fc.array(
+    fc.record({
+      key: fc.nat({ max: 0xff }),
+      name: fc.nat(),
+      custom: fc.option(fc.nat(), { freq: 3 }),
+      archived: fc.boolean(),
+      positive: fc.boolean(),
+      created: fc.integer({ min: 0, max: 60 }),
+    }),
+    { maxLength: 4 },
+  ),
+})
+
+/** A record repeated later with changes (the later one wins). */
+const duplicatePlan = fc.record({
+  kind: fc.constantFrom('analysis', 'prompt', 'competitor', 'theme', 'domain', 'team'),
+  target: fc.nat(),
+  variant: fc.nat(),
+  analysis: analysisPlan,
+})
+
+/** A generated dataset: the ingest calls to make in order (each one valid on its own). */
+export interface Dataset {
+  calls: AnalysisInputRecord[][]
+  /** Lower-case ids of the domains, in generation order. */
+  domainIds: string[]
+  /** Every record in ingest order (what the reference model ingests). */
+  records: AnalysisInputRecord[]
+}
+
+/** Valid random datasets: 1-3 domains on 1-2 teams, up to tens of analyses. */
+export const datasetArb: fc.Arbitrary<Dataset> = fc
+  .record({
+    teams: fc.array(
+      fc.record({
+        key: fc.nat({ max: 0xff }),
+        plan: fc.nat({ max: PLANS.length - 1 }),
+        access: fc.boolean(),
+      }),
+      { minLength: 1, maxLength: 2 },
+    ),
+    domains: fc.array(domainPlan, { minLength: 1, maxLength: 3 }),
+    analyses: fc.array(analysisPlan, { maxLength: 30, size: '+1' }),
+    duplicates: fc.array(duplicatePlan, { maxLength: 4 }),
+    /** Which id occurrences are written in upper case (cycled; empty: all lower case). */
+    upper: fc.array(fc.boolean(), { maxLength: 16 }),
+    /** 0: one call; 1: two calls (entities and some analyses first); 2: the same call twice. */
+    calls: fc.nat({ max: 2 }),
+    split: fc.nat(),
+    analysesFirst: fc.boolean(),
+  })
+  .map((plan) => {
+    let serial = 0
+    let caseCursor = 0
+    const id = (key: number): string => uuid(key, ++serial)
+    /** An id as written in a record: upper case where the plan says so. */
+    const ref = (x: string): string => {
+      const upper = plan.upper.length > 0 && plan.upper[caseCursor++ % plan.upper.length] === true
+      return upper ? x.toUpperCase() : x
+    }
+
+    const teams = plan.teams.map((t, i) => ({
+      type: 'team' as const,
+      id: id(t.key),
+      name: pick(TEAM_NAMES, i),
+      plan: pick(PLANS, t.plan),
+      developer_access: t.access,
+    }))
+
+    interface Built {
+      domain: DomainRecord
+      host: string
+      competitors: CompetitorRecord[]
+      prompts: PromptRecord[]
+      themes: ThemeRecord[]
+    }
+    const domains: Built[] = plan.domains.map((d) => {
+      const host = pick(HOSTS, d.host)
+      const form = pick(WEBSITE_FORMS, d.website)
+      const domainId = id(d.key)
+      return {
+        host,
+        domain: {
+          type: 'domain',
+          id: domainId,
+          team_id: pick(teams, d.team).id,
+          brand_name: pick(BRAND_NAMES, d.brand),
+          website: form === null ? null : fill(form, host),
+        },
+        competitors: d.competitors.map((c) => ({
+          type: 'competitor',
+          id: id(c.key),
+          domain_id: domainId,
+          name: pick(COMPETITOR_NAMES, c.name),
+          website:
+            c.website === null
+              ? null
+              : pick(['globex.com', 'www.initech.com', 'https://umbrella.co'], c.website),
+        })),
+        prompts: d.prompts.map((p) => ({
+          type: 'prompt',
+          id: id(p.key),
+          domain_id: domainId,
+          text: pick(PROMPT_TEXTS, p.text),
+          estimated_search_volume: p.volume,
+        })),
+        themes: d.themes.map((t) => ({
+          type: 'theme',
+          id: id(t.key),
+          domain_id: domainId,
+          name: pick(THEME_NAMES, t.name),
+          custom_name: t.custom === null ? null : pick(CUSTOM_NAMES, t.custom),
+          archived: t.archived,
+          sentiment: t.positive ? 'positive' : 'negative',
+          created_at: new Date(BASE_DAY_MS - t.created * DAY_MS).toISOString().slice(0, 10),
+        })),
+      }
+    })
+    const withPrompts = domains.filter((d) => d.prompts.length > 0)
+
+    /** Builds an analysis from its plan (or null when no domain has a prompt). */
+    const buildAnalysis = (a: AnalysisPlan, analysisId: string): AnalysisRecord | null => {
+      if (withPrompts.length === 0) return null
+      const d = pick(withPrompts, a.domain)
+      const channel = pick(CHANNELS, a.channel)
+      const entities = ['brand', ...d.competitors.map((c) => c.id)]
+      const seenEntities = new Set<string>()
+      const mentions = a.mentions.flatMap((m) => {
+        const entity = pick(entities, m.entity)
+        if (seenEntities.has(entity)) return []
+        seenEntities.add(entity)
+        return [
+          {
+            entity_id: entity === 'brand' ? 'brand' : ref(entity),
+            position: m.position,
+            sentiment: m.sentiment,
+          },
+        ]
+      })
+      const seenThemes = new Set<string>()
+      const themes =
+        d.themes.length === 0
+          ? []
+          : a.themes.flatMap((t) => {
+              const theme = pick(d.themes, t.theme).id
+              if (seenThemes.has(theme)) return []
+              seenThemes.add(theme)
+              return [{ theme_id: ref(theme), occurrences: t.occurrences }]
+            })
+      const citations = a.citations.map((c) => ({ url: fill(pick(CITATIONS, c), d.host) }))
+      const local = new Date(BASE_DAY_MS + a.day * DAY_MS).toISOString().slice(0, 10)
+      return {
+        type: 'analysis',
+        id: ref(analysisId),
+        domain_id: ref(d.domain.id),
+        prompt_id: ref(pick(d.prompts, a.prompt).id),
+        channel,
+        model: pick(MODELS[channel], a.model),
+        answered_at: `${local}T${pick(TIMES, a.time)}${a.millis ? '.250' : ''}${pick(OFFSETS, a.offset)}`,
+        mentions,
+        citations,
+        themes,
+      }
+    }
+
+    const analyses = plan.analyses.flatMap((a) => {
+      const built = buildAnalysis(a, id(a.key))
+      return built === null ? [] : [built]
+    })
+
+    const entities: AnalysisInputRecord[] = [
+      ...teams.map((t) => ({ ...t, id: ref(t.id) })),
+      ...domains.map((d) => ({ ...d.domain, id: ref(d.domain.id), team_id: ref(d.domain.team_id) })),
+      ...domains
+        .flatMap((d) => [...d.prompts, ...d.competitors, ...d.themes])
+        .map((r) => ({
+          ...r,
+          id: ref(r.id),
+          domain_id: ref(r.domain_id),
+        })),
+    ]
+
+    // Later versions of some records, with changes; they come last, so they win.
+    const duplicates: AnalysisInputRecord[] = plan.duplicates.flatMap((dup): AnalysisInputRecord[] => {
+      const v = dup.variant
+      switch (dup.kind) {
+        case 'analysis': {
+          if (analyses.length === 0) return []
+          const again = buildAnalysis(dup.analysis, pick(analyses, dup.target).id.toLowerCase())
+          return again === null ? [] : [again]
+        }
+        case 'team': {
+          const t = pick(teams, dup.target)
+          return [{ ...t, id: ref(t.id), plan: pick(PLANS, v), developer_access: v % 2 === 0 }]
+        }
+        case 'domain': {
+          const d = pick(domains, dup.target).domain
+          return [
+            {
+              ...d,
+              id: ref(d.id),
+              brand_name: pick(BRAND_NAMES, v),
+              website:
+                v % 3 === 0 ? null : pick(['www.acme.com', 'globex.io', 'https://shop.initech.co.uk/'], v),
+            },
+          ]
+        }
+        case 'prompt': {
+          const all = domains.flatMap((d) => d.prompts)
+          if (all.length === 0) return []
+          const p = pick(all, dup.target)
+          return [
+            {
+              ...p,
+              id: ref(p.id),
+              text: `${p.text} (edited)`,
+              estimated_search_volume: v % 2 === 0 ? null : v,
+            },
+          ]
+        }
+        case 'competitor': {
+          const all = domains.flatMap((d) => d.competitors)
+          if (all.length === 0) return []
+          const c = pick(all, dup.target)
+          return [
+            {
+              ...c,
+              id: ref(c.id),
+              name: pick(COMPETITOR_NAMES, v),
+              website: v % 2 === 0 ? null : 'acme.com',
+            },
+          ]
+        }
+        case 'theme': {
+          const all = domains.flatMap((d) => d.themes)
+          if (all.length === 0) return []
+          const t = pick(all, dup.target)
+          return [
+            {
+              ...t,
+              id: ref(t.id),
+              archived: !t.archived,
+              custom_name: v % 2 === 0 ? null : pick(CUSTOM_NAMES, v),
+              sentiment: v % 3 === 0 ? 'positive' : 'negative',
+            },
+          ]
+        }
+      }
+    })
+
+    const base = plan.analysesFirst ? [...analyses, ...entities] : [...entities, ...analyses]
+    const records = [...base, ...duplicates]
+    let calls: AnalysisInputRecord[][]
+    if (plan.calls === 1 && !plan.analysesFirst) {
+      // Entities and the first few analyses, then the rest: each call valid on its own.
+      const at = entities.length + (plan.split % (analyses.length + 1))
+      calls = [records.slice(0, at), records.slice(at)]
+    } else if (plan.calls === 2) {
+      calls = [records, records]
+    } else {
+      calls = [records]
+    }
+    return {
+      calls,
+      domainIds: domains.map((d) => d.domain.id),
+      records: calls.flat(),
+    }
+  })
+
+/** Query parameters, resolved against a dataset with `paramsFor`. */
+export interface Query {
+  /** Index of the domain (modulo the number of domains). */
+  domain: number
+  upperDomainId: boolean
+  days: number
+  limit: number
+  /** For the sentiment endpoints: all, a channel, or a raw model id seen or unseen. */
+  model: string
+  /** For the competitor endpoint: all or a channel. */
+  competitorModel: string
+  now: Date | string
+}
+
+/** A clock near BASE_NOW: fixed interesting instants (midnight, offsets) or any instant of a few weeks. */
+const nowArb: fc.Arbitrary<Date | string> = fc.oneof(
+  fc.constantFrom(
+    BASE_NOW,
+    '2026-11-20T00:00:00Z',
+    '2026-11-20T23:59:59.999Z',
+    '2026-11-21T01:30:00+05:30',
+    '2026-11-19T22:00:00-03:00',
+    '2026-11-24T12:00:00Z',
+    '2026-11-08T12:00:00.5Z',
+  ),
+  fc
+    .integer({ min: BASE_DAY_MS - 20 * DAY_MS, max: BASE_DAY_MS + 6 * DAY_MS })
+    .chain((ms) => fc.constantFrom<Date | string>(new Date(ms), new Date(ms).toISOString())),
+)
+
+export const queryArb: fc.Arbitrary<Query> = fc.record({
+  domain: fc.nat(),
+  upperDomainId: fc.boolean(),
+  days: fc.oneof({ weight: 5, arbitrary: fc.integer({ min: 1, max: 40 }) }, fc.integer({ min: 1, max: 365 })),
+  limit: fc.integer({ min: 1, max: 10 }),
+  model: fc.oneof(
+    { weight: 3, arbitrary: fc.constant('all') },
+    fc.constantFrom(...CHANNELS),
+    fc.constantFrom(...SEEN_MODELS),
+    fc.constantFrom(...UNSEEN_MODELS),
+  ),
+  competitorModel: fc.oneof({ weight: 2, arbitrary: fc.constant('all') }, fc.constantFrom(...CHANNELS)),
+  now: nowArb,
+})
+
+/** The parameters of the four functions for a query on a dataset. */
+export function paramsFor(
+  dataset: Dataset,
+  q: Query,
+): { prompt: PromptSeriesParams; competitor: CompetitorSeriesParams; sentiment: SentimentParams } {
+  const id = pick(dataset.domainIds, q.domain)
+  const domainId = q.upperDomainId ? id.toUpperCase() : id
+  const now = q.now instanceof Date ? new Date(q.now.getTime()) : q.now
+  return {
+    prompt: { domainId, days: q.days, limit: q.limit, now },
+    competitor: { domainId, days: q.days, model: q.competitorModel, now },
+    sentiment: { domainId, days: q.days, model: q.model, now },
+  }
+}
