@@ -3,12 +3,12 @@
  * configuration from a query.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { afterAll, describe, expect, it } from 'vitest'
-import { openEngine, type Engine } from '../../src/index.js'
+import { isVisibilityError, openEngine, type Engine } from '../../src/index.js'
 import { sqlIds, sqlText } from '../../src/db/sql.js'
 import { dimRecords, makeAnalyses, makeDims } from './gen.js'
 import { checkSqlText, scanSqlCallSites, scanSqlFiles, tsFiles } from './sql-scan.js'
@@ -35,11 +35,13 @@ describe('SQL files: parameters are $snake_case, nothing is spliced', () => {
     expect(checkSqlText("SELECT $id_x, '${not a param}' -- ${comment}\n").problems).toEqual([])
   })
 
-  it('every query, ingest and key file is exactly one statement (prepare() refuses more)', async () => {
+  it('every file outside sql/schema is exactly one statement (prepare() refuses more)', async () => {
     const instance = await DuckDBInstance.create(':memory:')
     const conn = await instance.connect()
     try {
-      for (const folder of ['queries', 'ingest', 'keys']) {
+      const folders = readdirSync(join(ROOT, 'sql')).filter((f) => f !== 'schema')
+      expect(folders.length).toBeGreaterThanOrEqual(3)
+      for (const folder of folders) {
         for (const id of sqlIds(folder)) {
           const n = (await conn.extractStatements(sqlText(id))).count
           expect(n, id).toBe(1)
@@ -72,6 +74,9 @@ const CONTROL_SOURCE = `
     await bad('SELECT 5')
     await bad(q)
     await conn.run(sqlText('queries/' + id))
+    const LIST = ['a', 'b'] as const
+    for (const t of LIST) await conn.run(sqlText(\`export/\${t}\`))
+    for (const t of [id]) await conn.run(sqlText(\`export/\${t}\`))
   }
 `
 
@@ -89,7 +94,7 @@ describe('call sites: every DuckDB call that takes SQL gets a constant', () => {
 
   it('the scanner catches a template literal, a concatenation and an unproven variable (control)', () => {
     const control = scan().filter((s) => s.where.startsWith(CONTROL_FILE))
-    expect(control.map((s) => s.ok)).toEqual([true, true, true, true, false, false, false, false, false, false])
+    expect(control.map((s) => s.ok)).toEqual([true, true, true, true, false, false, false, false, false, false, true, false])
   })
 })
 
@@ -161,9 +166,11 @@ describe('hardened DuckDB: no file access, no configuration change from a query'
           'computeCompetitorSeries',
           'computePromptSeries',
           'createApiKey',
+          'exportParquet',
           'getDomain',
           'getTeam',
           'ingest',
+          'ingestArrow',
           'ingestFile',
           'isOpen',
           'listApiKeys',
@@ -238,16 +245,14 @@ describe('hardened DuckDB: no file access, no configuration change from a query'
     }
   })
 
-  // ENGINE BUG. Repro: `await openEngine({ hardened: true })` rejects with "Invalid Input Error:
-  // Cannot change configuration option "TimeZone" - the configuration has been locked": openEngine
-  // sets lock_configuration=true on the write connection, then creates the read connections, and
-  // connect() runs SET TimeZone = 'UTC' on each. Fix: create every connection before the lock.
-  it.fails('openEngine({ hardened: true }) opens (now: rejects, configuration locked before the read connections)', async () => {
+  // Was an engine bug (found here, fixed on main by 6a89512's merge): openEngine locked the
+  // configuration before creating the read connections, whose SET TimeZone then failed.
+  it('openEngine({ hardened: true }) opens', async () => {
     const e = await openEngine({ hardened: true })
     await e.close()
   })
 
-  it.fails('a hardened engine over a file still ingests, computes the same payloads, and reopens', async () => {
+  it('a hardened engine over a file still ingests, computes the same payloads, and reopens', async () => {
     const dims = makeDims(3)
     const records = [...dimRecords(dims), ...makeAnalyses(3, dims, 1, 400)]
     const plain = await openEngine()
@@ -262,6 +267,22 @@ describe('hardened DuckDB: no file access, no configuration change from a query'
     e = await openEngine({ path, hardened: true, readConnections: 4 })
     expect(await observe(e)).toBe(want)
     await e.close()
+  })
+})
+
+describe('hardened engine: file-touching API methods fail clearly', () => {
+  // ENGINE BUG (minor). Repro: `const e = await openEngine({ path, hardened: true });
+  // await e.exportParquet(dir)` rejects with DuckDB's raw `Error: Permission Error: Cannot access
+  // file ".../teams.parquet" - file system operations are disabled by configuration`, not a
+  // VisibilityError (QueryError/ReadOnlyError) that says exports are off in serving mode.
+  it.fails('exportParquet on a hardened engine rejects with a VisibilityError', async () => {
+    const e = await openEngine({ path: join(TMP, 'hardened-export.duckdb'), hardened: true })
+    try {
+      const err = await (e as unknown as { exportParquet(dir: string): Promise<unknown> }).exportParquet(join(TMP, 'export-dir')).catch((x: unknown) => x)
+      expect(isVisibilityError(err)).toBe(true)
+    } finally {
+      await e.close()
+    }
   })
 })
 

@@ -122,6 +122,19 @@ export function scanSqlCallSites(files: string[], virtual: Record<string, string
     if (!roots.includes(sf.fileName)) continue
     const where = (n: ts.Node) => `${sf.fileName}:${sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1}`
 
+    const isConstDecl = (d: ts.Declaration | undefined): boolean =>
+      d !== undefined && ts.isVariableDeclaration(d) && (ts.getCombinedNodeFlags(d) & ts.NodeFlags.Const) !== 0
+    const closedLoopVariable = (e: ts.Expression): boolean => {
+      if (!ts.isIdentifier(e)) return false
+      const decl = checker.getSymbolAtLocation(e)?.valueDeclaration
+      if (decl === undefined || !ts.isVariableDeclaration(decl)) return false
+      const loop = decl.parent.parent
+      if (!ts.isForOfStatement(loop) || !ts.isIdentifier(loop.expression)) return false
+      let list = checker.getSymbolAtLocation(loop.expression)
+      if (list !== undefined && list.flags & ts.SymbolFlags.Alias) list = checker.getAliasedSymbol(list)
+      return isConstDecl(list?.valueDeclaration)
+    }
+
     /** Why `e` is not a safe SQL source, or undefined when it is. */
     const unsafe = (e: ts.Expression, depth = 0): string | undefined => {
       if (depth > 5) return 'too indirect to prove constant'
@@ -132,7 +145,12 @@ export function scanSqlCallSites(files: string[], virtual: Record<string, string
       if (ts.isCallExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === 'sqlText') {
         const a = e.arguments[0]
         if (a === undefined || e.arguments.length !== 1) return 'sqlText takes one id'
-        if (ts.isTemplateExpression(a) || ts.isBinaryExpression(a)) return 'sqlText id built from strings'
+        if (ts.isBinaryExpression(a)) return 'sqlText id built from strings'
+        if (ts.isTemplateExpression(a)) {
+          // Allowed: every substitution is the variable of a `for (const x of LIST)` over a const
+          // list (a closed set of file ids, e.g. FLAT_TABLES), never a value from outside.
+          for (const span of a.templateSpans) if (!closedLoopVariable(span.expression)) return 'sqlText id built from strings'
+        }
         return undefined
       }
       if (ts.isIdentifier(e)) {
