@@ -113,6 +113,8 @@ export class IngestCall {
   readonly #issues: RecordIssue[] = []
   #issueTotal = 0
   #seq = 0
+  /** The call's analysis ids: when all are distinct, the SQL skips its de-duplication. */
+  readonly #analysisIds = new Set<string>()
 
   readonly #teams = new Map<string, Located<Team>>()
   readonly #domains = new Map<string, Located<Domain>>()
@@ -271,9 +273,11 @@ export class IngestCall {
 
     const seq = this.#seq++
     const channel = CHANNELS.indexOf(a.channel) + 1
+    const id = a.id.toLowerCase()
+    this.#analysisIds.add(id)
     this.#analyses.push(
       seq,
-      a.id.toLowerCase(),
+      id,
       domainH,
       promptH,
       channel,
@@ -288,6 +292,10 @@ export class IngestCall {
 
   /** Checks references, assigns keys and merges the staged rows into the store (not committed). */
   async stage(nextAnalysisKey: number): Promise<StagedCall> {
+    if (process.env.VA_TRACE_INGEST) {
+      const c = process.cpuUsage()
+      process.stderr.write(`stage start: process cpu ${((c.user + c.system) / 1000).toFixed(0)} ms\n`)
+    }
     this.#checkReferences()
     if (this.failed) throw new IngestError(this.#issues, this.#issueTotal)
     for (const w of [this.#analyses, this.#mentions, this.#citations, this.#themeOcc]) w.close()
@@ -297,13 +305,20 @@ export class IngestCall {
     await this.#stageMaps(plan)
 
     const changed: Record<string, number> = {}
-    for (const id of sqlIds('ingest').filter((i) => /\/\d\d_/.test(i))) {
+    const unique = this.#analysisIds.size === this.#seq
+    for (let id of sqlIds('ingest').filter((i) => /\/\d\d_/.test(i))) {
       const values = id === 'ingest/01_final_analyses' ? { base: nextAnalysisKey } : undefined
+      if (unique && id === 'ingest/01_final_analyses') id = 'ingest/final_analyses_unique'
       const t0 = performance.now()
+      const c0 = process.cpuUsage()
       const r = await this.#conn.run(sqlText(id), values, values ? { base: BIGINT } : undefined)
       changed[id] = r.rowsChanged
-      if (process.env.VA_TRACE_INGEST)
-        process.stderr.write(`${id} ${(performance.now() - t0).toFixed(1)} ms\n`)
+      if (process.env.VA_TRACE_INGEST) {
+        const c = process.cpuUsage(c0)
+        process.stderr.write(
+          `${id} ${(performance.now() - t0).toFixed(1)} ms wall ${((c.user + c.system) / 1000).toFixed(1)} ms cpu\n`,
+        )
+      }
     }
     const result: IngestResult = {
       teams: this.#teams.size,
