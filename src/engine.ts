@@ -25,10 +25,10 @@ import {
   ValidationError,
   VisibilityError,
 } from './errors.js'
-import { IngestCall, type RecordLocation } from './ingest/call.js'
+import { IngestCall } from './ingest/call.js'
 import { FLAT_TABLES, flatToRecords, type FlatRows, type FlatTableName } from './ingest/flat.js'
 import { prepareExportDir, readExport, writeExport, writeManifest } from './parquet.js'
-import { readNdjsonFile } from './ingest/ndjson.js'
+import { feedNdjsonFile } from './ingest/ndjson-feed.js'
 import { computeCompetitorSeries } from './queries/competitor-series.js'
 import type { QueryContext } from './queries/context.js'
 import { computePromptSeries } from './queries/prompt-series.js'
@@ -251,14 +251,8 @@ class DuckDBEngine implements Engine {
       return this.#ingest(async (call) => feedFlat(call, rows))
     }
     return this.#ingest(async (call) => {
-      let items
       try {
-        items = readNdjsonFile(path)
-        for await (const item of items) {
-          const loc: RecordLocation = { line: item.line }
-          if ('error' in item) call.issue(loc, 'record', item.error)
-          else call.add(item.value, loc)
-        }
+        await feedNdjsonFile(call, path)
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code
         if (code === 'ENOENT' || code === 'EISDIR' || code === 'EACCES') {
