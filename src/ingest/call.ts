@@ -40,9 +40,16 @@ const NO_NULLS: NullMarker[] = []
 const MENTION_NULLS: NullMarker[] = ['none', 'none', 'zero', 'nan']
 
 const ANALYSIS_TYPES: DuckDBType[] = [INTEGER, VARCHAR, INTEGER, INTEGER, UTINYINT, INTEGER, DOUBLE, INTEGER]
-const MENTION_TYPES: DuckDBType[] = [INTEGER, INTEGER, INTEGER, DOUBLE]
-const CITATION_TYPES: DuckDBType[] = [INTEGER, VARCHAR, VARCHAR]
-const THEME_OCC_TYPES: DuckDBType[] = [INTEGER, INTEGER, INTEGER]
+const MENTION_TYPES: DuckDBType[] = [INTEGER, INTEGER, INTEGER, DOUBLE, INTEGER, INTEGER, UTINYINT, INTEGER]
+const CITATION_TYPES: DuckDBType[] = [INTEGER, VARCHAR, VARCHAR, INTEGER, INTEGER]
+const THEME_OCC_TYPES: DuckDBType[] = [INTEGER, INTEGER, INTEGER, INTEGER, UTINYINT, INTEGER, INTEGER]
+/** For a call whose analysis ids are all distinct: steps without the de-duplication joins. */
+const UNIQUE_STEPS: Record<string, string> = {
+  'ingest/01_final_analyses': 'ingest/final_analyses_unique',
+  'ingest/22_insert_mentions': 'ingest/insert_mentions_unique',
+  'ingest/23_insert_citations': 'ingest/insert_citations_unique',
+  'ingest/24_insert_theme_occurrences': 'ingest/insert_theme_occurrences_unique',
+}
 
 export interface StagedCall {
   result: IngestResult
@@ -113,9 +120,17 @@ export class IngestCall {
       b.analyses,
       NO_NULLS,
     )
-    this.#mentions.appendColumns([b.mSeq, b.mEntityH, b.mPosition, b.mSentiment], b.mentions, MENTION_NULLS)
-    this.#citations.appendColumns([b.cSeq, b.cUrl, b.cHost], b.citations, NO_NULLS)
-    this.#themeOcc.appendColumns([b.tSeq, b.tThemeH, b.tOccurrences], b.themes, NO_NULLS)
+    this.#mentions.appendColumns(
+      [b.mSeq, b.mEntityH, b.mPosition, b.mSentiment, b.mDomainH, b.mPromptH, b.mChannel, b.mDay],
+      b.mentions,
+      MENTION_NULLS,
+    )
+    this.#citations.appendColumns([b.cSeq, b.cUrl, b.cHost, b.cDomainH, b.cDay], b.citations, NO_NULLS)
+    this.#themeOcc.appendColumns(
+      [b.tSeq, b.tThemeH, b.tOccurrences, b.tDomainH, b.tChannel, b.tModelH, b.tDay],
+      b.themes,
+      NO_NULLS,
+    )
   }
 
   /**
@@ -143,17 +158,17 @@ export class IngestCall {
 
     const changed: Record<string, number> = {}
     const unique = this.#c.uniqueIds
-    for (let id of sqlIds('ingest').filter((i) => /\/\d\d_/.test(i))) {
-      const values = id === 'ingest/01_final_analyses' ? { base: nextAnalysisKey } : undefined
-      if (unique && id === 'ingest/01_final_analyses') id = 'ingest/final_analyses_unique'
+    for (const id of sqlIds('ingest').filter((i) => /\/\d\d_/.test(i))) {
+      const step = unique ? (UNIQUE_STEPS[id] ?? id) : id
+      const values = /(01_final|_unique)/.test(step) ? { base: nextAnalysisKey } : undefined
       const t0 = performance.now()
       const c0 = process.cpuUsage()
-      const r = await this.#conn.run(sqlText(id), values, values ? { base: BIGINT } : undefined)
+      const r = await this.#conn.run(sqlText(step), values, values ? { base: BIGINT } : undefined)
       changed[id] = r.rowsChanged
       if (process.env.VA_TRACE_INGEST) {
         const c = process.cpuUsage(c0)
         process.stderr.write(
-          `${id} ${(performance.now() - t0).toFixed(1)} ms wall ${((c.user + c.system) / 1000).toFixed(1)} ms cpu\n`,
+          `${step} ${(performance.now() - t0).toFixed(1)} ms wall ${((c.user + c.system) / 1000).toFixed(1)} ms cpu\n`,
         )
       }
     }

@@ -20,17 +20,31 @@ export interface AnalysisBatch {
   mEntityH: Int32Array
   mPosition: Int32Array
   mSentiment: Float64Array
+  mDomainH: Int32Array
+  mPromptH: Int32Array
+  mChannel: Uint8Array
+  mDay: Int32Array
   citations: number
   cSeq: Int32Array
   cUrl: string[]
   cHost: string[]
+  cDomainH: Int32Array
+  cDay: Int32Array
   themes: number
   tSeq: Int32Array
   tThemeH: Int32Array
   tOccurrences: Int32Array
+  tDomainH: Int32Array
+  tChannel: Uint8Array
+  tModelH: Int32Array
+  tDay: Int32Array
 }
 
-/** Where validated analyses go, row by row. */
+/**
+ * Where validated analyses go, row by row: each analysis, then its mentions, citations and theme
+ * occurrences (which also carry the analysis's domain, prompt, channel, model and day, so that a
+ * call without repeated ids needs no join back to its analyses).
+ */
 export interface StagingSink {
   analysis(
     seq: number,
@@ -50,6 +64,11 @@ export interface StagingSink {
 /** Fills column batches and hands each full one to `flush` (and the last one on `end()`). */
 export class BatchBuilder implements StagingSink {
   #b: AnalysisBatch
+  #domainH = 0
+  #promptH = 0
+  #channel = 0
+  #modelH = 0
+  #day = 0
   constructor(
     readonly capacity: number,
     readonly flush: (batch: AnalysisBatch) => void,
@@ -74,6 +93,11 @@ export class BatchBuilder implements StagingSink {
       return
     }
     const i = b.analyses++
+    this.#domainH = domainH
+    this.#promptH = promptH
+    this.#channel = channel
+    this.#modelH = modelH
+    this.#day = day
     b.seq[i] = seq
     b.id.push(id)
     b.domainH[i] = domainH
@@ -91,18 +115,33 @@ export class BatchBuilder implements StagingSink {
       b.mEntityH = grow(b.mEntityH)
       b.mPosition = grow(b.mPosition)
       b.mSentiment = grow(b.mSentiment)
+      b.mDomainH = grow(b.mDomainH)
+      b.mPromptH = grow(b.mPromptH)
+      b.mChannel = grow(b.mChannel)
+      b.mDay = grow(b.mDay)
     }
     const i = b.mentions++
     b.mSeq[i] = seq
     b.mEntityH[i] = entityH
     b.mPosition[i] = position ?? 0
     b.mSentiment[i] = sentiment ?? NaN
+    b.mDomainH[i] = this.#domainH
+    b.mPromptH[i] = this.#promptH
+    b.mChannel[i] = this.#channel
+    b.mDay[i] = this.#day
   }
 
   citation(seq: number, url: string, host: string): void {
     const b = this.#b
-    if (b.citations === b.cSeq.length) b.cSeq = grow(b.cSeq)
-    b.cSeq[b.citations++] = seq
+    if (b.citations === b.cSeq.length) {
+      b.cSeq = grow(b.cSeq)
+      b.cDomainH = grow(b.cDomainH)
+      b.cDay = grow(b.cDay)
+    }
+    const i = b.citations++
+    b.cSeq[i] = seq
+    b.cDomainH[i] = this.#domainH
+    b.cDay[i] = this.#day
     b.cUrl.push(url)
     b.cHost.push(host)
   }
@@ -113,11 +152,19 @@ export class BatchBuilder implements StagingSink {
       b.tSeq = grow(b.tSeq)
       b.tThemeH = grow(b.tThemeH)
       b.tOccurrences = grow(b.tOccurrences)
+      b.tDomainH = grow(b.tDomainH)
+      b.tChannel = grow(b.tChannel)
+      b.tModelH = grow(b.tModelH)
+      b.tDay = grow(b.tDay)
     }
     const i = b.themes++
     b.tSeq[i] = seq
     b.tThemeH[i] = themeH
     b.tOccurrences[i] = occurrences
+    b.tDomainH[i] = this.#domainH
+    b.tChannel[i] = this.#channel
+    b.tModelH[i] = this.#modelH
+    b.tDay[i] = this.#day
   }
 
   /** Hands over what is buffered, if anything. */
@@ -131,24 +178,9 @@ export class BatchBuilder implements StagingSink {
 
 /** The buffers of a batch, for `postMessage(batch, transferList(batch))`. */
 export function transferList(b: AnalysisBatch): ArrayBuffer[] {
-  const arrays = [
-    b.seq,
-    b.domainH,
-    b.promptH,
-    b.channel,
-    b.modelH,
-    b.answeredMs,
-    b.day,
-    b.mSeq,
-    b.mEntityH,
-    b.mPosition,
-    b.mSentiment,
-    b.cSeq,
-    b.tSeq,
-    b.tThemeH,
-    b.tOccurrences,
-  ]
-  return arrays.map((a) => a.buffer as ArrayBuffer)
+  const out: ArrayBuffer[] = []
+  for (const v of Object.values(b)) if (ArrayBuffer.isView(v)) out.push(v.buffer as ArrayBuffer)
+  return out
 }
 
 function emptyBatch(n: number): AnalysisBatch {
@@ -167,18 +199,28 @@ function emptyBatch(n: number): AnalysisBatch {
     mEntityH: new Int32Array(n * 2),
     mPosition: new Int32Array(n * 2),
     mSentiment: new Float64Array(n * 2),
+    mDomainH: new Int32Array(n * 2),
+    mPromptH: new Int32Array(n * 2),
+    mChannel: new Uint8Array(n * 2),
+    mDay: new Int32Array(n * 2),
     citations: 0,
     cSeq: new Int32Array(n * 2),
     cUrl: [],
     cHost: [],
+    cDomainH: new Int32Array(n * 2),
+    cDay: new Int32Array(n * 2),
     themes: 0,
     tSeq: new Int32Array(n * 2),
     tThemeH: new Int32Array(n * 2),
     tOccurrences: new Int32Array(n * 2),
+    tDomainH: new Int32Array(n * 2),
+    tChannel: new Uint8Array(n * 2),
+    tModelH: new Int32Array(n * 2),
+    tDay: new Int32Array(n * 2),
   }
 }
 
-function grow<T extends Int32Array | Float64Array>(a: T): T {
+function grow<T extends Int32Array | Float64Array | Uint8Array>(a: T): T {
   const out = new (a.constructor as new (n: number) => T)(a.length * 2)
   out.set(a)
   return out
