@@ -2,9 +2,10 @@
  * Scratch profile of one NDJSON ingest into a fresh in-memory engine: wall time, CPU time of the
  * process (DuckDB's threads included), peak RSS, and the CPU time of each busy thread (from
  * /proc, Linux only) so that the critical path shows even on a loaded machine.
- * Usage: node dist/bench/ingest-profile/run.js FILE [REPEAT]
+ * Usage: node dist/bench/ingest-profile/run.js FILE [REPEAT]; VA_BENCH_DB=path.duckdb for a file-backed
+ * store (removed first), VA_INGEST_WORKER=never|always to force a path.
  */
-import { readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { openEngine } from '../../src/index.js'
 
 const TICK = 100 // USER_HZ
@@ -26,7 +27,9 @@ function threadCpu(): Map<string, number> {
 const [file, repeat = '1'] = process.argv.slice(2)
 if (file === undefined) throw new Error('usage: run.js FILE [REPEAT]')
 for (let i = 0; i < Number(repeat); i++) {
-  const engine = await openEngine()
+  const db = process.env.VA_BENCH_DB
+  if (db) for (const f of [db, `${db}.wal`]) rmSync(f, { force: true })
+  const engine = await openEngine(db ? { path: db } : {})
   const before = threadCpu()
   const c0 = process.cpuUsage()
   const t0 = performance.now()
