@@ -25,10 +25,11 @@ import {
   ValidationError,
   VisibilityError,
 } from './errors.js'
-import { IngestCall, type RecordLocation } from './ingest/call.js'
+import { IngestCall } from './ingest/call.js'
 import { FLAT_TABLES, flatToRecords, type FlatRows, type FlatTableName } from './ingest/flat.js'
 import { prepareExportDir, readExport, writeExport, writeManifest } from './parquet.js'
-import { parseNdjson, readNdjsonFile } from './ingest/ndjson.js'
+import { parseNdjson } from './ingest/ndjson.js'
+import { feedNdjsonFile } from './ingest/ndjson-feed.js'
 import { computeCompetitorSeries } from './queries/competitor-series.js'
 import type { QueryContext } from './queries/context.js'
 import { computePromptSeries } from './queries/prompt-series.js'
@@ -252,16 +253,15 @@ class DuckDBEngine implements Engine {
       return this.#ingest(async (call) => feedFlat(call, rows))
     }
     return this.#ingest(async (call) => {
-      let items
       try {
-        items = options.onProgress
-          ? parseNdjson(countingStream(path, options.onProgress))
-          : readNdjsonFile(path)
-        for await (const item of items) {
-          const loc: RecordLocation = { line: item.line }
-          if ('error' in item) call.issue(loc, 'record', item.error)
-          else call.add(item.value, loc)
-        }
+        if (options.onProgress) {
+          // With a progress callback the file is parsed on this thread, where bytes can be counted.
+          for await (const item of parseNdjson(countingStream(path, options.onProgress))) {
+            const loc = { line: item.line }
+            if ('error' in item) call.issue(loc, 'record', item.error)
+            else call.add(item.value, loc)
+          }
+        } else await feedNdjsonFile(call, path)
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code
         if (code === 'ENOENT' || code === 'EISDIR' || code === 'EACCES') {

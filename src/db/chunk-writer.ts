@@ -12,6 +12,21 @@ import {
 
 const CHUNK_ROWS = 2048
 
+/**
+ * A column for `appendColumns`: a typed array matching the column's DuckDB type (INTEGER:
+ * Int32Array, DOUBLE: Float64Array, UTINYINT: Uint8Array) or an array of non-null strings.
+ */
+export type BulkColumn = Int32Array | Float64Array | Uint8Array | string[]
+/** How null travels in a typed column: never, as 0, or as NaN. */
+export type NullMarker = 'none' | 'zero' | 'nan'
+
+interface TypedVector {
+  items?: { set(src: ArrayLike<number>): void; length: number }
+  setItem(i: number, v: DuckDBValue): void
+  validity: { setItemValid(i: number, valid: boolean): void }
+  flush(): void
+}
+
 export class ChunkWriter {
   readonly #appender: DuckDBAppender
   readonly #chunk: DuckDBDataChunk
@@ -39,6 +54,41 @@ export class ChunkWriter {
     const cols = this.#columns
     for (let i = 0; i < cols.length; i++) cols[i]!.push(values[i] ?? null)
     if (++this.#rows === CHUNK_ROWS) this.#flushChunk()
+  }
+
+  /**
+   * Appends the first `n` rows of whole columns, 2048 rows a data chunk: typed arrays are copied
+   * into the vectors in one go, strings one by one.
+   */
+  appendColumns(columns: readonly BulkColumn[], n: number, nulls: readonly NullMarker[]): void {
+    this.#flushChunk()
+    const chunk = this.#chunk
+    for (let off = 0; off < n; off += CHUNK_ROWS) {
+      const k = Math.min(CHUNK_ROWS, n - off)
+      chunk.reset()
+      chunk.rowCount = k
+      for (let c = 0; c < columns.length; c++) {
+        const col = columns[c]!
+        const vector = chunk.getColumnVector(c) as unknown as TypedVector
+        if (Array.isArray(col)) {
+          for (let i = 0; i < k; i++) vector.setItem(i, col[off + i]!)
+        } else {
+          const part = col.subarray(off, off + k)
+          if (vector.items === undefined || vector.items.length !== k)
+            throw new Error(`column ${c}: not a typed vector`)
+          vector.items.set(part)
+          const marker = nulls[c] ?? 'none'
+          if (marker === 'zero') {
+            for (let i = 0; i < k; i++) if (part[i] === 0) vector.validity.setItemValid(i, false)
+          } else if (marker === 'nan') {
+            for (let i = 0; i < k; i++) if (Number.isNaN(part[i])) vector.validity.setItemValid(i, false)
+          }
+        }
+        vector.flush()
+      }
+      this.#appender.appendDataChunk(chunk)
+      this.#total += k
+    }
   }
 
   get rowCount(): number {

@@ -1,5 +1,5 @@
 /**
- * One ingest call: records are validated one by one (zod), staged column-wise into temp tables
+ * One ingest call: records are validated one by one (collector.ts), staged column-wise into temp tables
  * inside a transaction, then checked for references once the whole call has been read (order
  * within a call does not matter), given surrogate keys, and merged into the store by the
  * sql/ingest/*.sql pipeline. The caller commits or rolls back.
@@ -16,86 +16,40 @@ import {
   type DuckDBConnection,
   type DuckDBType,
 } from '@duckdb/node-api'
-import type { z } from 'zod'
 import type { Catalog, CompetitorRow, PromptRow, TeamRow, ThemeRow } from '../catalog.js'
-import { ChunkWriter } from '../db/chunk-writer.js'
+import { ChunkWriter, type NullMarker } from '../db/chunk-writer.js'
 import { sqlIds, sqlText } from '../db/sql.js'
-import { IngestError, type RecordIssue } from '../errors.js'
+import { IngestError } from '../errors.js'
+import { siteHost } from '../schemas/records.js'
+import type { IngestResult } from '../types.js'
+import { BatchBuilder, type AnalysisBatch } from './columns.js'
 import {
-  matchHost,
-  recordSchemas,
-  siteHost,
-  urlHost,
-  type RecordType,
-  type analysisSchema,
-  type competitorSchema,
-  type domainSchema,
-  type promptSchema,
-  type teamSchema,
-  type themeSchema,
-} from '../schemas/records.js'
-import { isPlainValidAnalysis } from '../schemas/fast-analysis.js'
-import { CHANNELS, type IngestResult } from '../types.js'
+  RecordCollector,
+  type CollectorState,
+  type Handles,
+  type Located,
+  type RecordLocation,
+  type RefSite,
+} from './collector.js'
 
-/** Where a record came from: a 1-based file line or a 0-based array index. */
-export type RecordLocation = { line: number } | { index: number }
+export type { RecordLocation } from './collector.js'
 
-const MAX_ISSUES = 100
 const DAY_MS = 86_400_000
-const RECORD_TYPES = Object.keys(recordSchemas) as RecordType[]
-
-type Team = z.infer<typeof teamSchema>
-type Domain = z.infer<typeof domainSchema>
-type Prompt = z.infer<typeof promptSchema>
-type Competitor = z.infer<typeof competitorSchema>
-type Theme = z.infer<typeof themeSchema>
-type Analysis = z.infer<typeof analysisSchema>
-
-interface Located<T> {
-  rec: T
-  loc: RecordLocation
-  prefix: string
-}
-interface RefSite {
-  loc: RecordLocation
-  field: string
-  prefix: string
-}
-
-/** Per-call integer handles for ids, so staged rows carry small integers instead of UUID strings. */
-class Handles {
-  readonly ids: string[] = []
-  readonly #byId = new Map<string, number>()
-  constructor(readonly first: number) {}
-  get(id: string): number {
-    let h = this.#byId.get(id)
-    if (h === undefined) {
-      h = this.first + this.ids.length
-      this.ids.push(id)
-      this.#byId.set(id, h)
-    }
-    return h
-  }
-}
-
-/** References from analyses, grouped by (analysis domain, referenced id), with up to a few sites each. */
-class RefTable {
-  readonly #sites = new Map<string, { domainH: number; refH: number; sites: RefSite[] }>()
-  add(domainH: number, refH: number, site: RefSite): void {
-    const key = `${domainH}:${refH}`
-    const entry = this.#sites.get(key)
-    if (entry === undefined) this.#sites.set(key, { domainH, refH, sites: [site] })
-    else if (entry.sites.length < MAX_ISSUES) entry.sites.push(site)
-  }
-  values() {
-    return this.#sites.values()
-  }
-}
+const BATCH_ROWS = 2048
+const NO_NULLS: NullMarker[] = []
+const MENTION_NULLS: NullMarker[] = ['none', 'none', 'zero', 'nan']
 
 const ANALYSIS_TYPES: DuckDBType[] = [INTEGER, VARCHAR, INTEGER, INTEGER, UTINYINT, INTEGER, DOUBLE, INTEGER]
-const MENTION_TYPES: DuckDBType[] = [INTEGER, INTEGER, INTEGER, DOUBLE]
-const CITATION_TYPES: DuckDBType[] = [INTEGER, VARCHAR, VARCHAR]
-const THEME_OCC_TYPES: DuckDBType[] = [INTEGER, INTEGER, INTEGER]
+const MENTION_TYPES: DuckDBType[] = [INTEGER, INTEGER, INTEGER, DOUBLE, INTEGER, INTEGER, UTINYINT, INTEGER]
+const CITATION_TYPES: DuckDBType[] = [INTEGER, VARCHAR, VARCHAR, INTEGER, INTEGER]
+const THEME_OCC_TYPES: DuckDBType[] = [INTEGER, INTEGER, INTEGER, INTEGER, UTINYINT, INTEGER, INTEGER]
+/** For a call whose analysis ids are all distinct: steps without the de-duplication joins. */
+const UNIQUE_STEPS: Record<string, string> = {
+  'ingest/01_final_analyses': 'ingest/final_analyses_unique',
+  'ingest/22_insert_mentions': 'ingest/insert_mentions_unique',
+  'ingest/23_insert_citations': 'ingest/insert_citations_unique',
+  'ingest/24_insert_theme_occurrences': 'ingest/insert_theme_occurrences_unique',
+}
 
 export interface StagedCall {
   result: IngestResult
@@ -110,25 +64,8 @@ export interface StagedCall {
 export class IngestCall {
   readonly #conn: DuckDBConnection
   readonly #catalog: Catalog
-  readonly #issues: RecordIssue[] = []
-  #issueTotal = 0
-  #seq = 0
-
-  readonly #teams = new Map<string, Located<Team>>()
-  readonly #domains = new Map<string, Located<Domain>>()
-  readonly #prompts = new Map<string, Located<Prompt>>()
-  readonly #competitors = new Map<string, Located<Competitor>>()
-  readonly #themes = new Map<string, Located<Theme>>()
-
-  readonly #domainH = new Handles(0)
-  readonly #promptH = new Handles(0)
-  readonly #entityH = new Handles(1) // 0 is the brand
-  readonly #themeH = new Handles(0)
-  readonly #modelH = new Handles(0)
-  readonly #domainRefs = new RefTable()
-  readonly #promptRefs = new RefTable()
-  readonly #entityRefs = new RefTable()
-  readonly #themeRefs = new RefTable()
+  #c: RecordCollector
+  readonly #sink: BatchBuilder
 
   #analyses!: ChunkWriter
   #mentions!: ChunkWriter
@@ -138,6 +75,8 @@ export class IngestCall {
   private constructor(conn: DuckDBConnection, catalog: Catalog) {
     this.#conn = conn
     this.#catalog = catalog
+    this.#sink = new BatchBuilder(BATCH_ROWS, (b) => this.addBatch(b))
+    this.#c = new RecordCollector(this.#sink)
   }
 
   /** Opens the transaction and the staging tables. */
@@ -153,143 +92,64 @@ export class IngestCall {
   }
 
   get failed(): boolean {
-    return this.#issueTotal > 0
+    return this.#c.failed
   }
 
   /** Prefixed to every field named by an issue (the table name, for flat input). */
-  fieldPrefix = ''
+  get fieldPrefix(): string {
+    return this.#c.fieldPrefix
+  }
+  set fieldPrefix(prefix: string) {
+    this.#c.fieldPrefix = prefix
+  }
 
   /** Records a problem with one record. */
   issue(loc: RecordLocation, field: string, message: string): void {
-    this.#issueTotal++
-    if (this.#issues.length < MAX_ISSUES)
-      this.#issues.push({ ...loc, field: this.fieldPrefix + field, message })
+    this.#c.issue(loc, field, message)
   }
 
   /** Validates one record and stages it. Never throws for bad input: problems become issues. */
   add(raw: unknown, loc: RecordLocation): void {
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-      this.issue(loc, 'record', 'must be a JSON object')
-      return
-    }
-    const type = (raw as { type?: unknown }).type
-    if (typeof type !== 'string' || !(RECORD_TYPES as string[]).includes(type)) {
-      this.issue(
-        loc,
-        'type',
-        type === undefined
-          ? `is required (one of ${RECORD_TYPES.join(', ')})`
-          : `unknown type ${JSON.stringify(type)}; expected one of ${RECORD_TYPES.join(', ')}`,
-      )
-      return
-    }
-    if (type === 'analysis' && isPlainValidAnalysis(raw as Record<string, unknown>)) {
-      this.#addAnalysis(raw as Analysis, loc)
-      return
-    }
-    const parsed = recordSchemas[type as RecordType].safeParse(raw)
-    if (!parsed.success) {
-      for (const zi of parsed.error.issues) this.#zodIssue(raw, loc, zi)
-      return
-    }
-    const rec = parsed.data
-    switch (rec.type) {
-      case 'team':
-        this.#teams.set(rec.id.toLowerCase(), { rec, loc, prefix: this.fieldPrefix })
-        return
-      case 'domain':
-        this.#domains.set(rec.id.toLowerCase(), { rec, loc, prefix: this.fieldPrefix })
-        return
-      case 'prompt':
-        this.#prompts.set(rec.id.toLowerCase(), { rec, loc, prefix: this.fieldPrefix })
-        return
-      case 'competitor':
-        this.#competitors.set(rec.id.toLowerCase(), { rec, loc, prefix: this.fieldPrefix })
-        return
-      case 'theme':
-        this.#themes.set(rec.id.toLowerCase(), { rec, loc, prefix: this.fieldPrefix })
-        return
-      case 'analysis':
-        this.#addAnalysis(rec, loc)
-        return
-    }
+    this.#c.add(raw, loc)
   }
 
-  #zodIssue(raw: object, loc: RecordLocation, zi: z.core.$ZodIssue): void {
-    if (zi.code === 'unrecognized_keys') {
-      for (const key of zi.keys) this.issue(loc, fieldPath([...zi.path, key]), 'unknown field')
-      return
-    }
-    const field = fieldPath(zi.path)
-    const missing = valueAt(raw, zi.path) === undefined
-    this.issue(loc, field, missing ? 'is required' : zi.message)
-  }
-
-  #addAnalysis(a: Analysis, loc: RecordLocation): void {
-    const ms = Date.parse(a.answered_at)
-    if (!Number.isFinite(ms)) {
-      this.issue(loc, 'answered_at', 'must be an ISO 8601 timestamp with Z or an offset')
-      return
-    }
-    const seen = new Set<string>()
-    let bad = false
-    a.mentions.forEach((m, i) => {
-      const id = m.entity_id.toLowerCase()
-      if (seen.has(id)) {
-        this.issue(loc, `mentions[${i}].entity_id`, `${id} appears twice in this analysis's mentions`)
-        bad = true
-      }
-      seen.add(id)
-    })
-    seen.clear()
-    a.themes.forEach((t, i) => {
-      const id = t.theme_id.toLowerCase()
-      if (seen.has(id)) {
-        this.issue(loc, `themes[${i}].theme_id`, `${id} appears twice in this analysis's themes`)
-        bad = true
-      }
-      seen.add(id)
-    })
-    if (bad) return
-
-    const domainH = this.#domainH.get(a.domain_id.toLowerCase())
-    const promptH = this.#promptH.get(a.prompt_id.toLowerCase())
-    this.#domainRefs.add(domainH, domainH, { loc, field: 'domain_id', prefix: this.fieldPrefix })
-    this.#promptRefs.add(domainH, promptH, { loc, field: 'prompt_id', prefix: this.fieldPrefix })
-    const entityHs = a.mentions.map((m, i) => {
-      if (m.entity_id === 'brand') return 0
-      const h = this.#entityH.get(m.entity_id.toLowerCase())
-      this.#entityRefs.add(domainH, h, { loc, field: `mentions[${i}].entity_id`, prefix: this.fieldPrefix })
-      return h
-    })
-    const themeHs = a.themes.map((t, i) => {
-      const h = this.#themeH.get(t.theme_id.toLowerCase())
-      this.#themeRefs.add(domainH, h, { loc, field: `themes[${i}].theme_id`, prefix: this.fieldPrefix })
-      return h
-    })
-    if (this.failed) return // keep validating, stop staging
-
-    const seq = this.#seq++
-    const channel = CHANNELS.indexOf(a.channel) + 1
-    this.#analyses.push(
-      seq,
-      a.id.toLowerCase(),
-      domainH,
-      promptH,
-      channel,
-      this.#modelH.get(a.model),
-      ms,
-      Math.floor(ms / DAY_MS),
+  /** Appends a batch of analyses validated elsewhere (an NDJSON worker). */
+  addBatch(b: AnalysisBatch): void {
+    this.#analyses.appendColumns(
+      [b.seq, b.id, b.domainH, b.promptH, b.channel, b.modelH, b.answeredMs, b.day],
+      b.analyses,
+      NO_NULLS,
     )
-    a.mentions.forEach((m, i) => this.#mentions.push(seq, entityHs[i]!, m.position, m.sentiment))
-    for (const c of a.citations) this.#citations.push(seq, c.url, matchHost(urlHost(c.url)))
-    a.themes.forEach((t, i) => this.#themeOcc.push(seq, themeHs[i]!, t.occurrences))
+    this.#mentions.appendColumns(
+      [b.mSeq, b.mEntityH, b.mPosition, b.mSentiment, b.mDomainH, b.mPromptH, b.mChannel, b.mDay],
+      b.mentions,
+      MENTION_NULLS,
+    )
+    this.#citations.appendColumns([b.cSeq, b.cUrl, b.cHost, b.cDomainH, b.cDay], b.citations, NO_NULLS)
+    this.#themeOcc.appendColumns(
+      [b.tSeq, b.tThemeH, b.tOccurrences, b.tDomainH, b.tChannel, b.tModelH, b.tDay],
+      b.themes,
+      NO_NULLS,
+    )
+  }
+
+  /**
+   * Takes over the state of a collector that ran elsewhere (an NDJSON worker that sent its
+   * analyses through `addBatch`), in place of this call's own.
+   */
+  adopt(state: CollectorState): void {
+    this.#c = new RecordCollector(this.#sink, state)
   }
 
   /** Checks references, assigns keys and merges the staged rows into the store (not committed). */
   async stage(nextAnalysisKey: number): Promise<StagedCall> {
+    if (process.env.VA_TRACE_INGEST) {
+      const c = process.cpuUsage()
+      process.stderr.write(`stage start: process cpu ${((c.user + c.system) / 1000).toFixed(0)} ms\n`)
+    }
     this.#checkReferences()
-    if (this.failed) throw new IngestError(this.#issues, this.#issueTotal)
+    this.#sink.end()
+    if (this.failed) throw new IngestError(this.#c.issues, this.#c.issueTotal)
     for (const w of [this.#analyses, this.#mentions, this.#citations, this.#themeOcc]) w.close()
 
     const plan = this.#assignKeys()
@@ -297,20 +157,27 @@ export class IngestCall {
     await this.#stageMaps(plan)
 
     const changed: Record<string, number> = {}
+    const unique = this.#c.uniqueIds
     for (const id of sqlIds('ingest').filter((i) => /\/\d\d_/.test(i))) {
-      const values = id === 'ingest/01_final_analyses' ? { base: nextAnalysisKey } : undefined
+      const step = unique ? (UNIQUE_STEPS[id] ?? id) : id
+      const values = /(01_final|_unique)/.test(step) ? { base: nextAnalysisKey } : undefined
       const t0 = performance.now()
-      const r = await this.#conn.run(sqlText(id), values, values ? { base: BIGINT } : undefined)
+      const c0 = process.cpuUsage()
+      const r = await this.#conn.run(sqlText(step), values, values ? { base: BIGINT } : undefined)
       changed[id] = r.rowsChanged
-      if (process.env.VA_TRACE_INGEST)
-        process.stderr.write(`${id} ${(performance.now() - t0).toFixed(1)} ms\n`)
+      if (process.env.VA_TRACE_INGEST) {
+        const c = process.cpuUsage(c0)
+        process.stderr.write(
+          `${step} ${(performance.now() - t0).toFixed(1)} ms wall ${((c.user + c.system) / 1000).toFixed(1)} ms cpu\n`,
+        )
+      }
     }
     const result: IngestResult = {
-      teams: this.#teams.size,
-      domains: this.#domains.size,
-      prompts: this.#prompts.size,
-      competitors: this.#competitors.size,
-      themes: this.#themes.size,
+      teams: this.#c.teams.size,
+      domains: this.#c.domains.size,
+      prompts: this.#c.prompts.size,
+      competitors: this.#c.competitors.size,
+      themes: this.#c.themes.size,
       analyses: changed['ingest/21_insert_analyses'] ?? 0,
       mentions: changed['ingest/22_insert_mentions'] ?? 0,
       citations: changed['ingest/23_insert_citations'] ?? 0,
@@ -321,7 +188,7 @@ export class IngestCall {
       result,
       affectedDomains: affected.getRows().map((r) => r[0] as number),
       applyToCatalog: () => this.#apply(plan),
-      nextAnalysisKey: nextAnalysisKey + this.#seq,
+      nextAnalysisKey: nextAnalysisKey + this.#c.seq,
     }
   }
 
@@ -332,7 +199,9 @@ export class IngestCall {
 
   /** The domain id a prompt/competitor/theme id belongs to, from this call or the store. */
   #memberDomain(kind: 'prompt' | 'competitor' | 'theme', id: string): string | undefined {
-    const inCall = { prompt: this.#prompts, competitor: this.#competitors, theme: this.#themes }[kind].get(id)
+    const inCall = { prompt: this.#c.prompts, competitor: this.#c.competitors, theme: this.#c.themes }[
+      kind
+    ].get(id)
     if (inCall) return inCall.rec.domain_id.toLowerCase()
     const ref = {
       prompt: this.#catalog.prompts,
@@ -343,7 +212,7 @@ export class IngestCall {
   }
 
   #domainExists(id: string): boolean {
-    return this.#domains.has(id) || this.#catalog.domains.has(id)
+    return this.#c.domains.has(id) || this.#catalog.domains.has(id)
   }
 
   #siteIssue(site: RefSite, message: string): void {
@@ -355,9 +224,9 @@ export class IngestCall {
 
   #checkReferences(): void {
     const cat = this.#catalog
-    for (const { rec, loc, prefix } of this.#domains.values()) {
+    for (const { rec, loc, prefix } of this.#c.domains.values()) {
       const team = rec.team_id.toLowerCase()
-      if (!this.#teams.has(team) && !cat.teams.has(team)) {
+      if (!this.#c.teams.has(team) && !cat.teams.has(team)) {
         this.#siteIssue(
           { loc, field: 'team_id', prefix },
           `team ${team} exists neither in the store nor in this call`,
@@ -365,9 +234,9 @@ export class IngestCall {
       }
     }
     const members = [
-      ['prompt', this.#prompts, cat.prompts],
-      ['competitor', this.#competitors, cat.competitors],
-      ['theme', this.#themes, cat.themes],
+      ['prompt', this.#c.prompts, cat.prompts],
+      ['competitor', this.#c.competitors, cat.competitors],
+      ['theme', this.#c.themes, cat.themes],
     ] as const
     for (const [kind, map, stored] of members) {
       for (const [id, { rec, loc, prefix }] of map) {
@@ -388,8 +257,8 @@ export class IngestCall {
         }
       }
     }
-    const domainIds = this.#domainH.ids
-    for (const { domainH, sites } of this.#domainRefs.values()) {
+    const domainIds = this.#c.domainH.ids
+    for (const { domainH, sites } of this.#c.domainRefs.values()) {
       const domain = domainIds[domainH]!
       if (!this.#domainExists(domain)) {
         for (const s of sites)
@@ -397,9 +266,9 @@ export class IngestCall {
       }
     }
     const checks = [
-      ['prompt', this.#promptRefs, this.#promptH],
-      ['competitor', this.#entityRefs, this.#entityH],
-      ['theme', this.#themeRefs, this.#themeH],
+      ['prompt', this.#c.promptRefs, this.#c.promptH],
+      ['competitor', this.#c.entityRefs, this.#c.entityH],
+      ['theme', this.#c.themeRefs, this.#c.themeH],
     ] as const
     for (const [kind, refs, handles] of checks) {
       for (const { domainH, refH, sites } of refs.values()) {
@@ -419,7 +288,7 @@ export class IngestCall {
     const cat = this.#catalog
     const domainKeys = new Map<string, number>()
     let nextDomain = cat.nextDomainKey
-    for (const id of this.#domains.keys()) domainKeys.set(id, cat.domains.get(id)?.key ?? nextDomain++)
+    for (const id of this.#c.domains.keys()) domainKeys.set(id, cat.domains.get(id)?.key ?? nextDomain++)
     const keyOfDomain = (id: string) => domainKeys.get(id) ?? cat.domains.get(id)!.key
 
     const counts = new Map<number, { prompts: number; competitors: number; themes: number }>()
@@ -455,13 +324,13 @@ export class IngestCall {
       }
       return keys
     }
-    const promptKeys = memberKeys(this.#prompts, cat.prompts, 'prompts', 0)
-    const competitorKeys = memberKeys(this.#competitors, cat.competitors, 'competitors', 1)
-    const themeKeys = memberKeys(this.#themes, cat.themes, 'themes', 0)
+    const promptKeys = memberKeys(this.#c.prompts, cat.prompts, 'prompts', 0)
+    const competitorKeys = memberKeys(this.#c.competitors, cat.competitors, 'competitors', 1)
+    const themeKeys = memberKeys(this.#c.themes, cat.themes, 'themes', 0)
 
     const modelKeys = new Map<string, number>()
     let nextModel = cat.nextModelKey
-    for (const m of this.#modelH.ids) if (!cat.models.has(m)) modelKeys.set(m, nextModel++)
+    for (const m of this.#c.modelH.ids) if (!cat.models.has(m)) modelKeys.set(m, nextModel++)
 
     const refOf = (
       kind: 'prompt' | 'competitor' | 'theme',
@@ -488,7 +357,7 @@ export class IngestCall {
   async #stageDimensions(plan: KeyPlan): Promise<void> {
     const conn = this.#conn
     const teams = await ChunkWriter.open(conn, 'stg_teams', [VARCHAR, VARCHAR, VARCHAR, BOOLEAN])
-    for (const [id, { rec }] of this.#teams) teams.push(id, rec.name, rec.plan, rec.developer_access)
+    for (const [id, { rec }] of this.#c.teams) teams.push(id, rec.name, rec.plan, rec.developer_access)
     teams.close()
     const domains = await ChunkWriter.open(conn, 'stg_domains', [
       INTEGER,
@@ -498,7 +367,7 @@ export class IngestCall {
       VARCHAR,
       VARCHAR,
     ])
-    for (const [id, { rec }] of this.#domains) {
+    for (const [id, { rec }] of this.#c.domains) {
       domains.push(
         plan.domainKeys.get(id)!,
         id,
@@ -510,7 +379,7 @@ export class IngestCall {
     }
     domains.close()
     const prompts = await ChunkWriter.open(conn, 'stg_prompts', [INTEGER, INTEGER, VARCHAR, VARCHAR, BIGINT])
-    for (const [id, { rec }] of this.#prompts) {
+    for (const [id, { rec }] of this.#c.prompts) {
       const k = plan.promptKeys.get(id)!
       const esv = rec.estimated_search_volume === null ? null : BigInt(rec.estimated_search_volume)
       prompts.push(k.domainKey, k.idx, id, rec.text, esv)
@@ -523,7 +392,7 @@ export class IngestCall {
       VARCHAR,
       VARCHAR,
     ])
-    for (const [id, { rec }] of this.#competitors) {
+    for (const [id, { rec }] of this.#c.competitors) {
       const k = plan.competitorKeys.get(id)!
       comps.push(k.domainKey, k.idx, id, rec.name, rec.website)
     }
@@ -538,7 +407,7 @@ export class IngestCall {
       VARCHAR,
       DATE,
     ])
-    for (const [id, { rec }] of this.#themes) {
+    for (const [id, { rec }] of this.#c.themes) {
       const k = plan.themeKeys.get(id)!
       const created = new DuckDBDateValue(Math.floor(Date.parse(`${rec.created_at}T00:00:00Z`) / DAY_MS))
       themes.push(k.domainKey, k.idx, id, rec.name, rec.custom_name, rec.archived, rec.sentiment, created)
@@ -558,20 +427,20 @@ export class IngestCall {
     }
     const mapped = (handles: Handles, f: (id: string) => number) =>
       handles.ids.map((id, i): [number, number] => [handles.first + i, f(id)])
-    await pairs('stg_domain_map', mapped(this.#domainH, plan.keyOfDomain))
-    await pairs('stg_prompt_map', mapped(this.#promptH, plan.promptIdx))
-    await pairs('stg_entity_map', [[0, 0], ...mapped(this.#entityH, plan.entityIdx)])
-    await pairs('stg_theme_map', mapped(this.#themeH, plan.themeIdx))
-    await pairs('stg_model_map', mapped(this.#modelH, plan.modelKey))
+    await pairs('stg_domain_map', mapped(this.#c.domainH, plan.keyOfDomain))
+    await pairs('stg_prompt_map', mapped(this.#c.promptH, plan.promptIdx))
+    await pairs('stg_entity_map', [[0, 0], ...mapped(this.#c.entityH, plan.entityIdx)])
+    await pairs('stg_theme_map', mapped(this.#c.themeH, plan.themeIdx))
+    await pairs('stg_model_map', mapped(this.#c.modelH, plan.modelKey))
   }
 
   #apply(plan: KeyPlan): void {
     const cat = this.#catalog
-    for (const [id, { rec }] of this.#teams) {
+    for (const [id, { rec }] of this.#c.teams) {
       const team: TeamRow = { id, name: rec.name, plan: rec.plan, developer_access: rec.developer_access }
       cat.putTeam(team)
     }
-    for (const [id, { rec }] of this.#domains) {
+    for (const [id, { rec }] of this.#c.domains) {
       cat.putDomain({
         key: plan.domainKeys.get(id)!,
         id,
@@ -581,7 +450,7 @@ export class IngestCall {
         site_host: siteHost(rec.website),
       })
     }
-    for (const [id, { rec }] of this.#prompts) {
+    for (const [id, { rec }] of this.#c.prompts) {
       const k = plan.promptKeys.get(id)!
       const row: PromptRow = {
         id,
@@ -591,12 +460,12 @@ export class IngestCall {
       }
       cat.putPrompt(k.domainKey, row)
     }
-    for (const [id, { rec }] of this.#competitors) {
+    for (const [id, { rec }] of this.#c.competitors) {
       const k = plan.competitorKeys.get(id)!
       const row: CompetitorRow = { id, idx: k.idx, name: rec.name, website: rec.website }
       cat.putCompetitor(k.domainKey, row)
     }
-    for (const [id, { rec }] of this.#themes) {
+    for (const [id, { rec }] of this.#c.themes) {
       const k = plan.themeKeys.get(id)!
       const row: ThemeRow = {
         id,
@@ -624,22 +493,4 @@ interface KeyPlan {
   entityIdx: (id: string) => number
   themeIdx: (id: string) => number
   modelKey: (model: string) => number
-}
-
-function fieldPath(path: readonly PropertyKey[]): string {
-  let out = ''
-  for (const p of path) {
-    if (typeof p === 'number') out += `[${p}]`
-    else out += out === '' ? String(p) : `.${String(p)}`
-  }
-  return out === '' ? 'record' : out
-}
-
-function valueAt(obj: unknown, path: readonly PropertyKey[]): unknown {
-  let v: unknown = obj
-  for (const p of path) {
-    if (typeof v !== 'object' || v === null) return undefined
-    v = (v as Record<PropertyKey, unknown>)[p]
-  }
-  return v
 }

@@ -13,11 +13,8 @@ const MAX_INT32 = 2_147_483_647
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
 
-function keyCount(o: object): number {
-  let n = 0
-  for (const k in o) if (Object.hasOwn(o, k)) n++
-  return n
-}
+/** Own enumerable string keys, as zod's strict objects count them (Object.keys: ~2x a for-in loop). */
+const keyCount = (o: object): number => Object.keys(o).length
 
 /** The same test as UUID_RE, by character codes (the regex is the hottest line of an ingest). */
 function isUuid(v: unknown): boolean {

@@ -1,0 +1,10 @@
+-- 22_insert_mentions for a call whose analysis ids are all distinct: every staged mention is kept
+-- and carries its analysis's handles, so only the small handle maps are joined.
+-- $base BIGINT: the first free analysis_key (as in 01_final_analyses).
+INSERT INTO mentions
+SELECT $base + m.seq, dm.domain_key, DATE '1970-01-01' + m.day, m.channel, pm.prompt_idx, em.entity_idx,
+       m.position, m.sentiment
+FROM stg_mentions m
+JOIN stg_domain_map dm ON dm.h = m.domain_h
+JOIN stg_prompt_map pm ON pm.h = m.prompt_h
+JOIN stg_entity_map em ON em.h = m.entity_h

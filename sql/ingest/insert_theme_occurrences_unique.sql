@@ -1,0 +1,9 @@
+-- 24_insert_theme_occurrences for a call whose analysis ids are all distinct (see
+-- insert_mentions_unique). $base BIGINT: the first free analysis_key.
+INSERT INTO theme_occurrences
+SELECT $base + t.seq, dm.domain_key, DATE '1970-01-01' + t.day, t.channel, mm.model_key, tm.theme_idx,
+       t.occurrences
+FROM stg_theme_occ t
+JOIN stg_domain_map dm ON dm.h = t.domain_h
+JOIN stg_model_map mm ON mm.h = t.model_h
+JOIN stg_theme_map tm ON tm.h = t.theme_h

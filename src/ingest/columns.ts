@@ -1,0 +1,227 @@
+/**
+ * Staged rows of analyses in column batches: typed arrays for numbers, string arrays for text.
+ * The same batches are filled in the ingest thread or in an NDJSON worker (their buffers are then
+ * transferred, not copied), and appended to the staging tables a column at a time.
+ */
+
+/** Rows of one batch; nullable numbers use a marker: position 0 and sentiment NaN mean null. */
+export interface AnalysisBatch {
+  analyses: number
+  seq: Int32Array
+  id: string[]
+  domainH: Int32Array
+  promptH: Int32Array
+  channel: Uint8Array
+  modelH: Int32Array
+  answeredMs: Float64Array
+  day: Int32Array
+  mentions: number
+  mSeq: Int32Array
+  mEntityH: Int32Array
+  mPosition: Int32Array
+  mSentiment: Float64Array
+  mDomainH: Int32Array
+  mPromptH: Int32Array
+  mChannel: Uint8Array
+  mDay: Int32Array
+  citations: number
+  cSeq: Int32Array
+  cUrl: string[]
+  cHost: string[]
+  cDomainH: Int32Array
+  cDay: Int32Array
+  themes: number
+  tSeq: Int32Array
+  tThemeH: Int32Array
+  tOccurrences: Int32Array
+  tDomainH: Int32Array
+  tChannel: Uint8Array
+  tModelH: Int32Array
+  tDay: Int32Array
+}
+
+/**
+ * Where validated analyses go, row by row: each analysis, then its mentions, citations and theme
+ * occurrences (which also carry the analysis's domain, prompt, channel, model and day, so that a
+ * call without repeated ids needs no join back to its analyses).
+ */
+export interface StagingSink {
+  analysis(
+    seq: number,
+    id: string,
+    domainH: number,
+    promptH: number,
+    channel: number,
+    modelH: number,
+    ms: number,
+    day: number,
+  ): void
+  mention(seq: number, entityH: number, position: number | null, sentiment: number | null): void
+  citation(seq: number, url: string, host: string): void
+  themeOcc(seq: number, themeH: number, occurrences: number): void
+}
+
+/** Fills column batches and hands each full one to `flush` (and the last one on `end()`). */
+export class BatchBuilder implements StagingSink {
+  #b: AnalysisBatch
+  #domainH = 0
+  #promptH = 0
+  #channel = 0
+  #modelH = 0
+  #day = 0
+  constructor(
+    readonly capacity: number,
+    readonly flush: (batch: AnalysisBatch) => void,
+  ) {
+    this.#b = emptyBatch(capacity)
+  }
+
+  analysis(
+    seq: number,
+    id: string,
+    domainH: number,
+    promptH: number,
+    channel: number,
+    modelH: number,
+    ms: number,
+    day: number,
+  ): void {
+    const b = this.#b
+    if (b.analyses === b.seq.length) {
+      this.end()
+      this.analysis(seq, id, domainH, promptH, channel, modelH, ms, day)
+      return
+    }
+    const i = b.analyses++
+    this.#domainH = domainH
+    this.#promptH = promptH
+    this.#channel = channel
+    this.#modelH = modelH
+    this.#day = day
+    b.seq[i] = seq
+    b.id.push(id)
+    b.domainH[i] = domainH
+    b.promptH[i] = promptH
+    b.channel[i] = channel
+    b.modelH[i] = modelH
+    b.answeredMs[i] = ms
+    b.day[i] = day
+  }
+
+  mention(seq: number, entityH: number, position: number | null, sentiment: number | null): void {
+    const b = this.#b
+    if (b.mentions === b.mSeq.length) {
+      b.mSeq = grow(b.mSeq)
+      b.mEntityH = grow(b.mEntityH)
+      b.mPosition = grow(b.mPosition)
+      b.mSentiment = grow(b.mSentiment)
+      b.mDomainH = grow(b.mDomainH)
+      b.mPromptH = grow(b.mPromptH)
+      b.mChannel = grow(b.mChannel)
+      b.mDay = grow(b.mDay)
+    }
+    const i = b.mentions++
+    b.mSeq[i] = seq
+    b.mEntityH[i] = entityH
+    b.mPosition[i] = position ?? 0
+    b.mSentiment[i] = sentiment ?? NaN
+    b.mDomainH[i] = this.#domainH
+    b.mPromptH[i] = this.#promptH
+    b.mChannel[i] = this.#channel
+    b.mDay[i] = this.#day
+  }
+
+  citation(seq: number, url: string, host: string): void {
+    const b = this.#b
+    if (b.citations === b.cSeq.length) {
+      b.cSeq = grow(b.cSeq)
+      b.cDomainH = grow(b.cDomainH)
+      b.cDay = grow(b.cDay)
+    }
+    const i = b.citations++
+    b.cSeq[i] = seq
+    b.cDomainH[i] = this.#domainH
+    b.cDay[i] = this.#day
+    b.cUrl.push(url)
+    b.cHost.push(host)
+  }
+
+  themeOcc(seq: number, themeH: number, occurrences: number): void {
+    const b = this.#b
+    if (b.themes === b.tSeq.length) {
+      b.tSeq = grow(b.tSeq)
+      b.tThemeH = grow(b.tThemeH)
+      b.tOccurrences = grow(b.tOccurrences)
+      b.tDomainH = grow(b.tDomainH)
+      b.tChannel = grow(b.tChannel)
+      b.tModelH = grow(b.tModelH)
+      b.tDay = grow(b.tDay)
+    }
+    const i = b.themes++
+    b.tSeq[i] = seq
+    b.tThemeH[i] = themeH
+    b.tOccurrences[i] = occurrences
+    b.tDomainH[i] = this.#domainH
+    b.tChannel[i] = this.#channel
+    b.tModelH[i] = this.#modelH
+    b.tDay[i] = this.#day
+  }
+
+  /** Hands over what is buffered, if anything. */
+  end(): void {
+    const b = this.#b
+    if (b.analyses === 0) return
+    this.#b = emptyBatch(this.capacity)
+    this.flush(b)
+  }
+}
+
+/** The buffers of a batch, for `postMessage(batch, transferList(batch))`. */
+export function transferList(b: AnalysisBatch): ArrayBuffer[] {
+  const out: ArrayBuffer[] = []
+  for (const v of Object.values(b)) if (ArrayBuffer.isView(v)) out.push(v.buffer as ArrayBuffer)
+  return out
+}
+
+function emptyBatch(n: number): AnalysisBatch {
+  return {
+    analyses: 0,
+    seq: new Int32Array(n),
+    id: [],
+    domainH: new Int32Array(n),
+    promptH: new Int32Array(n),
+    channel: new Uint8Array(n),
+    modelH: new Int32Array(n),
+    answeredMs: new Float64Array(n),
+    day: new Int32Array(n),
+    mentions: 0,
+    mSeq: new Int32Array(n * 2),
+    mEntityH: new Int32Array(n * 2),
+    mPosition: new Int32Array(n * 2),
+    mSentiment: new Float64Array(n * 2),
+    mDomainH: new Int32Array(n * 2),
+    mPromptH: new Int32Array(n * 2),
+    mChannel: new Uint8Array(n * 2),
+    mDay: new Int32Array(n * 2),
+    citations: 0,
+    cSeq: new Int32Array(n * 2),
+    cUrl: [],
+    cHost: [],
+    cDomainH: new Int32Array(n * 2),
+    cDay: new Int32Array(n * 2),
+    themes: 0,
+    tSeq: new Int32Array(n * 2),
+    tThemeH: new Int32Array(n * 2),
+    tOccurrences: new Int32Array(n * 2),
+    tDomainH: new Int32Array(n * 2),
+    tChannel: new Uint8Array(n * 2),
+    tModelH: new Int32Array(n * 2),
+    tDay: new Int32Array(n * 2),
+  }
+}
+
+function grow<T extends Int32Array | Float64Array | Uint8Array>(a: T): T {
+  const out = new (a.constructor as new (n: number) => T)(a.length * 2)
+  out.set(a)
+  return out
+}
