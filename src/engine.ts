@@ -146,6 +146,8 @@ const KEY_PREFIX = 'va_live_'
 class DuckDBEngine implements Engine {
   #open = true
   #nextAnalysisKey: number
+  /** Opened for serving: DuckDB cannot touch files. */
+  hardened = false
   /** The in-memory aggregate cache, or null when the engine was opened without it. */
   readonly aggregates: AggregateCache | null
   readonly #writeMutex = new Mutex()
@@ -223,6 +225,10 @@ class DuckDBEngine implements Engine {
   }
 
   async exportParquet(dir: string, options: ExportParquetOptions = {}): Promise<ExportResult> {
+    this.#check()
+    if (this.hardened) {
+      throw new VisibilityError('READ_ONLY', 'exportParquet is not possible in serving (hardened) mode: DuckDB has no file access')
+    }
     let ids: string[] | null = null
     if (options.domainIds !== undefined) {
       ids = options.domainIds.map((d) => String(d).toLowerCase())
@@ -580,7 +586,7 @@ export async function openEngine(options: OpenEngineOptions = {}): Promise<Engin
     }
     const catalog = await Catalog.load(write)
     const next = await write.runAndReadAll('SELECT coalesce(max(analysis_key) + 1, 0)::DOUBLE FROM analyses')
-    return new DuckDBEngine(
+    const engine = new DuckDBEngine(
       instance,
       write,
       new Pool(reads),
@@ -590,6 +596,8 @@ export async function openEngine(options: OpenEngineOptions = {}): Promise<Engin
       file,
       options.aggregateCache === false ? 0 : (options.aggregateCacheRows ?? 5_000_000),
     )
+    engine.hardened = options.hardened ?? false
+    return engine
   } catch (e) {
     write.closeSync()
     instance.closeSync()

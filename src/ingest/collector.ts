@@ -202,7 +202,7 @@ export class RecordCollector {
   issue(loc: RecordLocation, field: string, message: string): void {
     this.issueTotal++
     if (this.issues.length < MAX_ISSUES)
-      this.issues.push({ ...loc, field: this.fieldPrefix + field, message })
+      this.issues.push({ ...loc, field: bounded(this.fieldPrefix + field, 200), message: bounded(message, 500) })
   }
 
   /** Validates one record and stages it. Never throws for bad input: problems become issues. */
@@ -222,7 +222,7 @@ export class RecordCollector {
         'type',
         type === undefined
           ? `is required (one of ${RECORD_TYPES.join(', ')})`
-          : `unknown type ${JSON.stringify(type)}; expected one of ${RECORD_TYPES.join(', ')}`,
+          : `unknown type ${describeValue(type)}; expected one of ${RECORD_TYPES.join(', ')}`,
       )
       return
     }
@@ -363,4 +363,16 @@ function valueAt(obj: unknown, path: readonly PropertyKey[]): unknown {
     v = (v as Record<PropertyKey, unknown>)[p]
   }
   return v
+}
+
+/** Cuts text that echoes input, so an error stays readable whatever the record held. */
+function bounded(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}... (${text.length} characters)`
+}
+
+/** A short description of a bad `type` value: the string itself (bounded), else its kind. */
+function describeValue(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(bounded(v, 60))
+  if (Array.isArray(v)) return 'an array'
+  return v === null ? 'null' : `a ${typeof v}`
 }

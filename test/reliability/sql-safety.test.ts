@@ -275,7 +275,7 @@ describe('hardened engine: file-touching API methods fail clearly', () => {
   // await e.exportParquet(dir)` rejects with DuckDB's raw `Error: Permission Error: Cannot access
   // file ".../teams.parquet" - file system operations are disabled by configuration`, not a
   // VisibilityError (QueryError/ReadOnlyError) that says exports are off in serving mode.
-  it.fails('exportParquet on a hardened engine rejects with a VisibilityError', async () => {
+  it('exportParquet on a hardened engine rejects with a VisibilityError', async () => {
     const e = await openEngine({ path: join(TMP, 'hardened-export.duckdb'), hardened: true })
     try {
       const err = await (e as unknown as { exportParquet(dir: string): Promise<unknown> }).exportParquet(join(TMP, 'export-dir')).catch((x: unknown) => x)
