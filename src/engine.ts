@@ -227,7 +227,10 @@ class DuckDBEngine implements Engine {
   async exportParquet(dir: string, options: ExportParquetOptions = {}): Promise<ExportResult> {
     this.#check()
     if (this.hardened) {
-      throw new VisibilityError('READ_ONLY', 'exportParquet is not possible in serving (hardened) mode: DuckDB has no file access')
+      throw new VisibilityError(
+        'READ_ONLY',
+        'exportParquet is not possible in serving (hardened) mode: DuckDB has no file access',
+      )
     }
     let ids: string[] | null = null
     if (options.domainIds !== undefined) {

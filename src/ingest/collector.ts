@@ -202,7 +202,11 @@ export class RecordCollector {
   issue(loc: RecordLocation, field: string, message: string): void {
     this.issueTotal++
     if (this.issues.length < MAX_ISSUES)
-      this.issues.push({ ...loc, field: bounded(this.fieldPrefix + field, 200), message: bounded(message, 500) })
+      this.issues.push({
+        ...loc,
+        field: bounded(this.fieldPrefix + field, 200),
+        message: bounded(message, 500),
+      })
   }
 
   /** Validates one record and stages it. Never throws for bad input: problems become issues. */
