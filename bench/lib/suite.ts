@@ -4,8 +4,8 @@ import { execSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { join } from 'node:path'
 import type { TimingOptions } from './timing.js'
-import type { FunctionName } from './semantics.js'
-import { BENCH_NOW, SAMPLE_RAW_MODEL } from '../data/generator.js'
+import type { FunctionName, ReportFunctions } from './semantics.js'
+import { BENCH_NOW, SAMPLE_RAW_MODEL, type DatasetName } from '../data/generator.js'
 
 /** The repository root (dist/bench/lib/ -> ../../..). */
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
@@ -145,3 +145,40 @@ export function suiteMeta(): { commit: string; startedAt: string } {
   const dirty = sh('git status --porcelain -- src sql bench') ? ' (with uncommitted changes)' : ''
   return { commit: head + dirty, startedAt: new Date().toISOString() }
 }
+
+/** What every suite process starts with: its arguments, dataset, empty output and a logger. */
+export function startSuite(suite: string, options: { elapsed?: boolean; defaultDataset?: DatasetName } = {}) {
+  const args = parseArgs()
+  const quick = args.quick === true
+  const dsName = (
+    typeof args.dataset === 'string' ? args.dataset : (options.defaultDataset ?? 'L')
+  ) as DatasetName
+  const out: SuiteOutput = {
+    ...suiteMeta(),
+    suite,
+    dataset: dsName,
+    quick,
+    sizes: {},
+    setup: {},
+    checks: [],
+    timings: [],
+    notes: [],
+    failures: [],
+  }
+  const t0 = performance.now()
+  const log = (...a: unknown[]) =>
+    console.log(
+      options.elapsed === false
+        ? `[${suite} ${dsName}]`
+        : `[${suite} ${dsName} +${((performance.now() - t0) / 1000).toFixed(1)}s]`,
+      ...a,
+    )
+  return { args, quick, dsName, out, log }
+}
+
+/** Calls one report function of an implementation by name. */
+export const callReport = (
+  fns: ReportFunctions,
+  fn: FunctionName,
+  params: Record<string, unknown>,
+): Promise<unknown> => Promise.resolve((fns[fn] as (p: unknown) => unknown).call(fns, params))

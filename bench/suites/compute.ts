@@ -6,7 +6,7 @@
  * Oracle: the reference model's payloads (bench/out/expected-<dataset>.json, written by the
  * "reference" suite in the same run) when present, else the typed-array peer's.
  */
-import { DATASETS, BENCH_NOW, datasetRecords, mainDomainId, type DatasetName } from '../data/generator.js'
+import { DATASETS, BENCH_NOW, datasetRecords, mainDomainId } from '../data/generator.js'
 import { TypedArrayStore } from '../peers/typed-arrays.js'
 import { NaiveSql, buildFloorTable } from '../peers/naive-sql.js'
 import { loadPolarsPeer } from '../peers/polars.js'
@@ -18,16 +18,15 @@ import {
   caseList,
   gc,
   outPath,
-  parseArgs,
   profiles,
   readJson,
   removeStore,
   writeJson,
   type CaseSpec,
-  suiteMeta,
-  type SuiteOutput,
+  startSuite,
+  callReport,
 } from '../lib/suite.js'
-import type { FunctionName, ReportFunctions } from '../lib/semantics.js'
+import type { ReportFunctions } from '../lib/semantics.js'
 
 interface Impl {
   name: string
@@ -35,30 +34,10 @@ interface Impl {
   profile: TimingOptions
 }
 
-const args = parseArgs()
-const quick = args.quick === true
-const dsName = (typeof args.dataset === 'string' ? args.dataset : 'L') as DatasetName
+const { quick, dsName, out, log } = startSuite('compute')
 const spec = DATASETS[dsName]
 const domainId = mainDomainId(spec)
 const prof = profiles(quick)
-const out: SuiteOutput = {
-  ...suiteMeta(),
-  suite: 'compute',
-  dataset: dsName,
-  quick,
-  sizes: {},
-  setup: {},
-  checks: [],
-  timings: [],
-  notes: [],
-  failures: [],
-}
-const T0 = performance.now()
-const log = (...a: unknown[]) =>
-  console.log(`[compute ${dsName} +${((performance.now() - T0) / 1000).toFixed(1)}s]`, ...a)
-
-const call = (fns: ReportFunctions, fn: FunctionName, params: Record<string, unknown>): Promise<unknown> =>
-  Promise.resolve((fns[fn] as (p: unknown) => unknown).call(fns, params))
 
 async function main(): Promise<void> {
   // Peers, loaded from the generator (outside any timing).
@@ -115,13 +94,13 @@ async function main(): Promise<void> {
   const wrong = new Set<string>()
   const cases = caseList(domainId)
   for (const c of cases) {
-    const want = expected?.[c.key] ?? (await call(typed.value, c.fn, c.params))
+    const want = expected?.[c.key] ?? (await callReport(typed.value, c.fn, c.params))
     oracle[c.key] = want
     for (const impl of impls) {
       if (impl.name === oracleName) continue
       let diffs: string[]
       try {
-        diffs = diffPayloads(await call(impl.fns, c.fn, c.params), want)
+        diffs = diffPayloads(await callReport(impl.fns, c.fn, c.params), want)
       } catch (e) {
         diffs = [`threw: ${e instanceof Error ? e.message : String(e)}`]
       }
@@ -143,7 +122,7 @@ async function main(): Promise<void> {
       gc()
       const { timing, last } = await timeCase(
         `${impl.name} ${c.key}`,
-        () => call(impl.fns, c.fn, c.params),
+        () => callReport(impl.fns, c.fn, c.params),
         impl.profile,
       )
       const diffs = diffPayloads(last, oracle[c.key])
@@ -196,7 +175,7 @@ async function engineVariants(
     for (let i = 0; i < reps; i++) {
       const engine = await mod.openEngine({ path })
       gc()
-      const { ms: t, value } = await stopwatch(() => call(engine, c.fn, c.params))
+      const { ms: t, value } = await stopwatch(() => callReport(engine, c.fn, c.params))
       await engine.close()
       const diffs = diffPayloads(value, oracle[c.key])
       if (diffs.length > 0) {
@@ -232,7 +211,7 @@ async function engineVariants(
   const impl = 'engine (no aggregate cache: SQL)'
   try {
     for (const c of cases) {
-      const diffs = diffPayloads(await call(engine, c.fn, c.params), oracle[c.key])
+      const diffs = diffPayloads(await callReport(engine, c.fn, c.params), oracle[c.key])
       out.checks.push({ case: c.key, impl, ok: diffs.length === 0, against: 'oracle', diffs })
       if (diffs.length > 0)
         out.failures.push(`${impl} ${c.key}: wrong payload: ${diffs.slice(0, 3).join('; ')}`)
@@ -241,7 +220,7 @@ async function engineVariants(
       gc()
       const { timing, last } = await timeCase(
         `${impl} ${c.key}`,
-        () => call(engine, c.fn, c.params),
+        () => callReport(engine, c.fn, c.params),
         prof.fast,
       )
       if (diffPayloads(last, oracle[c.key]).length > 0)

@@ -11,7 +11,6 @@ import {
   datasetRecords,
   mainDomainId,
   analysisCount,
-  type DatasetName,
   type DatasetSpec,
 } from '../data/generator.js'
 import { TypedArrayStore } from '../peers/typed-arrays.js'
@@ -19,22 +18,18 @@ import { loadEngineModule } from '../lib/engine.js'
 import { diffPayloads } from '../lib/compare.js'
 import { timeCase, stopwatch } from '../lib/timing.js'
 import {
+  callReport,
+  startSuite,
   caseList,
   gc,
   outPath,
-  parseArgs,
   profiles,
   removeStore,
   writeJson,
-  suiteMeta,
-  type SuiteOutput,
 } from '../lib/suite.js'
-import type { FunctionName, ReportFunctions } from '../lib/semantics.js'
 import type { Engine } from '../../src/types.js'
 
-const args = parseArgs()
-const quick = args.quick === true
-const dsName = (typeof args.dataset === 'string' ? args.dataset : 'Crowd') as DatasetName
+const { args, quick, dsName, out, log } = startSuite('crowd', { defaultDataset: 'Crowd' })
 const base: DatasetSpec = DATASETS[dsName]
 // --crowd-domains=N shrinks the crowd (default: the dataset's, 1,000 for Crowd) when ingest is too slow.
 const crowdDomains = typeof args['crowd-domains'] === 'string' ? Number(args['crowd-domains']) : undefined
@@ -46,23 +41,6 @@ const aloneSpec: DatasetSpec = { ...crowdSpec, name: `${crowdSpec.name}-alone` }
 delete aloneSpec.crowd
 const domainId = mainDomainId(crowdSpec)
 const prof = profiles(quick)
-const out: SuiteOutput = {
-  ...suiteMeta(),
-  suite: 'crowd',
-  dataset: dsName,
-  quick,
-  sizes: {},
-  setup: {},
-  checks: [],
-  timings: [],
-  notes: [],
-  failures: [],
-}
-const T0 = performance.now()
-const log = (...a: unknown[]) =>
-  console.log(`[crowd ${dsName} +${((performance.now() - T0) / 1000).toFixed(1)}s]`, ...a)
-const call = (fns: ReportFunctions, fn: FunctionName, params: Record<string, unknown>): Promise<unknown> =>
-  Promise.resolve((fns[fn] as (p: unknown) => unknown).call(fns, params))
 
 async function main(): Promise<void> {
   const mod = await loadEngineModule()
@@ -119,9 +97,9 @@ async function main(): Promise<void> {
     const cases = caseList(domainId).filter((x) => x.timed)
     const wrong = new Set<string>()
     for (const cs of cases) {
-      const want = await call(oracleStore.value, cs.fn, cs.params)
-      const pa = await call(alone, cs.fn, cs.params)
-      const pc = await call(crowd, cs.fn, cs.params)
+      const want = await callReport(oracleStore.value, cs.fn, cs.params)
+      const pa = await callReport(alone, cs.fn, cs.params)
+      const pc = await callReport(crowd, cs.fn, cs.params)
       for (const [impl, got, against, ref] of [
         ['engine (alone)', pa, 'typed-arrays', want],
         ['engine (crowd)', pc, 'engine (alone)', pa],
@@ -143,10 +121,10 @@ async function main(): Promise<void> {
         gc()
         const { timing, last } = await timeCase(
           `${impl} ${cs.key}`,
-          () => call(engine, cs.fn, cs.params),
+          () => callReport(engine, cs.fn, cs.params),
           prof.fast,
         )
-        if (diffPayloads(last, await call(oracleStore.value, cs.fn, cs.params)).length > 0) {
+        if (diffPayloads(last, await callReport(oracleStore.value, cs.fn, cs.params)).length > 0) {
           out.failures.push(`${impl} ${cs.key}: wrong payload while timed`)
         }
         out.timings.push({ case: cs.key, fn: cs.fn, days: cs.params.days as number, impl, ...timing })

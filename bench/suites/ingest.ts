@@ -8,35 +8,18 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { BENCH_NOW, DATASETS, datasetRecords, mainDomainId, type DatasetName } from '../data/generator.js'
+import { BENCH_NOW, DATASETS, datasetRecords, mainDomainId } from '../data/generator.js'
 import { writeNdjson } from '../data/ndjson.js'
 import { TypedArrayStore } from '../peers/typed-arrays.js'
 import { diffPayloads } from '../lib/compare.js'
 import { stopwatch } from '../lib/timing.js'
-import { outPath, parseArgs, removeStore, writeJson, suiteMeta, type SuiteOutput } from '../lib/suite.js'
+import { outPath, removeStore, writeJson, startSuite } from '../lib/suite.js'
 import type { FunctionName, ReportFunctions } from '../lib/semantics.js'
 import type { IngestResult } from '../../src/types.js'
 
-const args = parseArgs()
-const quick = args.quick === true
-const dsName = (typeof args.dataset === 'string' ? args.dataset : 'L') as DatasetName
+const { quick, dsName, out, log } = startSuite('ingest')
 const spec = DATASETS[dsName]
 const domainId = mainDomainId(spec)
-const out: SuiteOutput = {
-  ...suiteMeta(),
-  suite: 'ingest',
-  dataset: dsName,
-  quick,
-  sizes: {},
-  setup: {},
-  checks: [],
-  timings: [],
-  notes: [],
-  failures: [],
-}
-const T0 = performance.now()
-const log = (...a: unknown[]) =>
-  console.log(`[ingest ${dsName} +${((performance.now() - T0) / 1000).toFixed(1)}s]`, ...a)
 
 interface ChildReport {
   openMs: number

@@ -6,30 +6,15 @@
  * four functions on the timed cases.
  */
 import { ReferenceModel } from '../../test/reference/model.js'
-import { DATASETS, datasetRecords, mainDomainId, type DatasetName } from '../data/generator.js'
+import { DATASETS, datasetRecords, mainDomainId } from '../data/generator.js'
 import { timeCase, stopwatch } from '../lib/timing.js'
-import { caseList, gc, parseArgs, suiteMeta, writeJson, type SuiteOutput } from '../lib/suite.js'
+import { caseList, gc, writeJson, startSuite } from '../lib/suite.js'
 import type { FunctionName } from '../lib/semantics.js'
 import type { AnalysisInputRecord } from '../../src/types.js'
 
-const args = parseArgs()
-const quick = args.quick === true
-const dsName = (typeof args.dataset === 'string' ? args.dataset : 'L') as DatasetName
+const { quick, dsName, out, log } = startSuite('reference', { elapsed: false })
 const spec = DATASETS[dsName]
 const domainId = mainDomainId(spec)
-const out: SuiteOutput = {
-  ...suiteMeta(),
-  suite: 'reference',
-  dataset: dsName,
-  quick,
-  sizes: {},
-  setup: {},
-  checks: [],
-  timings: [],
-  notes: [],
-  failures: [],
-}
-const log = (...a: unknown[]) => console.log(`[reference ${dsName}]`, ...a)
 
 const METHOD: Record<FunctionName, keyof ReferenceModel> = {
   computePromptSeries: 'promptSeries',
