@@ -7,44 +7,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openEngine } from '../src/index.js'
 import type { Engine } from '../src/index.js'
 import { ReferenceModel } from './reference/model.js'
-import { FUNCTIONS, datasetPath, discoverCases, toParams } from './support/golden.js'
+import {
+  DATAPOINT,
+  ENVELOPE,
+  FUNCTIONS,
+  ITEM,
+  datasetPath,
+  discoverCases,
+  toParams,
+} from './support/golden.js'
 import type { GoldenCase, GoldenFunction } from './support/golden.js'
 import { readJson, readNdjson } from './support/ndjson.js'
 
 const cases = discoverCases()
 const datasets = [...new Set(cases.map((c) => c.params.dataset))].sort()
-
-/** The documented field order of every object in a payload. */
-const ENVELOPE: Record<GoldenFunction, string[]> = {
-  'prompt-series': ['data', 'domain_id', 'days', 'limit', 'generated_at'],
-  'competitor-series': ['data', 'domain_id', 'days', 'model', 'generated_at'],
-  'sentiment-overview': ['data', 'domain_id', 'days', 'model', 'generated_at'],
-  'sentiment-themes': ['data', 'domain_id', 'days', 'model', 'generated_at'],
-}
-const ITEM: Record<GoldenFunction, string[] | null> = {
-  'prompt-series': ['id', 'text', 'estimated_search_volume', 'series'],
-  'competitor-series': [
-    'id',
-    'name',
-    'website',
-    'is_brand',
-    'avg_mentions',
-    'avg_position',
-    'avg_visibility',
-    'avg_sov',
-    'avg_sentiment',
-    'total_queries',
-    'series',
-  ],
-  'sentiment-overview': null,
-  'sentiment-themes': ['id', 'name', 'sentiment', 'occurrences', 'created_at'],
-}
-const DATAPOINT: Record<GoldenFunction, string[] | null> = {
-  'prompt-series': ['date', 'mentions', 'responses', 'citations', 'avg_position'],
-  'competitor-series': ['date', 'mentions', 'visibility', 'sov', 'avg_position', 'sentiment'],
-  'sentiment-overview': null,
-  'sentiment-themes': null,
-}
 
 /** Every key-order problem of a payload, as readable paths. */
 function shapeProblems(fn: GoldenFunction, payload: Record<string, unknown>): string[] {

@@ -3,6 +3,7 @@
  * payloads), each on a tiny inline dataset, each named after its rule and written to fail if that
  * rule broke. Engine only; the reference model has its own checks (golden cases, the spec example).
  */
+import { ENVELOPE, ITEM } from './support/golden.js'
 import { describe, expect, it } from 'vitest'
 import { isValidationError, openEngine } from '../src/index.js'
 import type { AnalysisInputRecord, AnalysisRecord, Engine, MentionInput } from '../src/index.js'
@@ -664,20 +665,8 @@ describe('7. numbers in payloads', () => {
     const r = await withEngine(records(), (e) =>
       e.computeCompetitorSeries({ domainId: D, days: 7, now: NOW }),
     )
-    expect(Object.keys(r)).toEqual(['data', 'domain_id', 'days', 'model', 'generated_at'])
-    expect(Object.keys(r.data.items[0] ?? {})).toEqual([
-      'id',
-      'name',
-      'website',
-      'is_brand',
-      'avg_mentions',
-      'avg_position',
-      'avg_visibility',
-      'avg_sov',
-      'avg_sentiment',
-      'total_queries',
-      'series',
-    ])
+    expect(Object.keys(r)).toEqual(ENVELOPE['competitor-series'])
+    expect(Object.keys(r.data.items[0] ?? {})).toEqual(ITEM['competitor-series'])
   })
 })
 

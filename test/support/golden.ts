@@ -70,3 +70,35 @@ export function toParams(p: GoldenParams): PromptSeriesParams & CompetitorSeries
     ...(p.model === undefined ? {} : { model: p.model }),
   }
 }
+
+/** The documented field order of every object in a payload. */
+export const ENVELOPE: Record<GoldenFunction, string[]> = {
+  'prompt-series': ['data', 'domain_id', 'days', 'limit', 'generated_at'],
+  'competitor-series': ['data', 'domain_id', 'days', 'model', 'generated_at'],
+  'sentiment-overview': ['data', 'domain_id', 'days', 'model', 'generated_at'],
+  'sentiment-themes': ['data', 'domain_id', 'days', 'model', 'generated_at'],
+}
+export const ITEM: Record<GoldenFunction, string[] | null> = {
+  'prompt-series': ['id', 'text', 'estimated_search_volume', 'series'],
+  'competitor-series': [
+    'id',
+    'name',
+    'website',
+    'is_brand',
+    'avg_mentions',
+    'avg_position',
+    'avg_visibility',
+    'avg_sov',
+    'avg_sentiment',
+    'total_queries',
+    'series',
+  ],
+  'sentiment-overview': null,
+  'sentiment-themes': ['id', 'name', 'sentiment', 'occurrences', 'created_at'],
+}
+export const DATAPOINT: Record<GoldenFunction, string[] | null> = {
+  'prompt-series': ['date', 'mentions', 'responses', 'citations', 'avg_position'],
+  'competitor-series': ['date', 'mentions', 'visibility', 'sov', 'avg_position', 'sentiment'],
+  'sentiment-overview': null,
+  'sentiment-themes': null,
+}
