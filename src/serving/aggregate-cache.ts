@@ -156,9 +156,16 @@ export class AggregateCache {
       if (r > 0) buckets[r - 1]!.push(i)
     }
     const rows = buckets.flat()
-    const pick = (col: Float64Array) => Float64Array.from(rows, (i) => col[i]!)
+    const n = rows.length
+    const pick = (col: Float64Array) => {
+      const out = new Float64Array(n)
+      for (let k = 0; k < n; k++) out[k] = col[rows[k]!]!
+      return out
+    }
+    const ranks = new Float64Array(n)
+    for (let k = 0; k < n; k++) ranks[k] = rankOf[prompt![rows[k]!]!]!
     return [
-      Float64Array.from(rows, (i) => rankOf[prompt![i]!]!),
+      ranks,
       pick(prompt!),
       pick(day!),
       pick(responses!),
