@@ -18,7 +18,13 @@ export interface GeneratedBatch {
 /** Writes the batch files and returns their paths, in ingest order. */
 export function writeBatches(dir: string, batches: number, perBatch: number, seed = 1): GeneratedBatch[] {
   mkdirSync(dir, { recursive: true })
-  const dims = makeDims(seed, { teams: 3, domainsPerTeam: 3, promptsPerDomain: 20, competitorsPerDomain: 6, themesPerDomain: 8 })
+  const dims = makeDims(seed, {
+    teams: 3,
+    domainsPerTeam: 3,
+    promptsPerDomain: 20,
+    competitorsPerDomain: 6,
+    themesPerDomain: 8,
+  })
   const out: GeneratedBatch[] = []
   for (let b = 1; b <= batches; b++) {
     const file = join(dir, `batch-${String(b).padStart(3, '0')}.ndjson`)
@@ -39,6 +45,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.error('usage: gen-ndjson.ts OUT_DIR [--batches N] [--per-batch N] [--seed N]')
     process.exit(2)
   }
-  const files = writeBatches(dir, Number(values.batches ?? 8), Number(values['per-batch'] ?? 5000), Number(values.seed ?? 1))
+  const files = writeBatches(
+    dir,
+    Number(values.batches ?? 8),
+    Number(values['per-batch'] ?? 5000),
+    Number(values.seed ?? 1),
+  )
   for (const f of files) console.log(f.file)
 }

@@ -25,7 +25,8 @@ for (const f of options.files) await engine.ingestFile(f)
 const domains = await engine.listDomains()
 const team = domains[0]!.team_id
 const keys: string[] = []
-for (let i = 0; i < (options.keys ?? 2); i++) keys.push((await engine.createApiKey({ teamId: team, name: `load ${i}` })).key)
+for (let i = 0; i < (options.keys ?? 2); i++)
+  keys.push((await engine.createApiKey({ teamId: team, name: `load ${i}` })).key)
 const server = await http.startServer({
   engine,
   port: 0,

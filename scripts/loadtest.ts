@@ -48,12 +48,26 @@ interface Server {
   stop(): Promise<void>
 }
 
-async function startServer(name: string, files: string[], server: Record<string, unknown>, keys = 2): Promise<Server> {
+async function startServer(
+  name: string,
+  files: string[],
+  server: Record<string, unknown>,
+  keys = 2,
+): Promise<Server> {
   const dir = mkdtempSync(join(tmpdir(), `va-load-${name}-`))
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/loadtest-server.ts'), JSON.stringify({ dir, files, server, keys })], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(ROOT, 'scripts/loadtest-server.ts'),
+      JSON.stringify({ dir, files, server, keys }),
+    ],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  )
   const line = await new Promise<string>((done, fail) => {
     const rl = createInterface({ input: child.stdout! })
     rl.once('line', done)
@@ -133,10 +147,17 @@ try {
   const warmUrls = PATHS.map((p) => `${p}?domain_id=${warm.domains[0]}&days=30`)
   for (const u of warmUrls) await fetch(warm.url + u, { headers: auth })
   const w = summary(
-    await run({ url: warm.url, connections: 50, duration: S, headers: auth, requests: warmUrls.map((path) => ({ method: 'GET', path })) }),
+    await run({
+      url: warm.url,
+      connections: 50,
+      duration: S,
+      headers: auth,
+      requests: warmUrls.map((path) => ({ method: 'GET', path })),
+    }),
   )
   figures.warm = { connections: 50, seconds: S, ...w }
-  if (w.errors || w.timeouts || w.non2xx) failures.push(`warm: ${w.errors} errors, ${w.timeouts} timeouts, ${w.non2xx} non-2xx`)
+  if (w.errors || w.timeouts || w.non2xx)
+    failures.push(`warm: ${w.errors} errors, ${w.timeouts} timeouts, ${w.non2xx} non-2xx`)
 
   // 2. cache misses
   const miss = await startServer('misses', files, {
@@ -156,15 +177,21 @@ try {
           method: 'GET',
           setupRequest: (req) => {
             const p = pick(PATHS)
-            const model = p.includes('prompt') ? '' : `&model=${pick(MODELS.slice(0, p.includes('competitor') ? 4 : 5))}`
-            return { ...req, path: `${p}?domain_id=${pick(miss.domains)}&days=${1 + Math.floor(Math.random() * 365)}${model}` }
+            const model = p.includes('prompt')
+              ? ''
+              : `&model=${pick(MODELS.slice(0, p.includes('competitor') ? 4 : 5))}`
+            return {
+              ...req,
+              path: `${p}?domain_id=${pick(miss.domains)}&days=${1 + Math.floor(Math.random() * 365)}${model}`,
+            }
           },
         },
       ],
     }),
   )
   figures.misses = { connections: 10, seconds: S, ...m }
-  if (m.errors || m.timeouts || m.non2xx) failures.push(`misses: ${m.errors} errors, ${m.timeouts} timeouts, ${m.non2xx} non-2xx`)
+  if (m.errors || m.timeouts || m.non2xx)
+    failures.push(`misses: ${m.errors} errors, ${m.timeouts} timeouts, ${m.non2xx} non-2xx`)
   await miss.stop()
   servers.splice(servers.indexOf(miss), 1)
 
@@ -184,26 +211,43 @@ try {
   // Warm the engine's per-domain aggregates first: on a cold server under this load every request
   // is refused 503 until the first loads finish (see docs/RELIABILITY.md).
   for (const d of over.domains) {
-    for (const p of PATHS) await (await fetch(`${over.url}${p}?domain_id=${d}`, { headers: { authorization: `Bearer ${over.keys[4]}` } })).arrayBuffer()
+    for (const p of PATHS)
+      await (
+        await fetch(`${over.url}${p}?domain_id=${d}`, {
+          headers: { authorization: `Bearer ${over.keys[4]}` },
+        })
+      ).arrayBuffer()
   }
   const randomReport = (key: string) => ({
     method: 'GET' as const,
     headers: { authorization: `Bearer ${key}` },
-    setupRequest: (req: AcRequest) => ({ ...req, path: `${pick(PATHS)}?domain_id=${pick(over.domains)}&days=${1 + Math.floor(Math.random() * 365)}` }),
+    setupRequest: (req: AcRequest) => ({
+      ...req,
+      path: `${pick(PATHS)}?domain_id=${pick(over.domains)}&days=${1 + Math.floor(Math.random() * 365)}`,
+    }),
   })
   const [a, b] = await Promise.all([
     run({ url: over.url, connections: 100, duration: S, requests: [randomReport(over.keys[0]!)] }),
-    run({ url: over.url, connections: 100, duration: S, requests: [randomReport(over.keys[1]!)], headers: {} }),
+    run({
+      url: over.url,
+      connections: 100,
+      duration: S,
+      requests: [randomReport(over.keys[1]!)],
+      headers: {},
+    }),
   ])
   const o = [summary(a), summary(b)]
   const statuses: Record<string, number> = {}
-  for (const s of o) for (const [k, v] of Object.entries(s.statuses)) statuses[k] = (statuses[k] ?? 0) + (v ?? 0)
+  for (const s of o)
+    for (const [k, v] of Object.entries(s.statuses)) statuses[k] = (statuses[k] ?? 0) + (v ?? 0)
   const unexpected = Object.keys(statuses).filter((k) => !['200', '429', '503'].includes(k))
   // recovery: with a fresh key, a request answers 200 within 5 s
   const t0 = performance.now()
   let recovered = -1
   while (performance.now() - t0 < 5000) {
-    const r = await fetch(`${over.url}${PATHS[2]}?domain_id=${over.domains[0]}&days=7`, { headers: { authorization: `Bearer ${over.keys[5]}` } })
+    const r = await fetch(`${over.url}${PATHS[2]}?domain_id=${over.domains[0]}&days=7`, {
+      headers: { authorization: `Bearer ${over.keys[5]}` },
+    })
     await r.arrayBuffer()
     if (r.status === 200) {
       recovered = Math.round(performance.now() - t0)
@@ -221,7 +265,8 @@ try {
     recovered_ms: recovered,
   }
   if (unexpected.length) failures.push(`overload: unexpected statuses ${unexpected.join(', ')}`)
-  if (o[0]!.errors + o[1]!.errors > 0) failures.push(`overload: ${o[0]!.errors + o[1]!.errors} connection errors`)
+  if (o[0]!.errors + o[1]!.errors > 0)
+    failures.push(`overload: ${o[0]!.errors + o[1]!.errors} connection errors`)
   if (recovered < 0) failures.push('overload: no 200 within 5 s after the load stopped')
   await over.stop()
   servers.splice(servers.indexOf(over), 1)
@@ -230,7 +275,10 @@ try {
   // the run (cache filling) is left out of the slope.
   const samples: Array<[number, number]> = []
   const started = performance.now()
-  const timer = setInterval(() => samples.push([(performance.now() - started) / 60_000, rssMb(warm.pid)]), 2000)
+  const timer = setInterval(
+    () => samples.push([(performance.now() - started) / 60_000, rssMb(warm.pid)]),
+    2000,
+  )
   const soak = summary(
     await run({
       url: warm.url,

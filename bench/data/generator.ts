@@ -90,18 +90,66 @@ const MODELS: Record<Channel, readonly string[]> = {
 export const SAMPLE_RAW_MODEL = 'claude-haiku-4-5'
 
 const COMPETITOR_NAMES = [
-  'Globex', 'Initech', 'Umbrella', 'Hooli', 'Vandelay', 'Stark Industries', 'Wayne Enterprises', 'Wonka',
-  'Tyrell', 'Cyberdyne', 'Soylent', 'Aperture', 'Massive Dynamic', 'Oscorp', 'Pied Piper', 'Dunder Mifflin',
-  'Monarch', 'Nakatomi', 'Gringotts', 'Duff', 'Acme Rival', 'Bluth', 'Sterling Cooper', 'Prestige Worldwide',
+  'Globex',
+  'Initech',
+  'Umbrella',
+  'Hooli',
+  'Vandelay',
+  'Stark Industries',
+  'Wayne Enterprises',
+  'Wonka',
+  'Tyrell',
+  'Cyberdyne',
+  'Soylent',
+  'Aperture',
+  'Massive Dynamic',
+  'Oscorp',
+  'Pied Piper',
+  'Dunder Mifflin',
+  'Monarch',
+  'Nakatomi',
+  'Gringotts',
+  'Duff',
+  'Acme Rival',
+  'Bluth',
+  'Sterling Cooper',
+  'Prestige Worldwide',
 ]
 const THEME_NAMES = [
-  'Ease of use', 'Pricing', 'Customer support', 'Integrations', 'Reporting', 'Performance', 'Reliability',
-  'Onboarding', 'Documentation', 'Mobile app', 'Security', 'Scalability', 'Collaboration', 'Customization',
-  'Facilité d\'utilisation', 'Preisgestaltung', 'Atención al cliente', 'Velocità', 'Interface', 'API quality',
+  'Ease of use',
+  'Pricing',
+  'Customer support',
+  'Integrations',
+  'Reporting',
+  'Performance',
+  'Reliability',
+  'Onboarding',
+  'Documentation',
+  'Mobile app',
+  'Security',
+  'Scalability',
+  'Collaboration',
+  'Customization',
+  "Facilité d'utilisation",
+  'Preisgestaltung',
+  'Atención al cliente',
+  'Velocità',
+  'Interface',
+  'API quality',
 ]
 const OTHER_HOSTS = [
-  'en.wikipedia.org', 'www.reddit.com', 'www.g2.com', 'medium.com', 'www.youtube.com', 'news.ycombinator.com',
-  'www.forbes.com', 'techcrunch.com', 'www.capterra.com', 'stackoverflow.com', 'github.com', 'www.gartner.com',
+  'en.wikipedia.org',
+  'www.reddit.com',
+  'www.g2.com',
+  'medium.com',
+  'www.youtube.com',
+  'news.ycombinator.com',
+  'www.forbes.com',
+  'techcrunch.com',
+  'www.capterra.com',
+  'stackoverflow.com',
+  'github.com',
+  'www.gartner.com',
 ]
 const TOPICS = ['crm', 'analytics', 'project management', 'email marketing', 'seo', 'help desk', 'accounting']
 
@@ -160,7 +208,14 @@ export class DomainGenerator {
     this.brandName = base
     const host = `${slug(base)}.com`
     this.website = index !== 0 && r.chance(0.05) ? null : r.chance(0.5) ? `www.${host}` : host
-    this.brandHosts = [`www.${host}`, host, `docs.${host}`, `blog.${host}`, `WWW.${host.toUpperCase()}`, `app.eu.${host}`]
+    this.brandHosts = [
+      `www.${host}`,
+      host,
+      `docs.${host}`,
+      `blog.${host}`,
+      `WWW.${host.toUpperCase()}`,
+      `app.eu.${host}`,
+    ]
     this.lookalikeHosts = [`${host}.evil-mirror.net`, `not${host}`, `www.${slug(base)}.co`]
     this.promptIds = Array.from({ length: shape.prompts }, (_, i) => uuidFrom(seed, index, 10, i))
     this.competitorIds = Array.from({ length: shape.competitors }, (_, i) => uuidFrom(seed, index, 11, i))
@@ -173,7 +228,10 @@ export class DomainGenerator {
     this.themeWeights = this.themeIds.map((_, i) => 1 / (1 + i * 0.35))
     let acc = 0
     this.themeCum = this.themeWeights.map((w) => (acc += w))
-    this.otherHosts = [...OTHER_HOSTS, ...this.competitorIds.map((_, i) => `www.${slug(this.competitorName(i))}.com`)]
+    this.otherHosts = [
+      ...OTHER_HOSTS,
+      ...this.competitorIds.map((_, i) => `www.${slug(this.competitorName(i))}.com`),
+    ]
   }
 
   private competitorName(i: number): string {
@@ -184,8 +242,20 @@ export class DomainGenerator {
   /** Team, domain, prompts, competitors and themes. */
   *entityRecords(): Generator<AnalysisInputRecord> {
     const r = new Rng(hashInts(this.seed, this.index, 3))
-    yield { type: 'team', id: this.teamId, name: `${this.brandName} team`, plan: 'pro', developer_access: true }
-    yield { type: 'domain', id: this.domainId, team_id: this.teamId, brand_name: this.brandName, website: this.website }
+    yield {
+      type: 'team',
+      id: this.teamId,
+      name: `${this.brandName} team`,
+      plan: 'pro',
+      developer_access: true,
+    }
+    yield {
+      type: 'domain',
+      id: this.domainId,
+      team_id: this.teamId,
+      brand_name: this.brandName,
+      website: this.website,
+    }
     for (let i = 0; i < this.promptIds.length; i++) {
       const topic = TOPICS[i % TOPICS.length] as string
       yield {
@@ -276,10 +346,17 @@ export class DomainGenerator {
       const citations: { url: string }[] = []
       for (let i = 0; i < nCit; i++) {
         const u = r.next()
-        const h = u < 0.25 ? r.pick(this.brandHosts) : u < 0.28 ? r.pick(this.lookalikeHosts) : r.pick(this.otherHosts)
+        const h =
+          u < 0.25
+            ? r.pick(this.brandHosts)
+            : u < 0.28
+              ? r.pick(this.lookalikeHosts)
+              : r.pick(this.otherHosts)
         const scheme = r.chance(0.05) ? 'http' : 'https'
         const query = r.chance(0.2) ? `?utm_source=${channel}` : ''
-        citations.push({ url: `${scheme}://${h}/${TOPICS[r.int(0, TOPICS.length - 1)]?.replace(/ /g, '-')}/${r.int(1, 9999)}${query}` })
+        citations.push({
+          url: `${scheme}://${h}/${TOPICS[r.int(0, TOPICS.length - 1)]?.replace(/ /g, '-')}/${r.int(1, 9999)}${query}`,
+        })
       }
       const nThemes = r.chance(0.12) ? 0 : r.int(1, 3) + (r.chance(0.15) ? 1 : 0)
       const themes: { theme_id: string; occurrences: number }[] = []
@@ -331,7 +408,8 @@ function formatTimestamp(ms: number, r: Rng): string {
 export function domainGenerators(spec: DatasetSpec): DomainGenerator[] {
   const gens = [new DomainGenerator(spec.seed, 0, spec.main, spec.endDate)]
   if (spec.crowd) {
-    for (let i = 1; i <= spec.crowd.domains; i++) gens.push(new DomainGenerator(spec.seed, i, spec.crowd.shape, spec.endDate))
+    for (let i = 1; i <= spec.crowd.domains; i++)
+      gens.push(new DomainGenerator(spec.seed, i, spec.crowd.shape, spec.endDate))
   }
   return gens
 }
@@ -375,7 +453,8 @@ export function analysisCount(spec: DatasetSpec): { main: number; total: number 
   let main = 0
   for (let d = 0; d < spec.main.days; d++) main += g.analysesOnDay(d)
   const crowd = spec.crowd
-    ? spec.crowd.domains * (spec.crowd.shape.analyses === 'full'
+    ? spec.crowd.domains *
+      (spec.crowd.shape.analyses === 'full'
         ? spec.crowd.shape.prompts * spec.crowd.shape.channels.length * spec.crowd.shape.days
         : spec.crowd.shape.analyses)
     : 0

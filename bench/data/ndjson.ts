@@ -5,7 +5,10 @@ import { dirname } from 'node:path'
 import { once } from 'node:events'
 
 /** Writes records to `path`; returns the number of lines and bytes. */
-export async function writeNdjson(path: string, records: Iterable<unknown>): Promise<{ lines: number; bytes: number }> {
+export async function writeNdjson(
+  path: string,
+  records: Iterable<unknown>,
+): Promise<{ lines: number; bytes: number }> {
   await mkdir(dirname(path), { recursive: true })
   const out = createWriteStream(path, { highWaterMark: 1 << 20 })
   let lines = 0

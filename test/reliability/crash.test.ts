@@ -17,7 +17,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isIngestError, openEngine, type IngestError } from '../../src/index.js'
 import { writeBatches, type GeneratedBatch } from '../../scripts/gen-ndjson.js'
 import { analysisId, makeAnalyses, makeDims, rng } from './gen.js'
-import { batchCounts, consistencyProblems, observeRounded, storeDigest, tempDir, type StoreDigest } from './store.js'
+import {
+  batchCounts,
+  consistencyProblems,
+  observeRounded,
+  storeDigest,
+  tempDir,
+  type StoreDigest,
+} from './store.js'
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)))
 const CLI = join(ROOT, 'dist/src/cli/main.js')
@@ -46,7 +53,9 @@ interface Run {
 function ingestCli(paths: string[], db: string, killAfterMs?: number): Promise<Run> {
   return new Promise((done, fail) => {
     const started = performance.now()
-    const child = spawn(process.execPath, [CLI, 'ingest', ...paths, '--db', db], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [CLI, 'ingest', ...paths, '--db', db], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (b: Buffer) => (stdout += b.toString()))
@@ -86,53 +95,59 @@ afterAll(() => {
 })
 
 describe('kill -9 during ingest into a file-backed store', () => {
-  it(`${KILLS} kills at random moments: reopens, batches all-or-nothing, resume equals an uninterrupted run`, async () => {
-    const r = rng(SEED)
-    const committedHist: Record<number, number> = {}
-    let finishedBeforeKill = 0
-    for (let k = 0; k < KILLS; k++) {
-      const db = join(TMP, `kill-${k}.duckdb`)
-      // spread the moments over the whole run: opening, validation, staging, commit, close
-      const delay = Math.floor(r() * refMs * 1.05)
-      const run = await ingestCli(
-        files.map((f) => f.file),
-        db,
-        delay,
+  it(
+    `${KILLS} kills at random moments: reopens, batches all-or-nothing, resume equals an uninterrupted run`,
+    async () => {
+      const r = rng(SEED)
+      const committedHist: Record<number, number> = {}
+      let finishedBeforeKill = 0
+      for (let k = 0; k < KILLS; k++) {
+        const db = join(TMP, `kill-${k}.duckdb`)
+        // spread the moments over the whole run: opening, validation, staging, commit, close
+        const delay = Math.floor(r() * refMs * 1.05)
+        const run = await ingestCli(
+          files.map((f) => f.file),
+          db,
+          delay,
+        )
+        if (run.signal !== 'SIGKILL') finishedBeforeKill++
+        else expect(run.code).toBeNull()
+
+        // the store reopens (WAL replayed) through the engine itself
+        if (existsSync(db)) {
+          const e = await openEngine({ path: db })
+          await e.close()
+        }
+        const counts = existsSync(db) ? await batchCounts(db) : new Map()
+        const problems = existsSync(db) ? await consistencyProblems(db) : []
+        expect(problems, `kill ${k} after ${delay} ms`).toEqual([])
+        // all or nothing, per batch, and batches commit in file order
+        let committed = 0
+        for (const f of files) {
+          const got = counts.get(f.batch)
+          if (got === undefined) continue
+          expect(got, `kill ${k} after ${delay} ms: batch ${f.batch}`).toEqual(refCounts.get(f.batch))
+          committed++
+          expect(f.batch).toBe(committed)
+        }
+        committedHist[committed] = (committedHist[committed] ?? 0) + 1
+
+        // resume: ingest the batches that are not stored
+        const rest = files.filter((f) => !counts.has(f.batch)).map((f) => f.file)
+        if (rest.length > 0) {
+          const again = await ingestCli(rest, db)
+          expect(again.code, again.stderr).toBe(0)
+        }
+        expect(await storeDigest(db), `kill ${k} after ${delay} ms, ${committed} batches committed`).toEqual(
+          refDigest,
+        )
+      }
+      figures.push(
+        `${KILLS} kills over ${BATCHES}x${PER_BATCH} analyses (uninterrupted ${(refMs / 1000).toFixed(1)} s); committed batches at kill: ${JSON.stringify(committedHist)}; finished before the kill: ${finishedBeforeKill}`,
       )
-      if (run.signal !== 'SIGKILL') finishedBeforeKill++
-      else expect(run.code).toBeNull()
-
-      // the store reopens (WAL replayed) through the engine itself
-      if (existsSync(db)) {
-        const e = await openEngine({ path: db })
-        await e.close()
-      }
-      const counts = existsSync(db) ? await batchCounts(db) : new Map()
-      const problems = existsSync(db) ? await consistencyProblems(db) : []
-      expect(problems, `kill ${k} after ${delay} ms`).toEqual([])
-      // all or nothing, per batch, and batches commit in file order
-      let committed = 0
-      for (const f of files) {
-        const got = counts.get(f.batch)
-        if (got === undefined) continue
-        expect(got, `kill ${k} after ${delay} ms: batch ${f.batch}`).toEqual(refCounts.get(f.batch))
-        committed++
-        expect(f.batch).toBe(committed)
-      }
-      committedHist[committed] = (committedHist[committed] ?? 0) + 1
-
-      // resume: ingest the batches that are not stored
-      const rest = files.filter((f) => !counts.has(f.batch)).map((f) => f.file)
-      if (rest.length > 0) {
-        const again = await ingestCli(rest, db)
-        expect(again.code, again.stderr).toBe(0)
-      }
-      expect(await storeDigest(db), `kill ${k} after ${delay} ms, ${committed} batches committed`).toEqual(refDigest)
-    }
-    figures.push(
-      `${KILLS} kills over ${BATCHES}x${PER_BATCH} analyses (uninterrupted ${(refMs / 1000).toFixed(1)} s); committed batches at kill: ${JSON.stringify(committedHist)}; finished before the kill: ${finishedBeforeKill}`,
-    )
-  }, LONG ? 7_200_000 : 180_000)
+    },
+    LONG ? 7_200_000 : 180_000,
+  )
 
   it('re-ingesting files already stored changes no payload (the same file twice changes nothing)', async () => {
     const db = join(TMP, 'twice.duckdb')
@@ -170,7 +185,13 @@ describe('an error in the middle of a batch leaves zero rows of that batch', () 
 
   it('API: a source that throws after 2000 good records, and a bad record after 2000 good ones, store nothing', async () => {
     const db = join(TMP, 'midsource.duckdb')
-    const dims = makeDims(SEED, { teams: 3, domainsPerTeam: 3, promptsPerDomain: 20, competitorsPerDomain: 6, themesPerDomain: 8 })
+    const dims = makeDims(SEED, {
+      teams: 3,
+      domainsPerTeam: 3,
+      promptsPerDomain: 20,
+      competitorsPerDomain: 6,
+      themesPerDomain: 8,
+    })
     expect((await ingestCli([files[0]!.file], db)).code).toBe(0)
     const before = await storeDigest(db)
     const e = await openEngine({ path: db })
@@ -185,7 +206,9 @@ describe('an error in the middle of a batch leaves zero rows of that batch', () 
       const badLast = [...good, { ...good[0]!, id: analysisId(0x99, 99_999), prompt_id: 'nope' }]
       const err2 = await e.ingest(badLast).catch((x: unknown) => x)
       expect(isIngestError(err2)).toBe(true)
-      expect((err2 as IngestError).issues).toEqual([expect.objectContaining({ index: 2000, field: 'prompt_id' })])
+      expect((err2 as IngestError).issues).toEqual([
+        expect.objectContaining({ index: 2000, field: 'prompt_id' }),
+      ])
       // the engine is still usable: the good part alone goes in
       expect((await e.ingest(good.slice(0, 10))).analyses).toBe(10)
     } finally {

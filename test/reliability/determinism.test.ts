@@ -6,10 +6,34 @@
 import { describe, expect, it } from 'vitest'
 import { openEngine } from '../../src/index.js'
 
-const team = { type: 'team', id: '0a000000-0000-4000-8000-000000000001', name: 'T', plan: 'pro', developer_access: true }
-const domain = { type: 'domain', id: '0d000000-0000-4000-8000-000000000001', team_id: team.id, brand_name: 'B', website: null }
-const prompt = { type: 'prompt', id: '0b000000-0000-4000-8000-000000000001', domain_id: domain.id, text: 'p', estimated_search_volume: null }
-const rival = { type: 'competitor', id: '0c000000-0000-4000-8000-000000000001', domain_id: domain.id, name: 'R', website: null }
+const team = {
+  type: 'team',
+  id: '0a000000-0000-4000-8000-000000000001',
+  name: 'T',
+  plan: 'pro',
+  developer_access: true,
+}
+const domain = {
+  type: 'domain',
+  id: '0d000000-0000-4000-8000-000000000001',
+  team_id: team.id,
+  brand_name: 'B',
+  website: null,
+}
+const prompt = {
+  type: 'prompt',
+  id: '0b000000-0000-4000-8000-000000000001',
+  domain_id: domain.id,
+  text: 'p',
+  estimated_search_volume: null,
+}
+const rival = {
+  type: 'competitor',
+  id: '0c000000-0000-4000-8000-000000000001',
+  domain_id: domain.id,
+  name: 'R',
+  website: null,
+}
 const analysis = (n: number, sentiment: number) => ({
   type: 'analysis',
   id: `0a0a0000-0000-4000-8000-${String(n).padStart(12, '0')}`,

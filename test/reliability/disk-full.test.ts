@@ -26,7 +26,8 @@ const figures: string[] = []
 function mount(dir: string, size: string): string | undefined {
   mkdirSync(dir, { recursive: true })
   const r = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { encoding: 'utf8' })
-  if (r.status !== 0) return `mount -t tmpfs not permitted here (${(r.stderr || r.error?.message || '').trim()})`
+  if (r.status !== 0)
+    return `mount -t tmpfs not permitted here (${(r.stderr || r.error?.message || '').trim()})`
   mounts.push(dir)
   return undefined
 }
@@ -75,7 +76,9 @@ describe(`disk full on a ${SIZE} tmpfs`, () => {
     expect(cause).toContain('No space left on device')
     // queries keep answering on the same engine
     const domain = (await e.listDomains())[0]!.id
-    await expect(e.computePromptSeries({ domainId: domain, now: '2026-03-31T00:00:00Z' })).resolves.toBeDefined()
+    await expect(
+      e.computePromptSeries({ domainId: domain, now: '2026-03-31T00:00:00Z' }),
+    ).resolves.toBeDefined()
     // a second attempt fails the same clear way, it does not crash
     await expect(e.ingestFile(files[committed]!.file)).rejects.toThrow()
     await e.close().catch(() => undefined)
@@ -98,7 +101,9 @@ describe(`disk full on a ${SIZE} tmpfs`, () => {
     for (const f of files.slice(0, committed + 2)) await r.ingestFile(f.file)
     await r.close()
     expect(await storeDigest(db)).toEqual(await storeDigest(roomy))
-    figures.push(`engine: ${committed} batches of 1000 analyses committed before ENOSPC; error cause "${cause.slice(0, 160)}"`)
+    figures.push(
+      `engine: ${committed} batches of 1000 analyses committed before ENOSPC; error cause "${cause.slice(0, 160)}"`,
+    )
   })
 
   it('CLI: exit code 1 with the reason on stderr; the committed files are intact', async (ctx) => {
@@ -112,7 +117,9 @@ describe(`disk full on a ${SIZE} tmpfs`, () => {
     expect(mount(dir, SIZE)).toBeUndefined()
     const db = join(dir, 'store.duckdb')
     const run = await new Promise<{ code: number | null; stderr: string }>((done) => {
-      const child = spawn(process.execPath, [CLI, 'ingest', ...files.map((f) => f.file), '--db', db], { stdio: ['ignore', 'ignore', 'pipe'] })
+      const child = spawn(process.execPath, [CLI, 'ingest', ...files.map((f) => f.file), '--db', db], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      })
       let stderr = ''
       child.stderr.on('data', (b: Buffer) => (stderr += b.toString()))
       child.on('exit', (code) => done({ code, stderr }))

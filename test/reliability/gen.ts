@@ -58,7 +58,13 @@ export function makeDims(seed: number, o: DimsOptions = {}): Dims {
   let themeN = 0
   for (let t = 0; t < (o.teams ?? 2); t++) {
     const teamId = uuid(0x7ea, t)
-    d.teams.push({ type: 'team', id: teamId, name: `Team ${t}`, plan: plans[2 + (t % 3)], developer_access: true })
+    d.teams.push({
+      type: 'team',
+      id: teamId,
+      name: `Team ${t}`,
+      plan: plans[2 + (t % 3)],
+      developer_access: true,
+    })
     for (let k = 0; k < (o.domainsPerTeam ?? 2); k++) {
       const domainId = uuid(0xd0, domainN++)
       d.domains.push({
@@ -122,15 +128,29 @@ export function makeAnalysis(
   const comps = dims.competitors.filter((c) => c.domain_id === domainId)
   const themes = dims.themes.filter((t) => t.domain_id === domainId)
   const mentions: Record<string, unknown>[] = []
-  if (r() < 0.6) mentions.push({ entity_id: 'brand', position: r() < 0.2 ? null : 1 + Math.floor(r() * 5), sentiment: r() < 0.3 ? null : Math.round(r() * 100) })
+  if (r() < 0.6)
+    mentions.push({
+      entity_id: 'brand',
+      position: r() < 0.2 ? null : 1 + Math.floor(r() * 5),
+      sentiment: r() < 0.3 ? null : Math.round(r() * 100),
+    })
   for (const c of comps) {
     if (r() < 0.35)
-      mentions.push({ entity_id: c.id, position: r() < 0.2 ? null : 1 + Math.floor(r() * 5), sentiment: r() < 0.3 ? null : Math.round(r() * 1000) / 10 })
+      mentions.push({
+        entity_id: c.id,
+        position: r() < 0.2 ? null : 1 + Math.floor(r() * 5),
+        sentiment: r() < 0.3 ? null : Math.round(r() * 1000) / 10,
+      })
   }
   const citations: Record<string, unknown>[] = []
   const site = (dims.domains.find((d) => d.id === domainId)?.website as string | null) ?? 'x.example'
   for (let i = Math.floor(r() * 3); i > 0; i--) {
-    citations.push({ url: r() < 0.5 ? `https://www.${site}/page/${Math.floor(r() * 100)}` : `https://other${Math.floor(r() * 9)}.example.net/` })
+    citations.push({
+      url:
+        r() < 0.5
+          ? `https://www.${site}/page/${Math.floor(r() * 100)}`
+          : `https://other${Math.floor(r() * 9)}.example.net/`,
+    })
   }
   const occ: Record<string, unknown>[] = []
   for (const t of themes) if (r() < 0.3) occ.push({ theme_id: t.id, occurrences: 1 + Math.floor(r() * 4) })
@@ -141,7 +161,13 @@ export function makeAnalysis(
     domain_id: domainId,
     prompt_id: pick(r, prompts).id,
     channel: pick(r, CHANNELS),
-    model: pick(r, ['gpt-4o-2024-08-06', 'sonar-pro', 'gemini-2.0-flash', 'claude-3-5-sonnet', 'gpt-4o-mini']),
+    model: pick(r, [
+      'gpt-4o-2024-08-06',
+      'sonar-pro',
+      'gemini-2.0-flash',
+      'claude-3-5-sonnet',
+      'gpt-4o-mini',
+    ]),
     answered_at: at,
     mentions,
     citations,
@@ -160,4 +186,5 @@ export function makeAnalyses(seed: number, dims: Dims, batch: number, n: number)
   return out
 }
 
-export const toNdjson = (records: readonly unknown[]): string => records.map((x) => JSON.stringify(x)).join('\n') + '\n'
+export const toNdjson = (records: readonly unknown[]): string =>
+  records.map((x) => JSON.stringify(x)).join('\n') + '\n'

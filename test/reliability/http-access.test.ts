@@ -12,14 +12,28 @@ import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openEngine } from '../../src/index.js'
-import { DETAIL, ENDPOINTS, HAS_HTTP, LEAK, REPORTS, expectedAccess, loadHttp, makeTenants, type App, type Tenants } from './http-setup.js'
+import {
+  DETAIL,
+  ENDPOINTS,
+  HAS_HTTP,
+  LEAK,
+  REPORTS,
+  expectedAccess,
+  loadHttp,
+  makeTenants,
+  type App,
+  type Tenants,
+} from './http-setup.js'
 import { tempDir } from './store.js'
 
 const LONG = process.env.VA_LONG === '1'
 const RUNS = Number(process.env.VA_ACCESS_RUNS ?? (LONG ? 2000 : 150))
 const SEED = Number(process.env.VA_SEED ?? 777)
 
-if (!HAS_HTTP) console.log('[reliability] SKIPPED HTTP access tests: src/http is not in this tree (the http branch has not landed)')
+if (!HAS_HTTP)
+  console.log(
+    '[reliability] SKIPPED HTTP access tests: src/http is not in this tree (the http branch has not landed)',
+  )
 const describeHttp = HAS_HTTP ? describe : describe.skip
 
 const { dir: TMP, cleanup } = tempDir('va-access-')
@@ -48,74 +62,112 @@ afterAll(async () => {
 })
 
 describeHttp('authorization with random keys and domains', () => {
-  it(`${RUNS} random keys x random domains x every endpoint: the section 8 matrix, zero cross-tenant answers`, async () => {
-    const teams = [...t.teams.keys()]
-    const domains = [...t.domains.keys()]
-    const keyArb = fc.record({
-      team: fc.constantFrom(...teams),
-      scope: fc.subarray(teams),
-      allowed: fc.option(fc.subarray([...domains, '20000000-0000-4000-8000-0000000000ff']), { nil: null }),
-    })
-    const domainArb = fc.oneof(
-      { weight: 6, arbitrary: fc.constantFrom(...domains) },
-      { weight: 1, arbitrary: fc.constantFrom(...domains).map((d) => d.toUpperCase()) },
-      { weight: 1, arbitrary: fc.uuid() },
-      { weight: 1, arbitrary: fc.constantFrom('not-a-uuid', "' OR '1'='1", '../../etc/passwd', '') },
-      { weight: 1, arbitrary: fc.constant(undefined) },
-    )
-    await fc.assert(
-      fc.asyncProperty(keyArb, fc.array(fc.tuple(fc.constantFrom(...REPORTS), domainArb), { minLength: 4, maxLength: 12 }), async (k, requests) => {
-        const created = await t.engine.createApiKey({ teamId: k.team, scopeTeamIds: [k.team, ...k.scope], allowedDomains: k.allowed })
-        tally.keys++
-        for (const [endpoint, domain] of requests) {
-          const url = domain === undefined ? ENDPOINTS[endpoint] : `${ENDPOINTS[endpoint]}?domain_id=${encodeURIComponent(domain)}`
-          const res = await app.inject({ url, headers: { authorization: `Bearer ${created.key}` } })
-          tally.requests++
-          const want = expectedAccess(t, created.info, endpoint, domain)
-          const body = JSON.parse(res.body) as { detail?: string; domain_id?: string }
-          if (res.statusCode !== want.status || (want.detail !== undefined && body.detail !== want.detail))
-            throw new Error(`${endpoint} ${domain} for key ${JSON.stringify(created.info)}: got ${res.statusCode} ${res.body.slice(0, 200)}, want ${JSON.stringify(want)}`)
-          if (res.statusCode === 200) {
-            tally.answers200++
-            expect(body.domain_id).toBe(domain!.toLowerCase())
-            const owner = t.domains.get(domain!.toLowerCase())!
-            if (!created.info.scope_team_ids.includes(owner)) tally.crossTenant200++
-          }
-          expect(res.body).not.toMatch(LEAK)
-        }
-      }),
-      { numRuns: RUNS, seed: SEED, endOnFailure: true },
-    )
-    expect(tally.crossTenant200).toBe(0)
-    expect(tally.answers200).toBeGreaterThan(0)
-  }, LONG ? 3_600_000 : 120_000)
+  it(
+    `${RUNS} random keys x random domains x every endpoint: the section 8 matrix, zero cross-tenant answers`,
+    async () => {
+      const teams = [...t.teams.keys()]
+      const domains = [...t.domains.keys()]
+      const keyArb = fc.record({
+        team: fc.constantFrom(...teams),
+        scope: fc.subarray(teams),
+        allowed: fc.option(fc.subarray([...domains, '20000000-0000-4000-8000-0000000000ff']), { nil: null }),
+      })
+      const domainArb = fc.oneof(
+        { weight: 6, arbitrary: fc.constantFrom(...domains) },
+        { weight: 1, arbitrary: fc.constantFrom(...domains).map((d) => d.toUpperCase()) },
+        { weight: 1, arbitrary: fc.uuid() },
+        { weight: 1, arbitrary: fc.constantFrom('not-a-uuid', "' OR '1'='1", '../../etc/passwd', '') },
+        { weight: 1, arbitrary: fc.constant(undefined) },
+      )
+      await fc.assert(
+        fc.asyncProperty(
+          keyArb,
+          fc.array(fc.tuple(fc.constantFrom(...REPORTS), domainArb), { minLength: 4, maxLength: 12 }),
+          async (k, requests) => {
+            const created = await t.engine.createApiKey({
+              teamId: k.team,
+              scopeTeamIds: [k.team, ...k.scope],
+              allowedDomains: k.allowed,
+            })
+            tally.keys++
+            for (const [endpoint, domain] of requests) {
+              const url =
+                domain === undefined
+                  ? ENDPOINTS[endpoint]
+                  : `${ENDPOINTS[endpoint]}?domain_id=${encodeURIComponent(domain)}`
+              const res = await app.inject({ url, headers: { authorization: `Bearer ${created.key}` } })
+              tally.requests++
+              const want = expectedAccess(t, created.info, endpoint, domain)
+              const body = JSON.parse(res.body) as { detail?: string; domain_id?: string }
+              if (
+                res.statusCode !== want.status ||
+                (want.detail !== undefined && body.detail !== want.detail)
+              )
+                throw new Error(
+                  `${endpoint} ${domain} for key ${JSON.stringify(created.info)}: got ${res.statusCode} ${res.body.slice(0, 200)}, want ${JSON.stringify(want)}`,
+                )
+              if (res.statusCode === 200) {
+                tally.answers200++
+                expect(body.domain_id).toBe(domain!.toLowerCase())
+                const owner = t.domains.get(domain!.toLowerCase())!
+                if (!created.info.scope_team_ids.includes(owner)) tally.crossTenant200++
+              }
+              expect(res.body).not.toMatch(LEAK)
+            }
+          },
+        ),
+        { numRuns: RUNS, seed: SEED, endOnFailure: true },
+      )
+      expect(tally.crossTenant200).toBe(0)
+      expect(tally.answers200).toBeGreaterThan(0)
+    },
+    LONG ? 3_600_000 : 120_000,
+  )
 
-  it('sentiment endpoints: a foreign domain and a nonexistent one get the same answer', async () => {
-    const teams = [...t.teams.keys()]
-    const domains = [...t.domains.entries()]
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...teams.filter((x) => t.teams.get(x)!.dev)), fc.uuid(), fc.constantFrom('overview', 'themes'), fc.constantFrom(1, 7, 30, 365), async (team, ghost, endpoint, days) => {
-        const key = t.keys.get(team)!.secret
-        const foreign = domains.find(([, owner]) => owner !== team)![0]
-        if (t.domains.has(ghost)) return
-        const ask = (d: string) =>
-          app.inject({ url: `${ENDPOINTS[endpoint]}?domain_id=${d}&days=${days}`, headers: { authorization: `Bearer ${key}` } })
-        const [a, b] = [await ask(foreign), await ask(ghost)]
-        tally.hiddenPairs++
-        expect(a.statusCode).toBe(404)
-        expect(b.statusCode).toBe(404)
-        expect(a.body).toBe(b.body)
-        expect(JSON.parse(a.body)).toEqual({ detail: DETAIL.notFound })
-        const shape = (h: Record<string, unknown>) =>
-          Object.keys(h)
-            .filter((n) => !['x-request-id', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'date'].includes(n))
-            .sort()
-            .map((n) => `${n}: ${n === 'content-length' || n.startsWith('x-ratelimit-limit') || n === 'content-type' ? String(h[n]) : '*'}`)
-        expect(shape(a.headers)).toEqual(shape(b.headers))
-      }),
-      { numRuns: LONG ? 500 : 40, seed: SEED + 1 },
-    )
-  }, LONG ? 600_000 : 60_000)
+  it(
+    'sentiment endpoints: a foreign domain and a nonexistent one get the same answer',
+    async () => {
+      const teams = [...t.teams.keys()]
+      const domains = [...t.domains.entries()]
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...teams.filter((x) => t.teams.get(x)!.dev)),
+          fc.uuid(),
+          fc.constantFrom('overview', 'themes'),
+          fc.constantFrom(1, 7, 30, 365),
+          async (team, ghost, endpoint, days) => {
+            const key = t.keys.get(team)!.secret
+            const foreign = domains.find(([, owner]) => owner !== team)![0]
+            if (t.domains.has(ghost)) return
+            const ask = (d: string) =>
+              app.inject({
+                url: `${ENDPOINTS[endpoint]}?domain_id=${d}&days=${days}`,
+                headers: { authorization: `Bearer ${key}` },
+              })
+            const [a, b] = [await ask(foreign), await ask(ghost)]
+            tally.hiddenPairs++
+            expect(a.statusCode).toBe(404)
+            expect(b.statusCode).toBe(404)
+            expect(a.body).toBe(b.body)
+            expect(JSON.parse(a.body)).toEqual({ detail: DETAIL.notFound })
+            const shape = (h: Record<string, unknown>) =>
+              Object.keys(h)
+                .filter(
+                  (n) => !['x-request-id', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'date'].includes(n),
+                )
+                .sort()
+                .map(
+                  (n) =>
+                    `${n}: ${n === 'content-length' || n.startsWith('x-ratelimit-limit') || n === 'content-type' ? String(h[n]) : '*'}`,
+                )
+            expect(shape(a.headers)).toEqual(shape(b.headers))
+          },
+        ),
+        { numRuns: LONG ? 500 : 40, seed: SEED + 1 },
+      )
+    },
+    LONG ? 600_000 : 60_000,
+  )
 })
 
 describeHttp('API keys never appear in clear', () => {
@@ -134,7 +186,11 @@ describeHttp('API keys never appear in clear', () => {
       `${first}`,
     ]
     for (const auth of variants) {
-      for (const url of [...Object.values(ENDPOINTS).map((p) => `${p}?domain_id=${domain}`), `${ENDPOINTS.prompts}?domain_id=${domain}&days=0`, '/nope']) {
+      for (const url of [
+        ...Object.values(ENDPOINTS).map((p) => `${p}?domain_id=${domain}`),
+        `${ENDPOINTS.prompts}?domain_id=${domain}&days=0`,
+        '/nope',
+      ]) {
         const res = await app.inject({ url, headers: { authorization: auth } })
         bodies.push(res.body, JSON.stringify(res.headers))
       }
@@ -150,7 +206,8 @@ describeHttp('API keys never appear in clear', () => {
     await t.engine.close()
     const files = [join(TMP, 'store.duckdb'), join(TMP, 'store.duckdb.wal')].filter((f) => existsSync(f))
     const raw = Buffer.concat(files.map((f) => readFileSync(f)))
-    for (const s of [...secrets, t.revoked]) expect(raw.includes(Buffer.from(s.slice('va_live_'.length))), 'a key in the database file').toBe(false)
+    for (const s of [...secrets, t.revoked])
+      expect(raw.includes(Buffer.from(s.slice('va_live_'.length))), 'a key in the database file').toBe(false)
     // the keys still verify after reopening: what is stored is enough (a hash)
     const e = await openEngine({ path: join(TMP, 'store.duckdb'), readOnly: true })
     try {
@@ -159,7 +216,9 @@ describeHttp('API keys never appear in clear', () => {
     } finally {
       await e.close()
     }
-    console.log(`[reliability] key leak check: ${variants.length * 7} requests, ${logs.length} bytes of trace logs, ${raw.length} bytes of database: 0 occurrences of ${secrets.length + 1} keys`)
+    console.log(
+      `[reliability] key leak check: ${variants.length * 7} requests, ${logs.length} bytes of trace logs, ${raw.length} bytes of database: 0 occurrences of ${secrets.length + 1} keys`,
+    )
   })
 
   it('control: the checks would see a key written in clear', () => {

@@ -8,29 +8,96 @@
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ENDPOINTS, HAS_HTTP, LEAK, loadHttp, type App, type Endpoint, type Tenants, makeTenants } from './http-setup.js'
+import {
+  ENDPOINTS,
+  HAS_HTTP,
+  LEAK,
+  loadHttp,
+  type App,
+  type Endpoint,
+  type Tenants,
+  makeTenants,
+} from './http-setup.js'
 
 const LONG = process.env.VA_LONG === '1'
 const RUNS = Number(process.env.VA_HTTP_RUNS ?? (LONG ? 10_000 : 300))
 const SEED = Number(process.env.VA_SEED ?? 4242)
 
-if (!HAS_HTTP) console.log('[reliability] SKIPPED HTTP fuzzing: src/http is not in this tree (the http branch has not landed)')
+if (!HAS_HTTP)
+  console.log(
+    '[reliability] SKIPPED HTTP fuzzing: src/http is not in this tree (the http branch has not landed)',
+  )
 
 const SQL = [
   "' OR '1'='1",
   "'; DROP TABLE analyses; --",
   '1; SELECT * FROM api_keys',
-  "1 UNION SELECT key_hash FROM api_keys --",
+  '1 UNION SELECT key_hash FROM api_keys --',
   "all' AND read_csv('/etc/passwd') IS NOT NULL --",
-  "$1",
-  "${domain_id}",
+  '$1',
+  '${domain_id}',
   '\\x27',
 ]
-const TRAVERSAL = ['../../etc/passwd', '..%2f..%2fetc%2fpasswd', '%2e%2e/%2e%2e/etc/passwd', '/etc/passwd', '....//....//etc/passwd', 'file:///etc/passwd', '..\\..\\windows\\win.ini', '%00', '%c0%ae%c0%ae/']
-const NUMBERS = ['0', '-1', '1', '30', '365', '366', '100', '101', '1.5', ' 7', '7 ', '0x10', '007', '1e2', 'NaN', 'Infinity', '', '9'.repeat(400), '-0', '+5', '٣']
-const MODELS = ['all', 'ALL', 'chatgpt', 'perplexity', 'gpt-4o-2024-08-06', 'm'.repeat(101), 'a b', 'claude/3:5@x+y-z_', '']
+const TRAVERSAL = [
+  '../../etc/passwd',
+  '..%2f..%2fetc%2fpasswd',
+  '%2e%2e/%2e%2e/etc/passwd',
+  '/etc/passwd',
+  '....//....//etc/passwd',
+  'file:///etc/passwd',
+  '..\\..\\windows\\win.ini',
+  '%00',
+  '%c0%ae%c0%ae/',
+]
+const NUMBERS = [
+  '0',
+  '-1',
+  '1',
+  '30',
+  '365',
+  '366',
+  '100',
+  '101',
+  '1.5',
+  ' 7',
+  '7 ',
+  '0x10',
+  '007',
+  '1e2',
+  'NaN',
+  'Infinity',
+  '',
+  '9'.repeat(400),
+  '-0',
+  '+5',
+  '٣',
+]
+const MODELS = [
+  'all',
+  'ALL',
+  'chatgpt',
+  'perplexity',
+  'gpt-4o-2024-08-06',
+  'm'.repeat(101),
+  'a b',
+  'claude/3:5@x+y-z_',
+  '',
+]
 const NAMES = ['domain_id', 'days', 'limit', 'model']
-const ODD_NAMES = ['domain_id[]', 'days[$gt]', 'domain_id[0]', '__proto__', 'constructor', 'prototype', 'toString', 'DOMAIN_ID', 'domain_id ', 'api_key', 'now', 'x'.repeat(2000)]
+const ODD_NAMES = [
+  'domain_id[]',
+  'days[$gt]',
+  'domain_id[0]',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'DOMAIN_ID',
+  'domain_id ',
+  'api_key',
+  'now',
+  'x'.repeat(2000),
+]
 
 let t: Tenants
 let app: App
@@ -40,7 +107,11 @@ beforeAll(async () => {
   if (!HAS_HTTP) return
   const http = await loadHttp()
   t = await makeTenants()
-  app = await http.buildServer({ engine: t.engine, rateLimit: { limit: 1_000_000_000, windowSeconds: 60 }, logger: false })
+  app = await http.buildServer({
+    engine: t.engine,
+    rateLimit: { limit: 1_000_000_000, windowSeconds: 60 },
+    logger: false,
+  })
   await app.ready()
 })
 
@@ -62,27 +133,82 @@ function requestArb(t: Tenants, endpoint: Endpoint) {
     { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 20 }) },
     { weight: 1, arbitrary: fc.integer({ min: 1000, max: 70_000 }).map((n) => 'A'.repeat(n)) },
   )
-  const name = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...NAMES) }, { weight: 1, arbitrary: fc.constantFrom(...ODD_NAMES) }, { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 10 }) })
+  const name = fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom(...NAMES) },
+    { weight: 1, arbitrary: fc.constantFrom(...ODD_NAMES) },
+    { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 10 }) },
+  )
   const auth = fc.oneof(
     { weight: 6, arbitrary: fc.constantFrom(...keys).map((k) => `Bearer ${k}`) },
     { weight: 1, arbitrary: fc.constant(`Bearer ${t.revoked}`) },
     { weight: 1, arbitrary: fc.constantFrom(...keys).map((k) => `bearer   ${k}  `) },
     { weight: 1, arbitrary: fc.constantFrom(...keys).map((k) => `Bearer ${k}x`) },
-    { weight: 1, arbitrary: fc.constantFrom('', 'Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', `Bearer ${'k'.repeat(600)}`, "Bearer ' OR 1=1 --", 'Bearer va_live_', `Bearer ${keys[0]}, Bearer ${keys[1]}`) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '',
+        'Bearer',
+        'Bearer ',
+        'Basic dXNlcjpwYXNz',
+        `Bearer ${'k'.repeat(600)}`,
+        "Bearer ' OR 1=1 --",
+        'Bearer va_live_',
+        `Bearer ${keys[0]}, Bearer ${keys[1]}`,
+      ),
+    },
     { weight: 1, arbitrary: fc.string({ maxLength: 30 }).map((s) => `Bearer ${s}`) },
     { weight: 1, arbitrary: fc.constant(undefined) },
   )
   const path = ENDPOINTS[endpoint]
   return fc.record({
-    method: fc.oneof({ weight: 12, arbitrary: fc.constant('GET') }, { weight: 1, arbitrary: fc.constantFrom('POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS') }),
+    method: fc.oneof(
+      { weight: 12, arbitrary: fc.constant('GET') },
+      { weight: 1, arbitrary: fc.constantFrom('POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS') },
+    ),
     path: fc.oneof(
       { weight: 12, arbitrary: fc.constant(path) },
-      { weight: 1, arbitrary: fc.constantFrom(`${path}/`, path.toUpperCase(), `/${path}`, `${path}/../../../etc/passwd`, `${path}%00`, `${path};x=1`, `${path}/..%2f..%2f..%2fetc%2fpasswd`, '/api/v1/../../etc/passwd', '/%2e%2e/%2e%2e/etc/passwd', '/api/v1/sentiment', '/api/v2/domains') },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          `${path}/`,
+          path.toUpperCase(),
+          `/${path}`,
+          `${path}/../../../etc/passwd`,
+          `${path}%00`,
+          `${path};x=1`,
+          `${path}/..%2f..%2f..%2fetc%2fpasswd`,
+          '/api/v1/../../etc/passwd',
+          '/%2e%2e/%2e%2e/etc/passwd',
+          '/api/v1/sentiment',
+          '/api/v2/domains',
+        ),
+      },
     ),
     params: fc.array(fc.tuple(name, value, fc.boolean()), { maxLength: 8 }),
     auth,
-    requestId: fc.option(fc.oneof(fc.uuid(), fc.string({ maxLength: 40 }), fc.constant('x'.repeat(5000)), fc.constant("'; DROP TABLE x; --")), { nil: undefined }),
-    extraHeaders: fc.dictionary(fc.constantFrom('accept', 'content-type', 'x-forwarded-for', 'cookie', 'accept-encoding', 'x-api-key', 'origin', 'range'), fc.string({ maxLength: 60 }), { maxKeys: 4 }),
+    requestId: fc.option(
+      fc.oneof(
+        fc.uuid(),
+        fc.string({ maxLength: 40 }),
+        fc.constant('x'.repeat(5000)),
+        fc.constant("'; DROP TABLE x; --"),
+      ),
+      { nil: undefined },
+    ),
+    extraHeaders: fc.dictionary(
+      fc.constantFrom(
+        'accept',
+        'content-type',
+        'x-forwarded-for',
+        'cookie',
+        'accept-encoding',
+        'x-api-key',
+        'origin',
+        'range',
+      ),
+      fc.string({ maxLength: 60 }),
+      { maxKeys: 4 },
+    ),
     body: fc.option(fc.constantFrom('{"domain_id":"x"}', "' OR 1=1", 'x'.repeat(10_000)), { nil: undefined }),
   })
 }
@@ -97,41 +223,57 @@ function encode(s: string, raw: boolean): string {
 const describeHttp = HAS_HTTP ? describe : describe.skip
 describeHttp('HTTP fuzzing through inject()', () => {
   for (const endpoint of Object.keys(ENDPOINTS) as Endpoint[]) {
-    it(`${endpoint}: ${RUNS} generated requests, zero 5xx, JSON details, no internals`, async () => {
-      await fc.assert(
-        fc.asyncProperty(requestArb(t, endpoint), async (r) => {
-          const qs = r.params.map(([n, v, raw]) => `${encode(n, raw)}=${encode(v, raw)}`).join('&')
-          const headers: Record<string, string> = {}
-          for (const [k, v] of Object.entries(r.extraHeaders)) headers[k] = headerSafe(v)
-          if (r.auth !== undefined) headers.authorization = headerSafe(r.auth)
-          if (r.requestId !== undefined) headers['x-request-id'] = headerSafe(r.requestId)
-          const res = await app.inject({
-            method: r.method,
-            url: qs ? `${r.path}?${qs}` : r.path,
-            headers,
-            ...(r.body !== undefined && r.method !== 'GET' && { payload: r.body }),
-          })
-          tally.requests++
-          tally.byStatus[res.statusCode] = (tally.byStatus[res.statusCode] ?? 0) + 1
-          if (res.statusCode >= 500) throw new Error(`${res.statusCode} for ${r.method} ${r.path}?${qs.slice(0, 200)}: ${res.body.slice(0, 300)}`)
-          if (LEAK.test(res.body)) throw new Error(`internal text in the body of ${r.method} ${r.path}?${qs.slice(0, 200)}: ${res.body.slice(0, 300)}`)
-          if (res.statusCode >= 300) {
-            expect(String(res.headers['content-type'])).toMatch(/^application\/json/)
-            const body = JSON.parse(res.body) as { detail?: unknown }
-            expect(typeof body.detail).toBe('string')
-            expect((body.detail as string).length).toBeLessThan(400)
-          }
-          if (res.statusCode === 200) expect(() => JSON.parse(res.body)).not.toThrow()
-        }),
-        { numRuns: RUNS, seed: SEED + endpoint.length, endOnFailure: true },
-      )
-    }, LONG ? 3_600_000 : 120_000)
+    it(
+      `${endpoint}: ${RUNS} generated requests, zero 5xx, JSON details, no internals`,
+      async () => {
+        await fc.assert(
+          fc.asyncProperty(requestArb(t, endpoint), async (r) => {
+            const qs = r.params.map(([n, v, raw]) => `${encode(n, raw)}=${encode(v, raw)}`).join('&')
+            const headers: Record<string, string> = {}
+            for (const [k, v] of Object.entries(r.extraHeaders)) headers[k] = headerSafe(v)
+            if (r.auth !== undefined) headers.authorization = headerSafe(r.auth)
+            if (r.requestId !== undefined) headers['x-request-id'] = headerSafe(r.requestId)
+            const res = await app.inject({
+              method: r.method,
+              url: qs ? `${r.path}?${qs}` : r.path,
+              headers,
+              ...(r.body !== undefined && r.method !== 'GET' && { payload: r.body }),
+            })
+            tally.requests++
+            tally.byStatus[res.statusCode] = (tally.byStatus[res.statusCode] ?? 0) + 1
+            if (res.statusCode >= 500)
+              throw new Error(
+                `${res.statusCode} for ${r.method} ${r.path}?${qs.slice(0, 200)}: ${res.body.slice(0, 300)}`,
+              )
+            if (LEAK.test(res.body))
+              throw new Error(
+                `internal text in the body of ${r.method} ${r.path}?${qs.slice(0, 200)}: ${res.body.slice(0, 300)}`,
+              )
+            if (res.statusCode >= 300) {
+              expect(String(res.headers['content-type'])).toMatch(/^application\/json/)
+              const body = JSON.parse(res.body) as { detail?: unknown }
+              expect(typeof body.detail).toBe('string')
+              expect((body.detail as string).length).toBeLessThan(400)
+            }
+            if (res.statusCode === 200) expect(() => JSON.parse(res.body)).not.toThrow()
+          }),
+          { numRuns: RUNS, seed: SEED + endpoint.length, endOnFailure: true },
+        )
+      },
+      LONG ? 3_600_000 : 120_000,
+    )
   }
 })
 
 describeHttp('the leak detector (control)', () => {
   it('recognizes DuckDB errors, SQL and stack traces', () => {
-    for (const text of ['Binder Error: Referenced column "x" not found', 'Parser Error: syntax error at or near "x"', 'SELECT * FROM analyses', 'Error: x\n    at f (/app/dist/src/engine.js:1:2)', 'DuckDB error'])
+    for (const text of [
+      'Binder Error: Referenced column "x" not found',
+      'Parser Error: syntax error at or near "x"',
+      'SELECT * FROM analyses',
+      'Error: x\n    at f (/app/dist/src/engine.js:1:2)',
+      'DuckDB error',
+    ])
       expect(LEAK.test(text), text).toBe(true)
     expect(LEAK.test('{"detail":"days must be an integer from 1 to 365."}')).toBe(false)
   })

@@ -20,7 +20,12 @@ export interface InjectResponse {
   body: string
 }
 export interface App {
-  inject(o: { method?: string; url: string; headers?: Record<string, string>; payload?: string }): Promise<InjectResponse>
+  inject(o: {
+    method?: string
+    url: string
+    headers?: Record<string, string>
+    payload?: string
+  }): Promise<InjectResponse>
   ready(): Promise<unknown>
   close(): Promise<unknown>
 }
@@ -65,7 +70,13 @@ export interface Tenants {
 
 /** Five teams (pro, business, free, pro without developer access, starter), two domains each. */
 export async function makeTenants(path?: string): Promise<Tenants> {
-  const dims = makeDims(31, { teams: 5, domainsPerTeam: 2, promptsPerDomain: 6, competitorsPerDomain: 3, themesPerDomain: 4 })
+  const dims = makeDims(31, {
+    teams: 5,
+    domainsPerTeam: 2,
+    promptsPerDomain: 6,
+    competitorsPerDomain: 3,
+    themesPerDomain: 4,
+  })
   const setup: Array<[string, boolean]> = [
     ['pro', true],
     ['business', true],
@@ -79,7 +90,9 @@ export async function makeTenants(path?: string): Promise<Tenants> {
   })
   const engine = await openEngine(path === undefined ? {} : { path })
   await engine.ingest([...dimRecords(dims), ...makeAnalyses(31, dims, 1, 1500)])
-  const teams = new Map(dims.teams.map((t) => [t.id as string, { plan: t.plan as string, dev: t.developer_access as boolean }]))
+  const teams = new Map(
+    dims.teams.map((t) => [t.id as string, { plan: t.plan as string, dev: t.developer_access as boolean }]),
+  )
   const domains = new Map(dims.domains.map((d) => [d.id as string, d.team_id as string]))
   const keys = new Map<string, { secret: string; info: ApiKeyInfo }>()
   for (const t of teams.keys()) {
@@ -109,12 +122,16 @@ export function expectedAccess(
   const id = domainParam.toLowerCase()
   const team = t.domains.get(id)
   const inScope = team !== undefined && key.scope_team_ids.includes(team)
-  const hidden = sentiment ? { status: 404, detail: DETAIL.notFound } : { status: 403, detail: DETAIL.forbidden }
+  const hidden = sentiment
+    ? { status: 404, detail: DETAIL.notFound }
+    : { status: 403, detail: DETAIL.forbidden }
   if (!inScope) return hidden
-  if (key.allowed_domains !== null && !key.allowed_domains.includes(id)) return { status: 403, detail: DETAIL.forbidden }
+  if (key.allowed_domains !== null && !key.allowed_domains.includes(id))
+    return { status: 403, detail: DETAIL.forbidden }
   const info = t.teams.get(team)!
   if (!info.dev) return { status: 403, detail: DETAIL.forbidden }
-  if (sentiment && !['pro', 'business', 'enterprise'].includes(info.plan)) return { status: 403, detail: DETAIL.plan }
+  if (sentiment && !['pro', 'business', 'enterprise'].includes(info.plan))
+    return { status: 403, detail: DETAIL.plan }
   return { status: 200 }
 }
 

@@ -24,7 +24,19 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const MODEL = /^[A-Za-z0-9._:/@+-]{1,100}$/
 const isInt = (v: unknown) => typeof v === 'number' && Number.isInteger(v)
 
-type Kind = 'uuid' | 'text' | 'ntext' | 'bool' | 'plan' | 'sentiment' | 'date' | 'esv' | 'channel' | 'model' | 'ts' | 'array'
+type Kind =
+  | 'uuid'
+  | 'text'
+  | 'ntext'
+  | 'bool'
+  | 'plan'
+  | 'sentiment'
+  | 'date'
+  | 'esv'
+  | 'channel'
+  | 'model'
+  | 'ts'
+  | 'array'
 const FIELDS: Record<string, Record<string, Kind>> = {
   team: { id: 'uuid', name: 'text', plan: 'plan', developer_access: 'bool' },
   domain: { id: 'uuid', team_id: 'uuid', brand_name: 'text', website: 'ntext' },
@@ -68,7 +80,12 @@ function accepts(kind: Kind, v: unknown): boolean {
     case 'sentiment':
       return v === 'positive' || v === 'negative'
     case 'date':
-      return typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v)
+      return (
+        typeof v === 'string' &&
+        /^\d{4}-\d{2}-\d{2}$/.test(v) &&
+        !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) &&
+        new Date(`${v}T00:00:00Z`).toISOString().startsWith(v)
+      )
     case 'esv':
       return v === null || (isInt(v) && (v as number) >= 0 && (v as number) <= Number.MAX_SAFE_INTEGER)
     case 'channel':
@@ -110,8 +127,25 @@ const BAD_TIMESTAMPS = [
   '2026-01-01T00:00:00Z; DROP TABLE analyses',
   '2'.repeat(100_000),
 ]
-const BAD_DATES = ['2026-02-30', '2026-1-1', '2026-01-01T00:00:00Z', '20260101', '', '2025-02-29', '2026-00-10']
-const BAD_URLS = ['', '/relative/path', 'ftp://x.example/', 'http://', 'https:// x.example', 'javascript:alert(1)', 'example.com', `https://x.example/${'a'.repeat(9000)}`]
+const BAD_DATES = [
+  '2026-02-30',
+  '2026-1-1',
+  '2026-01-01T00:00:00Z',
+  '20260101',
+  '',
+  '2025-02-29',
+  '2026-00-10',
+]
+const BAD_URLS = [
+  '',
+  '/relative/path',
+  'ftp://x.example/',
+  'http://',
+  'https:// x.example',
+  'javascript:alert(1)',
+  'example.com',
+  `https://x.example/${'a'.repeat(9000)}`,
+]
 
 /** JSON values of every type; the wrong-type mutation keeps those a field does not accept. */
 const anyJson = fc.oneof(
@@ -135,16 +169,34 @@ export function goodRecord(w: World, seed: number): Rec {
   const n = w.next()
   switch (Math.floor(r() * 8)) {
     case 0:
-      return { type: 'team', id: uuid(0x7eb, n), name: `New team ${n}`, plan: 'free', developer_access: r() < 0.5 }
+      return {
+        type: 'team',
+        id: uuid(0x7eb, n),
+        name: `New team ${n}`,
+        plan: 'free',
+        developer_access: r() < 0.5,
+      }
     case 1:
-      return { type: 'domain', id: uuid(0xd1, n), team_id: dims.teams[0]!.id, brand_name: `New ${n}`, website: null }
+      return {
+        type: 'domain',
+        id: uuid(0xd1, n),
+        team_id: dims.teams[0]!.id,
+        brand_name: `New ${n}`,
+        website: null,
+      }
     case 2: {
       // an upsert of a stored prompt: a leak would change the store
       const p = dims.prompts[Math.floor(r() * dims.prompts.length)]!
       return { ...p, text: `changed ${n}` }
     }
     case 3:
-      return { type: 'competitor', id: uuid(0xc1, n), domain_id: domain.id, name: `New rival ${n}`, website: 'new.example' }
+      return {
+        type: 'competitor',
+        id: uuid(0xc1, n),
+        domain_id: domain.id,
+        name: `New rival ${n}`,
+        website: 'new.example',
+      }
     case 4: {
       const t = dims.themes[Math.floor(r() * dims.themes.length)]!
       return { ...t, archived: !t.archived, custom_name: `changed ${n}` }
@@ -170,21 +222,28 @@ export const MUTATIONS = {
   },
   extraField: (w: World, s: number, _v: unknown, key: string) => {
     const rec = goodRecord(w, s)
-    const k = Object.prototype.hasOwnProperty.call(FIELDS[rec.type as string], key) || key === 'type' ? `${key}_x` : key
+    const k =
+      Object.prototype.hasOwnProperty.call(FIELDS[rec.type as string], key) || key === 'type'
+        ? `${key}_x`
+        : key
     Object.defineProperty(rec, k, { value: 1, enumerable: true, configurable: true, writable: true })
     return { record: rec, field: k, kind: 'extra field' }
   },
   wrongType: (w: World, s: number, v: unknown) => {
     const rec = goodRecord(w, s)
     const fields = FIELDS[rec.type as string]!
-    const keys = Object.keys(fields).filter((k) => !accepts(fields[k]!, v) && !(fields[k] === 'uuid' && typeof v === 'string' && UUID.test(v)))
+    const keys = Object.keys(fields).filter(
+      (k) => !accepts(fields[k]!, v) && !(fields[k] === 'uuid' && typeof v === 'string' && UUID.test(v)),
+    )
     const k = keys[s % keys.length] ?? 'id'
     rec[k] = fields[k] === 'ts' && typeof v === 'string' ? 12 : v
     return { record: rec, field: k, kind: 'wrong type' }
   },
   badUuid: (w: World, s: number) => {
     const rec = goodRecord(w, s)
-    const keys = Object.entries(FIELDS[rec.type as string]!).filter(([, k]) => k === 'uuid').map(([f]) => f)
+    const keys = Object.entries(FIELDS[rec.type as string]!)
+      .filter(([, k]) => k === 'uuid')
+      .map(([f]) => f)
     const k = keys[s % keys.length]!
     rec[k] = BAD_UUIDS[s % BAD_UUIDS.length]
     return { record: rec, field: k, kind: 'bad uuid' }
@@ -196,7 +255,11 @@ export const MUTATIONS = {
   },
   badDate: (w: World, s: number) => {
     const t = w.dims.themes[s % w.dims.themes.length]!
-    return { record: { ...t, created_at: BAD_DATES[s % BAD_DATES.length] }, field: 'created_at', kind: 'bad date' }
+    return {
+      record: { ...t, created_at: BAD_DATES[s % BAD_DATES.length] },
+      field: 'created_at',
+      kind: 'bad date',
+    }
   },
   outOfRange: (w: World, s: number) => {
     const dims = w.dims
@@ -230,7 +293,11 @@ export const MUTATIONS = {
   badPrompt: (w: World, s: number) => {
     const p = w.dims.prompts[s % w.dims.prompts.length]!
     const v = [-1, 1.5, 2 ** 53, '100', true][s % 5]
-    return { record: { ...p, estimated_search_volume: v }, field: 'estimated_search_volume', kind: 'out of range' }
+    return {
+      record: { ...p, estimated_search_volume: v },
+      field: 'estimated_search_volume',
+      kind: 'out of range',
+    }
   },
   badCitation: (w: World, s: number) => {
     const a = makeAnalysis(rng(s), w.dims, w.dims.domains[0]!.id as string, analysisId(0x7a, w.next()))
@@ -245,12 +312,42 @@ export const MUTATIONS = {
     const cases: Array<[string, () => Rec]> = [
       ['prompt_id', () => ({ ...a, prompt_id: ghost })],
       ['domain_id', () => ({ ...a, domain_id: ghost })],
-      ['mentions[0].entity_id', () => ({ ...a, mentions: [{ entity_id: ghost, position: null, sentiment: null }] })],
+      [
+        'mentions[0].entity_id',
+        () => ({ ...a, mentions: [{ entity_id: ghost, position: null, sentiment: null }] }),
+      ],
       ['themes[0].theme_id', () => ({ ...a, themes: [{ theme_id: ghost, occurrences: 1 }] })],
-      ['team_id', () => ({ type: 'domain', id: uuid(0xd2, w.next()), team_id: ghost, brand_name: 'x', website: null })],
-      ['domain_id', () => ({ type: 'prompt', id: uuid(0x9b, w.next()), domain_id: ghost, text: 'x', estimated_search_volume: null })],
-      ['domain_id', () => ({ type: 'competitor', id: uuid(0xc2, w.next()), domain_id: ghost, name: 'x', website: null })],
-      ['domain_id', () => ({ type: 'theme', id: uuid(0x7f, w.next()), domain_id: ghost, name: 'x', custom_name: null, archived: false, sentiment: 'positive', created_at: '2026-01-01' })],
+      [
+        'team_id',
+        () => ({ type: 'domain', id: uuid(0xd2, w.next()), team_id: ghost, brand_name: 'x', website: null }),
+      ],
+      [
+        'domain_id',
+        () => ({
+          type: 'prompt',
+          id: uuid(0x9b, w.next()),
+          domain_id: ghost,
+          text: 'x',
+          estimated_search_volume: null,
+        }),
+      ],
+      [
+        'domain_id',
+        () => ({ type: 'competitor', id: uuid(0xc2, w.next()), domain_id: ghost, name: 'x', website: null }),
+      ],
+      [
+        'domain_id',
+        () => ({
+          type: 'theme',
+          id: uuid(0x7f, w.next()),
+          domain_id: ghost,
+          name: 'x',
+          custom_name: null,
+          archived: false,
+          sentiment: 'positive',
+          created_at: '2026-01-01',
+        }),
+      ],
     ]
     const [field, make] = cases[s % cases.length]!
     return { record: make(), field, kind: 'dangling reference' }
@@ -262,14 +359,33 @@ export const MUTATIONS = {
     const a = makeAnalysis(rng(s), dims, d as string, analysisId(0x7c, w.next()))
     const cases: Array<[string, () => Rec]> = [
       ['prompt_id', () => ({ ...a, prompt_id: dims.prompts.find((p) => p.domain_id === other)!.id })],
-      ['mentions[0].entity_id', () => ({ ...a, mentions: [{ entity_id: dims.competitors.find((c) => c.domain_id === other)!.id, position: 1, sentiment: 1 }] })],
-      ['themes[0].theme_id', () => ({ ...a, themes: [{ theme_id: dims.themes.find((t) => t.domain_id === other)!.id, occurrences: 1 }] })],
+      [
+        'mentions[0].entity_id',
+        () => ({
+          ...a,
+          mentions: [
+            { entity_id: dims.competitors.find((c) => c.domain_id === other)!.id, position: 1, sentiment: 1 },
+          ],
+        }),
+      ],
+      [
+        'themes[0].theme_id',
+        () => ({
+          ...a,
+          themes: [{ theme_id: dims.themes.find((t) => t.domain_id === other)!.id, occurrences: 1 }],
+        }),
+      ],
       // a stored prompt cannot move to another domain
       ['domain_id', () => ({ ...dims.prompts.find((p) => p.domain_id === d)!, domain_id: other })],
     ]
     const [field, make] = cases[s % cases.length]!
     const record = make()
-    return { record, field, kind: 'cross-domain reference', ...(record.type === 'prompt' && { taints: record.id as string }) }
+    return {
+      record,
+      field,
+      kind: 'cross-domain reference',
+      ...(record.type === 'prompt' && { taints: record.id as string }),
+    }
   },
   duplicateInAnalysis: (w: World, s: number) => {
     const dims = w.dims
@@ -278,25 +394,46 @@ export const MUTATIONS = {
     const theme = dims.themes.find((t) => t.domain_id === d)!.id as string
     const a = makeAnalysis(rng(s), dims, d as string, analysisId(0x7d, w.next()))
     if (s % 3 === 0) {
-      a.mentions = [{ entity_id: 'brand', position: 1, sentiment: 1 }, { entity_id: 'brand', position: 2, sentiment: 2 }]
+      a.mentions = [
+        { entity_id: 'brand', position: 1, sentiment: 1 },
+        { entity_id: 'brand', position: 2, sentiment: 2 },
+      ]
       return { record: a, field: 'mentions[1].entity_id', kind: 'duplicate entity' }
     }
     if (s % 3 === 1) {
       // the same competitor in another case is the same entity
-      a.mentions = [{ entity_id: comp, position: 1, sentiment: 1 }, { entity_id: comp.toUpperCase(), position: 2, sentiment: 2 }]
+      a.mentions = [
+        { entity_id: comp, position: 1, sentiment: 1 },
+        { entity_id: comp.toUpperCase(), position: 2, sentiment: 2 },
+      ]
       return { record: a, field: 'mentions[1].entity_id', kind: 'duplicate entity' }
     }
-    a.themes = [{ theme_id: theme, occurrences: 1 }, { theme_id: theme.toUpperCase(), occurrences: 3 }]
+    a.themes = [
+      { theme_id: theme, occurrences: 1 },
+      { theme_id: theme.toUpperCase(), occurrences: 3 },
+    ]
     return { record: a, field: 'themes[1].theme_id', kind: 'duplicate theme' }
   },
   notARecord: (_w: World, s: number, v: unknown) => {
     const r = [v, [1, 2], 'analysis', 42, null, true][s % 6]
-    if (typeof r === 'object' && r !== null && !Array.isArray(r)) return { record: 7, field: 'record', kind: 'not an object' }
+    if (typeof r === 'object' && r !== null && !Array.isArray(r))
+      return { record: 7, field: 'record', kind: 'not an object' }
     return { record: r, field: 'record', kind: 'not an object' }
   },
   unknownType: (w: World, s: number) => {
     const rec = goodRecord(w, s)
-    const t = ['Analysis', 'analyses', '', 'mention', 'constructor', '__proto__', 'toString', 7, null, ['team']][s % 10]
+    const t = [
+      'Analysis',
+      'analyses',
+      '',
+      'mention',
+      'constructor',
+      '__proto__',
+      'toString',
+      7,
+      null,
+      ['team'],
+    ][s % 10]
     if (t === undefined) delete rec.type
     else rec.type = t
     return { record: rec, field: 'type', kind: 'unknown type' }
@@ -316,7 +453,10 @@ export const MUTATIONS = {
     a[f] = f === 'mentions' ? [deep] : deep
     const depth = 5000 + (s % 100)
     const text = `${'['.repeat(depth)}1${']'.repeat(depth)}`
-    const json = JSON.stringify({ ...a, [f]: f === 'mentions' ? ['@DEEP@'] : '@DEEP@' }).replace('"@DEEP@"', text)
+    const json = JSON.stringify({ ...a, [f]: f === 'mentions' ? ['@DEEP@'] : '@DEEP@' }).replace(
+      '"@DEEP@"',
+      text,
+    )
     return { record: a, field: f === 'mentions' ? 'mentions[0]' : f, kind: 'deep nesting', json }
   },
 } satisfies Record<string, (w: World, s: number, v: unknown, key: string) => Bad>
@@ -329,7 +469,10 @@ export const badSpec = fc.record({
   mutation: fc.constantFrom(...MUTATION_NAMES),
   seed: fc.nat(),
   value: anyJson,
-  key: fc.oneof(fc.string({ minLength: 1, maxLength: 20 }), fc.constantFrom('__proto__', 'constructor', 'prototype', "'; DROP TABLE x; --", 'a.b', 'mentions[0]')),
+  key: fc.oneof(
+    fc.string({ minLength: 1, maxLength: 20 }),
+    fc.constantFrom('__proto__', 'constructor', 'prototype', "'; DROP TABLE x; --", 'a.b', 'mentions[0]'),
+  ),
 })
 export type BadSpec = typeof badSpec extends fc.Arbitrary<infer T> ? T : never
 

@@ -39,7 +39,13 @@ async function payload(i: number): Promise<string> {
 const all = () => Promise.all(NAMES.map((_, i) => payload(i)))
 
 beforeAll(async () => {
-  dims = makeDims(21, { teams: 1, domainsPerTeam: 1, promptsPerDomain: 30, competitorsPerDomain: 6, themesPerDomain: 10 })
+  dims = makeDims(21, {
+    teams: 1,
+    domainsPerTeam: 1,
+    promptsPerDomain: 30,
+    competitorsPerDomain: 6,
+    themesPerDomain: 10,
+  })
   domainId = dims.domains[0]!.id as string
   engine = await openEngine({ path: join(dir, 'store.duckdb') })
   await engine.ingest([...dimRecords(dims), ...makeAnalyses(21, dims, 1, PER_BATCH)])
@@ -51,62 +57,68 @@ afterAll(async () => {
 })
 
 describe('consistent snapshots while an ingest commits', () => {
-  it(`${ROUNDS} rounds x ${READERS} readers x 4 payloads: before or after, never a mix`, async () => {
-    let observed = 0
-    let duringIngest = 0
-    let maxLatencyDuring = 0
-    let ingestMs = 0
-    for (let round = 0; round < ROUNDS; round++) {
-      // even rounds add a new batch, odd rounds replace every analysis of the previous one
-      const batch = round % 2 === 0 ? round + 2 : round + 1
-      const records = makeAnalyses(1000 + round, dims, batch, PER_BATCH)
-      const before = await all()
-      let inFlight = true
-      let stop = false
-      // Distinct payload texts are interned: a log entry holds an index, not a copy.
-      const texts = NAMES.map(() => new Map<string, number>())
-      const intern = (i: number, s: string) => {
-        let n = texts[i]!.get(s)
-        if (n === undefined) texts[i]!.set(s, (n = texts[i]!.size))
-        return n
-      }
-      const seen: Array<Array<{ i: number; n: number; during: boolean }>> = []
-      const readers = Array.from({ length: READERS }, async (_, r) => {
-        const log: Array<{ i: number; n: number; during: boolean }> = []
-        seen[r] = log
-        let extra = 0
-        for (let k = r; !stop || extra++ < 4; k++) {
-          const i = k % 4
-          const during = inFlight
-          const t = performance.now()
-          log.push({ i, n: intern(i, await payload(i)), during: during && inFlight })
-          if (during && inFlight) maxLatencyDuring = Math.max(maxLatencyDuring, performance.now() - t)
-          await new Promise((go) => setImmediate(go))
+  it(
+    `${ROUNDS} rounds x ${READERS} readers x 4 payloads: before or after, never a mix`,
+    async () => {
+      let observed = 0
+      let duringIngest = 0
+      let maxLatencyDuring = 0
+      let ingestMs = 0
+      for (let round = 0; round < ROUNDS; round++) {
+        // even rounds add a new batch, odd rounds replace every analysis of the previous one
+        const batch = round % 2 === 0 ? round + 2 : round + 1
+        const records = makeAnalyses(1000 + round, dims, batch, PER_BATCH)
+        const before = await all()
+        let inFlight = true
+        let stop = false
+        // Distinct payload texts are interned: a log entry holds an index, not a copy.
+        const texts = NAMES.map(() => new Map<string, number>())
+        const intern = (i: number, s: string) => {
+          let n = texts[i]!.get(s)
+          if (n === undefined) texts[i]!.set(s, (n = texts[i]!.size))
+          return n
         }
-      })
-      const t = performance.now()
-      await engine.ingest(records)
-      ingestMs += performance.now() - t
-      inFlight = false
-      stop = true
-      await Promise.all(readers)
-      const after = await all()
-      for (let i = 0; i < 4; i++) expect(after[i], `round ${round}: the batch must change ${NAMES[i]}`).not.toBe(before[i])
-      for (const log of seen) {
-        const wentAfter = [false, false, false, false]
-        for (const { i, n, during } of log) {
-          const s = [...texts[i]!.entries()].find(([, v]) => v === n)![0]
-          observed++
-          if (during) duringIngest++
-          if (s === after[i]) wentAfter[i] = true
-          else if (s === before[i]) expect(wentAfter[i], `round ${round}: ${NAMES[i]} went back to before`).toBe(false)
-          else throw new Error(`round ${round}: ${NAMES[i]} is neither the before nor the after payload`)
+        const seen: Array<Array<{ i: number; n: number; during: boolean }>> = []
+        const readers = Array.from({ length: READERS }, async (_, r) => {
+          const log: Array<{ i: number; n: number; during: boolean }> = []
+          seen[r] = log
+          let extra = 0
+          for (let k = r; !stop || extra++ < 4; k++) {
+            const i = k % 4
+            const during = inFlight
+            const t = performance.now()
+            log.push({ i, n: intern(i, await payload(i)), during: during && inFlight })
+            if (during && inFlight) maxLatencyDuring = Math.max(maxLatencyDuring, performance.now() - t)
+            await new Promise((go) => setImmediate(go))
+          }
+        })
+        const t = performance.now()
+        await engine.ingest(records)
+        ingestMs += performance.now() - t
+        inFlight = false
+        stop = true
+        await Promise.all(readers)
+        const after = await all()
+        for (let i = 0; i < 4; i++)
+          expect(after[i], `round ${round}: the batch must change ${NAMES[i]}`).not.toBe(before[i])
+        for (const log of seen) {
+          const wentAfter = [false, false, false, false]
+          for (const { i, n, during } of log) {
+            const s = [...texts[i]!.entries()].find(([, v]) => v === n)![0]
+            observed++
+            if (during) duringIngest++
+            if (s === after[i]) wentAfter[i] = true
+            else if (s === before[i])
+              expect(wentAfter[i], `round ${round}: ${NAMES[i]} went back to before`).toBe(false)
+            else throw new Error(`round ${round}: ${NAMES[i]} is neither the before nor the after payload`)
+          }
         }
       }
-    }
-    expect(duringIngest).toBeGreaterThan(0)
-    console.log(
-      `[reliability] snapshots: ${ROUNDS} rounds, ${observed} payloads observed (${duringIngest} while an ingest of ${PER_BATCH} analyses was in flight, mean ingest ${(ingestMs / ROUNDS).toFixed(0)} ms), 0 mixed; max payload latency during ingest ${maxLatencyDuring.toFixed(0)} ms`,
-    )
-  }, LONG ? 3_600_000 : 120_000)
+      expect(duringIngest).toBeGreaterThan(0)
+      console.log(
+        `[reliability] snapshots: ${ROUNDS} rounds, ${observed} payloads observed (${duringIngest} while an ingest of ${PER_BATCH} analyses was in flight, mean ingest ${(ingestMs / ROUNDS).toFixed(0)} ms), 0 mixed; max payload latency during ingest ${maxLatencyDuring.toFixed(0)} ms`,
+      )
+    },
+    LONG ? 3_600_000 : 120_000,
+  )
 })

@@ -25,11 +25,20 @@ describe('SQL files: parameters are $snake_case, nothing is spliced', () => {
     expect(reports.length).toBeGreaterThan(30)
     const bad = reports.filter((r) => r.problems.length > 0)
     expect(bad).toEqual([])
-    console.log(`[reliability] sql files checked: ${reports.length}, with parameters: ${reports.filter((r) => r.params.length).length}`)
+    console.log(
+      `[reliability] sql files checked: ${reports.length}, with parameters: ${reports.filter((r) => r.params.length).length}`,
+    )
   })
 
   it('the checker catches splicing markers (control)', () => {
-    for (const text of ["SELECT * FROM t WHERE id = '${id}' OR x = ${id}", 'SELECT {{id}}', 'SELECT %s', 'SELECT ?', 'SELECT $1', 'SELECT $Id']) {
+    for (const text of [
+      "SELECT * FROM t WHERE id = '${id}' OR x = ${id}",
+      'SELECT {{id}}',
+      'SELECT %s',
+      'SELECT ?',
+      'SELECT $1',
+      'SELECT $Id',
+    ]) {
       expect(checkSqlText(text).problems, text).not.toEqual([])
     }
     expect(checkSqlText("SELECT $id_x, '${not a param}' -- ${comment}\n").problems).toEqual([])
@@ -83,7 +92,8 @@ const CONTROL_SOURCE = `
 describe('call sites: every DuckDB call that takes SQL gets a constant', () => {
   // One type-checked program (a few seconds): src/ plus a virtual control file.
   let sites: ReturnType<typeof scanSqlCallSites> | undefined
-  const scan = () => (sites ??= scanSqlCallSites(tsFiles(join(ROOT, 'src')), { [CONTROL_FILE]: CONTROL_SOURCE }))
+  const scan = () =>
+    (sites ??= scanSqlCallSites(tsFiles(join(ROOT, 'src')), { [CONTROL_FILE]: CONTROL_SOURCE }))
 
   it('src/ has no SQL built from values', () => {
     const src = scan().filter((s) => !s.where.startsWith(CONTROL_FILE))
@@ -94,7 +104,20 @@ describe('call sites: every DuckDB call that takes SQL gets a constant', () => {
 
   it('the scanner catches a template literal, a concatenation and an unproven variable (control)', () => {
     const control = scan().filter((s) => s.where.startsWith(CONTROL_FILE))
-    expect(control.map((s) => s.ok)).toEqual([true, true, true, true, false, false, false, false, false, false, true, false])
+    expect(control.map((s) => s.ok)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      true,
+      false,
+    ])
   })
 })
 
@@ -103,7 +126,10 @@ describe('call sites: every DuckDB call that takes SQL gets a constant', () => {
  * enable_external_access=false and lock_configuration=true. Unlike the engine today, every
  * connection is created (and given its TimeZone) before the lock; see the it.fails below.
  */
-async function openLikeEngine(path: string, hardened: boolean): Promise<{ conns: DuckDBConnection[]; close: () => void }> {
+async function openLikeEngine(
+  path: string,
+  hardened: boolean,
+): Promise<{ conns: DuckDBConnection[]; close: () => void }> {
   const instance = await DuckDBInstance.create(path, {})
   const connect = async () => {
     const c = await instance.connect()
@@ -159,7 +185,9 @@ describe('hardened DuckDB: no file access, no configuration change from a query'
   it('the engine exposes no raw SQL: its API is the records, the four payloads, domains, keys and table counts', async () => {
     const e = await openEngine()
     try {
-      const proto = Object.getOwnPropertyNames(Object.getPrototypeOf(e)).filter((k) => k !== 'constructor').sort()
+      const proto = Object.getOwnPropertyNames(Object.getPrototypeOf(e))
+        .filter((k) => k !== 'constructor')
+        .sort()
       expect(proto).toEqual(
         [
           'close',
@@ -208,7 +236,8 @@ describe('hardened DuckDB: no file access, no configuration change from a query'
       db.close()
     }
     expect(succeeded).toEqual([])
-    for (const f of ['copy.csv', 'analyses.parquet', 'export', 'other.duckdb']) expect(existsSync(outside(f)), f).toBe(false)
+    for (const f of ['copy.csv', 'analyses.parquet', 'export', 'other.duckdb'])
+      expect(existsSync(outside(f)), f).toBe(false)
   })
 
   // lock_configuration does not cover PRAGMA enable_profiling (profile to stdout) nor
@@ -228,15 +257,23 @@ describe('hardened DuckDB: no file access, no configuration change from a query'
       await c.run('SELECT 1').then(() => console.log('after: ok'), (e) => console.log('after: ' + e.message.split(' - ')[0]))
       c.closeSync(); w.closeSync(); i.closeSync()
       console.log('closed cleanly')`
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 })
-    console.log(`[reliability] residual lock gap: exit ${r.status} signal ${r.signal}; ${r.stdout.trim().replace(/\n/g, ' | ')}`)
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
+    console.log(
+      `[reliability] residual lock gap: exit ${r.status} signal ${r.signal}; ${r.stdout.trim().replace(/\n/g, ' | ')}`,
+    )
     expect(existsSync(outside('logdir'))).toBe(false)
   })
 
   it('control: the same statements read /etc/passwd and write files when not hardened', async () => {
     const db = await openLikeEngine(join(TMP, 'open.duckdb'), false)
     try {
-      const r = await db.conns[1]!.runAndReadAll("SELECT count(*)::INTEGER FROM read_csv('/etc/passwd', header = false, sep = '|')")
+      const r = await db.conns[1]!.runAndReadAll(
+        "SELECT count(*)::INTEGER FROM read_csv('/etc/passwd', header = false, sep = '|')",
+      )
       expect(Number(r.getRows()[0]![0])).toBeGreaterThan(0)
       await db.conns[1]!.run(`COPY (SELECT 1 AS x) TO '${outside('control.csv')}'`)
       expect(readFileSync(outside('control.csv'), 'utf8')).toContain('x')
@@ -278,7 +315,9 @@ describe('hardened engine: file-touching API methods fail clearly', () => {
   it('exportParquet on a hardened engine rejects with a VisibilityError', async () => {
     const e = await openEngine({ path: join(TMP, 'hardened-export.duckdb'), hardened: true })
     try {
-      const err = await (e as unknown as { exportParquet(dir: string): Promise<unknown> }).exportParquet(join(TMP, 'export-dir')).catch((x: unknown) => x)
+      const err = await (e as unknown as { exportParquet(dir: string): Promise<unknown> })
+        .exportParquet(join(TMP, 'export-dir'))
+        .catch((x: unknown) => x)
       expect(isVisibilityError(err)).toBe(true)
     } finally {
       await e.close()
@@ -287,18 +326,28 @@ describe('hardened engine: file-touching API methods fail clearly', () => {
 })
 
 describe('values travel as parameters: SQL-looking input is stored and returned verbatim', () => {
-  const EVIL = ["'); DROP TABLE analyses; --", "x' OR '1'='1", '"; DELETE FROM prompts; --', '$1 $name ${x} %s ?', 'Robert\'); DROP TABLE teams;--', '\\x00\'\\\'']
+  const EVIL = [
+    "'); DROP TABLE analyses; --",
+    "x' OR '1'='1",
+    '"; DELETE FROM prompts; --',
+    '$1 $name ${x} %s ?',
+    "Robert'); DROP TABLE teams;--",
+    "\\x00'\\'",
+  ]
 
   it('names, texts and URLs round-trip; no table is touched', async () => {
     const dims = makeDims(4, { teams: 1, domainsPerTeam: 1 })
     EVIL.forEach((s, i) => {
-      ;(dims.prompts[i]!).text = s
-      ;(dims.competitors[i % dims.competitors.length]!).name = s
-      ;(dims.themes[i % dims.themes.length]!).name = s
+      dims.prompts[i]!.text = s
+      dims.competitors[i % dims.competitors.length]!.name = s
+      dims.themes[i % dims.themes.length]!.name = s
     })
     dims.domains[0]!.brand_name = EVIL[0]
     dims.domains[0]!.website = EVIL[1]
-    const analyses = makeAnalyses(4, dims, 1, 200).map((a, i) => ({ ...a, citations: [{ url: `https://x.example/?q=${encodeURIComponent(EVIL[i % EVIL.length]!)}'--` }] }))
+    const analyses = makeAnalyses(4, dims, 1, 200).map((a, i) => ({
+      ...a,
+      citations: [{ url: `https://x.example/?q=${encodeURIComponent(EVIL[i % EVIL.length]!)}'--` }],
+    }))
     const e = await openEngine()
     try {
       const r = await e.ingest([...dimRecords(dims), ...analyses])
@@ -319,10 +368,15 @@ describe('values travel as parameters: SQL-looking input is stored and returned 
       expect(await e.verifyApiKey(key.key)).not.toBeNull()
       for (const s of EVIL) expect(await e.revokeApiKey(s)).toBe(false)
       for (const s of EVIL) await expect(e.computePromptSeries({ ...p, domainId: s })).rejects.toThrow()
-      for (const s of EVIL) expect((await e.sentimentOverview({ ...p, model: s }).catch(() => null))?.data.total_mentions ?? 0).toBe(0)
+      for (const s of EVIL)
+        expect(
+          (await e.sentimentOverview({ ...p, model: s }).catch(() => null))?.data.total_mentions ?? 0,
+        ).toBe(0)
       // nothing dropped or deleted
       expect(await e.listDomains()).toHaveLength(1)
-      expect((await e.computePromptSeries({ ...p, limit: 100 })).data.items.length).toBe(prompts.data.items.length)
+      expect((await e.computePromptSeries({ ...p, limit: 100 })).data.items.length).toBe(
+        prompts.data.items.length,
+      )
     } finally {
       await e.close()
     }

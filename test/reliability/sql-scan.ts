@@ -63,7 +63,12 @@ export function scanSqlFiles(root: string): SqlFileReport[] {
   return out
 }
 
-const DUCKDB_TYPES = new Set(['DuckDBConnection', 'DuckDBPreparedStatement', 'DuckDBInstance', 'DuckDBPendingResult'])
+const DUCKDB_TYPES = new Set([
+  'DuckDBConnection',
+  'DuckDBPreparedStatement',
+  'DuckDBInstance',
+  'DuckDBPendingResult',
+])
 const SQL_METHODS = new Set([
   'run',
   'runAndRead',
@@ -108,7 +113,9 @@ export function scanSqlCallSites(files: string[], virtual: Record<string, string
   const host = ts.createCompilerHost(options)
   const getSourceFile = host.getSourceFile.bind(host)
   host.getSourceFile = (name, lang, ...rest) =>
-    virtual[name] !== undefined ? ts.createSourceFile(name, virtual[name]!, lang) : getSourceFile(name, lang, ...rest)
+    virtual[name] !== undefined
+      ? ts.createSourceFile(name, virtual[name]!, lang)
+      : getSourceFile(name, lang, ...rest)
   const fileExists = host.fileExists.bind(host)
   host.fileExists = (name) => virtual[name] !== undefined || fileExists(name)
   const readFile = host.readFile.bind(host)
@@ -120,10 +127,13 @@ export function scanSqlCallSites(files: string[], virtual: Record<string, string
 
   for (const sf of program.getSourceFiles()) {
     if (!roots.includes(sf.fileName)) continue
-    const where = (n: ts.Node) => `${sf.fileName}:${sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1}`
+    const where = (n: ts.Node) =>
+      `${sf.fileName}:${sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1}`
 
     const isConstDecl = (d: ts.Declaration | undefined): boolean =>
-      d !== undefined && ts.isVariableDeclaration(d) && (ts.getCombinedNodeFlags(d) & ts.NodeFlags.Const) !== 0
+      d !== undefined &&
+      ts.isVariableDeclaration(d) &&
+      (ts.getCombinedNodeFlags(d) & ts.NodeFlags.Const) !== 0
     const closedLoopVariable = (e: ts.Expression): boolean => {
       if (!ts.isIdentifier(e)) return false
       const decl = checker.getSymbolAtLocation(e)?.valueDeclaration
@@ -141,7 +151,8 @@ export function scanSqlCallSites(files: string[], virtual: Record<string, string
       if (ts.isParenthesizedExpression(e)) return unsafe(e.expression, depth)
       if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) return undefined
       if (ts.isTemplateExpression(e)) return 'template literal with substitutions'
-      if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.PlusToken) return 'string concatenation'
+      if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.PlusToken)
+        return 'string concatenation'
       if (ts.isCallExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === 'sqlText') {
         const a = e.arguments[0]
         if (a === undefined || e.arguments.length !== 1) return 'sqlText takes one id'
@@ -149,7 +160,8 @@ export function scanSqlCallSites(files: string[], virtual: Record<string, string
         if (ts.isTemplateExpression(a)) {
           // Allowed: every substitution is the variable of a `for (const x of LIST)` over a const
           // list (a closed set of file ids, e.g. FLAT_TABLES), never a value from outside.
-          for (const span of a.templateSpans) if (!closedLoopVariable(span.expression)) return 'sqlText id built from strings'
+          for (const span of a.templateSpans)
+            if (!closedLoopVariable(span.expression)) return 'sqlText id built from strings'
         }
         return undefined
       }
@@ -173,7 +185,11 @@ export function scanSqlCallSites(files: string[], virtual: Record<string, string
           const problems: string[] = []
           let calls = 0
           const visit = (n: ts.Node): void => {
-            if (ts.isCallExpression(n) && ts.isIdentifier(n.expression) && checker.getSymbolAtLocation(n.expression) === fnSym) {
+            if (
+              ts.isCallExpression(n) &&
+              ts.isIdentifier(n.expression) &&
+              checker.getSymbolAtLocation(n.expression) === fnSym
+            ) {
               calls++
               const a = n.arguments[idx]
               const why = a === undefined ? 'missing argument' : unsafe(a, depth + 1)
@@ -191,12 +207,22 @@ export function scanSqlCallSites(files: string[], virtual: Record<string, string
     }
 
     const visit = (n: ts.Node): void => {
-      if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && SQL_METHODS.has(n.expression.name.text)) {
+      if (
+        ts.isCallExpression(n) &&
+        ts.isPropertyAccessExpression(n.expression) &&
+        SQL_METHODS.has(n.expression.name.text)
+      ) {
         const receiver = checker.getTypeAtLocation(n.expression.expression)
         if (isDuckDbType(receiver) && n.arguments.length > 0) {
           const arg = n.arguments[0]!
           const why = unsafe(arg)
-          sites.push({ where: where(n), method: n.expression.name.text, arg: arg.getText(sf).slice(0, 80), ok: why === undefined, ...(why && { why }) })
+          sites.push({
+            where: where(n),
+            method: n.expression.name.text,
+            arg: arg.getText(sf).slice(0, 80),
+            ok: why === undefined,
+            ...(why && { why }),
+          })
         }
       }
       ts.forEachChild(n, visit)

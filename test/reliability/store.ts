@@ -15,7 +15,10 @@ export interface TableDigest {
 }
 export type StoreDigest = Record<string, TableDigest>
 
-async function withFile<T>(path: string, fn: (run: (sql: string) => Promise<unknown[][]>) => Promise<T>): Promise<T> {
+async function withFile<T>(
+  path: string,
+  fn: (run: (sql: string) => Promise<unknown[][]>) => Promise<T>,
+): Promise<T> {
   const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' })
   const conn = await instance.connect()
   try {
@@ -55,7 +58,11 @@ export function storeDigest(path: string): Promise<StoreDigest> {
 }
 
 /** Rows per batch (first UUID group of the analysis id) in analyses, mentions, citations and theme_occurrences. */
-export function batchCounts(path: string): Promise<Map<number, { analyses: number; mentions: number; citations: number; theme_occurrences: number }>> {
+export function batchCounts(
+  path: string,
+): Promise<
+  Map<number, { analyses: number; mentions: number; citations: number; theme_occurrences: number }>
+> {
   return withFile(path, async (run) => {
     const rows = await run(`
       SELECT left(a.id::VARCHAR, 8) AS batch, count(*)::INTEGER,
@@ -63,9 +70,17 @@ export function batchCounts(path: string): Promise<Map<number, { analyses: numbe
              sum((SELECT count(*) FROM citations c WHERE c.analysis_key = a.analysis_key))::INTEGER,
              sum((SELECT count(*) FROM theme_occurrences t WHERE t.analysis_key = a.analysis_key))::INTEGER
       FROM analyses a GROUP BY ALL ORDER BY 1`)
-    const out = new Map<number, { analyses: number; mentions: number; citations: number; theme_occurrences: number }>()
+    const out = new Map<
+      number,
+      { analyses: number; mentions: number; citations: number; theme_occurrences: number }
+    >()
     for (const r of rows)
-      out.set(parseInt(String(r[0]), 16), { analyses: Number(r[1]), mentions: Number(r[2]), citations: Number(r[3]), theme_occurrences: Number(r[4]) })
+      out.set(parseInt(String(r[0]), 16), {
+        analyses: Number(r[1]),
+        mentions: Number(r[2]),
+        citations: Number(r[3]),
+        theme_occurrences: Number(r[4]),
+      })
     return out
   })
 }
@@ -74,14 +89,35 @@ export function batchCounts(path: string): Promise<Map<number, { analyses: numbe
 export function consistencyProblems(path: string): Promise<string[]> {
   return withFile(path, async (run) => {
     const checks: Array<[string, string]> = [
-      ['mentions without analysis', 'SELECT count(*) FROM mentions m ANTI JOIN analyses a USING (analysis_key)'],
-      ['citations without analysis', 'SELECT count(*) FROM citations c ANTI JOIN analyses a USING (analysis_key)'],
-      ['theme_occurrences without analysis', 'SELECT count(*) FROM theme_occurrences t ANTI JOIN analyses a USING (analysis_key)'],
+      [
+        'mentions without analysis',
+        'SELECT count(*) FROM mentions m ANTI JOIN analyses a USING (analysis_key)',
+      ],
+      [
+        'citations without analysis',
+        'SELECT count(*) FROM citations c ANTI JOIN analyses a USING (analysis_key)',
+      ],
+      [
+        'theme_occurrences without analysis',
+        'SELECT count(*) FROM theme_occurrences t ANTI JOIN analyses a USING (analysis_key)',
+      ],
       ['duplicate analysis ids', 'SELECT count(*) - count(DISTINCT id) FROM analyses'],
-      ['agg_channel_day != analyses', 'SELECT abs(coalesce((SELECT sum(analyses) FROM agg_channel_day), 0) - (SELECT count(*) FROM analyses))'],
-      ['agg_entity_day != mentions', 'SELECT abs(coalesce((SELECT sum(mentions) FROM agg_entity_day), 0) - (SELECT count(*) FROM mentions))'],
-      ['agg_prompt_day != analyses', 'SELECT abs(coalesce((SELECT sum(responses) FROM agg_prompt_day), 0) - (SELECT count(*) FROM analyses))'],
-      ['agg_theme_day != theme_occurrences', 'SELECT abs(coalesce((SELECT sum(occurrences) FROM agg_theme_day), 0) - coalesce((SELECT sum(occurrences) FROM theme_occurrences), 0))'],
+      [
+        'agg_channel_day != analyses',
+        'SELECT abs(coalesce((SELECT sum(analyses) FROM agg_channel_day), 0) - (SELECT count(*) FROM analyses))',
+      ],
+      [
+        'agg_entity_day != mentions',
+        'SELECT abs(coalesce((SELECT sum(mentions) FROM agg_entity_day), 0) - (SELECT count(*) FROM mentions))',
+      ],
+      [
+        'agg_prompt_day != analyses',
+        'SELECT abs(coalesce((SELECT sum(responses) FROM agg_prompt_day), 0) - (SELECT count(*) FROM analyses))',
+      ],
+      [
+        'agg_theme_day != theme_occurrences',
+        'SELECT abs(coalesce((SELECT sum(occurrences) FROM agg_theme_day), 0) - coalesce((SELECT sum(occurrences) FROM theme_occurrences), 0))',
+      ],
     ]
     const out: string[] = []
     for (const [name, sql] of checks) {
@@ -113,7 +149,11 @@ export async function observe(engine: Engine, now = NOW): Promise<string> {
 
 /** `observe` with every number rounded to 12 significant digits (see storeDigest on DOUBLE sums). */
 export async function observeRounded(engine: Engine, now = NOW): Promise<string> {
-  return JSON.stringify(JSON.parse(await observe(engine, now), (_k, v: unknown) => (typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(12)) : v)))
+  return JSON.stringify(
+    JSON.parse(await observe(engine, now), (_k, v: unknown) =>
+      typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(12)) : v,
+    ),
+  )
 }
 
 /** A fresh temporary directory, removed by the returned function. */
