@@ -12,12 +12,8 @@ import type {
   AnalysisInputRecord,
   CompetitorDatapoint,
   CompetitorEntry,
-  CompetitorSeriesPayload,
   PromptDatapoint,
   PromptEntry,
-  PromptSeriesPayload,
-  SentimentOverviewPayload,
-  SentimentThemesPayload,
   ThemeEntry,
 } from '../../src/types.js'
 import { bucketOf, formatGeneratedAt, granularityEcho, resolveWindow, toMs } from './buckets.js'
@@ -35,6 +31,7 @@ import type {
   CitationsPayload,
   CitedDomainsPayload,
   CompetitorSeriesRangeParams,
+  CompetitorSeriesRangePayload,
   ExtInputRecord,
   FanoutQueriesPayload,
   ListDomainsParams,
@@ -44,10 +41,13 @@ import type {
   ModelLeaderboardParams,
   ModelLeaderboardPayload,
   PromptSeriesRangeParams,
+  PromptSeriesRangePayload,
   ReportParams,
+  SentimentOverviewRangePayload,
   SentimentRangeParams,
   SentimentSeriesParams,
   SentimentSeriesPayload,
+  SentimentThemesRangePayload,
   ValidateParams,
   ValidatePayload,
 } from './types.js'
@@ -64,7 +64,7 @@ export class ReferenceModel {
     this.store.ingest(records)
   }
 
-  promptSeries(p: PromptSeriesRangeParams): PromptSeriesPayload {
+  promptSeries(p: PromptSeriesRangeParams): PromptSeriesRangePayload {
     const domain = this.store.domain(p.domainId)
     const nowMs = toMs(p.now ?? new Date())
     const w = resolveWindow(p, nowMs, true)
@@ -112,7 +112,7 @@ export class ReferenceModel {
     }
   }
 
-  competitorSeries(p: CompetitorSeriesRangeParams): CompetitorSeriesPayload {
+  competitorSeries(p: CompetitorSeriesRangeParams): CompetitorSeriesRangePayload {
     const domain = this.store.domain(p.domainId)
     const nowMs = toMs(p.now ?? new Date())
     const w = resolveWindow(p, nowMs, true)
@@ -120,7 +120,7 @@ export class ReferenceModel {
     const analyses = this.store.inWindow(domain.id, w).filter(keep)
     const buckets = [...new Set(analyses.map((a) => bucketOf(a.date, w)))].sort(cmp)
     const competitors = this.store.competitorsOf(domain.id)
-    const envelope = (items: CompetitorEntry[]): CompetitorSeriesPayload => ({
+    const envelope = (items: CompetitorEntry[]): CompetitorSeriesRangePayload => ({
       data: { items },
       domain_id: domain.id,
       ...w.echo,
@@ -203,7 +203,7 @@ export class ReferenceModel {
     return { w, model, nowMs, domainId: domain.id, items }
   }
 
-  sentimentOverview(p: SentimentRangeParams): SentimentOverviewPayload {
+  sentimentOverview(p: SentimentRangeParams): SentimentOverviewRangePayload {
     const { w, model, nowMs, domainId, items } = this.themesInWindow(p)
     const P = items.filter((t) => t.sentiment === 'positive').length
     const T = items.length
@@ -220,7 +220,7 @@ export class ReferenceModel {
     }
   }
 
-  sentimentThemes(p: SentimentRangeParams): SentimentThemesPayload {
+  sentimentThemes(p: SentimentRangeParams): SentimentThemesRangePayload {
     const { w, model, nowMs, domainId, items } = this.themesInWindow(p)
     return { data: { items }, domain_id: domainId, ...w.echo, model, generated_at: formatGeneratedAt(nowMs) }
   }

@@ -10,10 +10,14 @@ import type {
   Clock,
   CompetitorSeriesParams,
   DomainRecord,
+  CompetitorSeriesPayload,
   Plan,
   PromptRecord,
   PromptSeriesParams,
+  PromptSeriesPayload,
+  SentimentOverviewPayload,
   SentimentParams,
+  SentimentThemesPayload,
 } from '../../src/types.js'
 
 // ---------------------------------------------------------------------------------------------
@@ -117,6 +121,17 @@ export type SentimentRangeParams = SentimentParams & RangeParams
 
 // ---------------------------------------------------------------------------------------------
 // Payloads
+
+/** What the first four reports add to their echo with the parameters of section 9. */
+export interface RangeEcho {
+  start_date?: string
+  end_date?: string
+  granularity?: Granularity
+}
+export type PromptSeriesRangePayload = PromptSeriesPayload & RangeEcho
+export type CompetitorSeriesRangePayload = CompetitorSeriesPayload & RangeEcho
+export type SentimentOverviewRangePayload = SentimentOverviewPayload & RangeEcho
+export type SentimentThemesRangePayload = SentimentThemesPayload & RangeEcho
 
 /** The window echo: `days`, and with a range `start_date` and `end_date` after it. */
 export interface WindowEcho {
