@@ -14,6 +14,7 @@ import { ReferenceModel } from './model.js'
 import type { ExtInputRecord } from './types.js'
 import {
   EXT_FOLDERS,
+  PARAM_NAMES,
   datasetPath,
   discoverExtCases,
   extShape,
@@ -70,6 +71,16 @@ describe('extension golden cases', () => {
       expect(cases.filter((c) => c.folder === folder).length, folder).toBeGreaterThan(0)
     }
     for (const c of cases) expect(c.params.why.length, `${c.folder}/${c.name}`).toBeGreaterThan(10)
+  })
+
+  it('use only known parameters (a misspelt one would silently fall back to its default)', () => {
+    const known = new Set([...Object.keys(PARAM_NAMES), 'dataset', 'why'])
+    for (const c of cases) {
+      expect(
+        Object.keys(c.params).filter((k) => !known.has(k)),
+        `${c.folder}/${c.name}`,
+      ).toEqual([])
+    }
   })
 
   describe('expected.json has the documented field order', () => {

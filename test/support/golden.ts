@@ -186,6 +186,23 @@ export function discoverExtCases(): ExtGoldenCase[] {
   return cases
 }
 
+/** The scalar parameters of params.json (wire spelling) and their library names. */
+export const PARAM_NAMES: Record<string, string> = {
+  domain_id: 'domainId',
+  days: 'days',
+  start_date: 'startDate',
+  end_date: 'endDate',
+  model: 'model',
+  limit: 'limit',
+  page: 'page',
+  size: 'size',
+  granularity: 'granularity',
+  metric: 'metric',
+  now: 'now',
+  key: 'key',
+  rate_limit: 'rateLimit',
+}
+
 /**
  * The library parameters of an extension case, in camelCase (optional ones only when params.json
  * has them): `domain_id` -> `domainId`, `start_date` -> `startDate`, `key.scope_team_ids` ->
@@ -193,19 +210,10 @@ export function discoverExtCases(): ExtGoldenCase[] {
  */
 export function toExtParams(p: ExtGoldenParams): Record<string, unknown> {
   const out: Record<string, unknown> = {}
-  const copy = (from: keyof ExtGoldenParams, to: string): void => {
-    if (p[from] !== undefined) out[to] = p[from]
+  for (const [wire, name] of Object.entries(PARAM_NAMES)) {
+    const value = p[wire as keyof ExtGoldenParams]
+    if (value !== undefined && typeof value !== 'object') out[name] = value
   }
-  copy('domain_id', 'domainId')
-  copy('days', 'days')
-  copy('start_date', 'startDate')
-  copy('end_date', 'endDate')
-  copy('model', 'model')
-  copy('limit', 'limit')
-  copy('page', 'page')
-  copy('size', 'size')
-  copy('granularity', 'granularity')
-  copy('metric', 'metric')
   if (p.key !== undefined) {
     out.key = {
       teamId: p.key.team_id,
@@ -217,7 +225,6 @@ export function toExtParams(p: ExtGoldenParams): Record<string, unknown> {
     const r = p.rate_limit
     out.rateLimit = { limitPerMinute: r.limit_per_minute, used: r.used, resetAt: r.reset_at }
   }
-  out.now = p.now
   return out
 }
 
