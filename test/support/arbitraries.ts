@@ -7,6 +7,7 @@
  */
 import fc from 'fast-check'
 import { CHANNELS, PLANS } from '../../src/types.js'
+import type { ExtInputRecord } from '../reference/types.js'
 import type {
   AnalysisInputRecord,
   AnalysisRecord,
@@ -460,7 +461,7 @@ export const queryArb: fc.Arbitrary<Query> = fc.record({
 
 /** The parameters of the four functions for a query on a dataset. */
 export function paramsFor(
-  dataset: Dataset,
+  dataset: Pick<Dataset, 'domainIds'>,
   q: Query,
 ): { prompt: PromptSeriesParams; competitor: CompetitorSeriesParams; sentiment: SentimentParams } {
   const id = pick(dataset.domainIds, q.domain)
@@ -470,5 +471,214 @@ export function paramsFor(
     prompt: { domainId, days: q.days, limit: q.limit, now },
     competitor: { domainId, days: q.days, model: q.competitorModel, now },
     sentiment: { domainId, days: q.days, model: q.model, now },
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Extensions (extensions.md sections 1 and 9): the new optional record fields, laid over the
+// datasets above, and ranges / granularities / the new endpoints' parameters.
+
+/** Fan-out queries: near-duplicates that differ in case or inner spaces stay distinct after trimming. */
+const FANOUT_QUERIES = [
+  'best crm 2026',
+  'crm reviews',
+  'Crm reviews',
+  'crm  reviews',
+  'meilleur crm',
+  '最好的 crm',
+]
+/** What may surround a query (JavaScript `trim()` removes all of it). */
+const PADS = ['', ' ', '  ', '\t', '\n', '\u00a0', ' \u3000', '\ufeff']
+const TITLES = ['Pricing', 'Pricing — Acme', 'Tarifs', 'x'.repeat(1000), 'A']
+const PAGE_TYPES = ['product', 'article', 'docs', 'p'.repeat(100)]
+/**
+ * Extra citation URLs: www., subdomains, fragments, the default port, upper case, and hosts whose
+ * parent domain is a competitor's website (globex.com, www.initech.com, https://umbrella.co).
+ */
+const EXTRA_URLS = [
+  'https://acme.com/pricing#plans',
+  'https://www.acme.com/pricing',
+  'https://ACME.com:443/pricing',
+  'https://blog.acme.com/a#',
+  'https://globex.io/x#y',
+  'https://www.globex.io/x',
+  'https://eu.shop.initech.co.uk/',
+  'https://blog.globex.com/review',
+  'https://www.globex.com/',
+  'https://initech.com/#top',
+  'https://eu.umbrella.co/x',
+  'http://other.org/a?b=1#c',
+] as const
+
+const createdAtPlan = fc.oneof(
+  fc.constant('absent' as const),
+  fc.constant(null),
+  fc.record({
+    day: fc.integer({ min: -400, max: 0 }),
+    ms: fc.nat({ max: DAY_MS - 1 }),
+    /** Digits after the milliseconds (truncated when stored). */
+    extra: fc.oneof(fc.constant(''), fc.constantFrom('0', '9', '4999', '999999')),
+    offset: fc.nat({ max: OFFSETS.length - 1 }),
+  }),
+)
+type CreatedAtPlan = typeof createdAtPlan extends fc.Arbitrary<infer T> ? T : never
+
+const decorationPlan = fc.record({
+  created: createdAtPlan,
+  /** null: no fanout_queries field. */
+  fanout: fc.option(
+    fc.array(fc.record({ query: fc.nat(), before: fc.nat(), after: fc.nat() }), { maxLength: 5 }),
+    { freq: 4 },
+  ),
+  titles: fc.array(
+    fc.record({
+      title: fc.option(fc.nat(), { freq: 2 }),
+      pageType: fc.option(fc.nat(), { freq: 2 }),
+      absent: fc.boolean(),
+    }),
+    { minLength: 1, maxLength: 4 },
+  ),
+  extraUrls: fc.array(fc.nat({ max: EXTRA_URLS.length - 1 }), { maxLength: 3 }),
+  /** Cite the analysis's first URL again, with a fragment. */
+  repeatFirst: fc.boolean(),
+})
+type DecorationPlan = typeof decorationPlan extends fc.Arbitrary<infer T> ? T : never
+
+/** A timestamp written with an offset (and maybe more digits than milliseconds), or null / absent. */
+function createdAt(plan: CreatedAtPlan): string | null | undefined {
+  if (plan === 'absent') return undefined
+  if (plan === null) return null
+  // A wall-clock time followed by an offset: any such string is a valid timestamp.
+  const local = new Date(BASE_DAY_MS + plan.day * DAY_MS + plan.ms).toISOString()
+  return `${local.slice(0, -1)}${plan.extra}${pick(OFFSETS, plan.offset)}`
+}
+
+/** A dataset whose records may carry the fields of extensions section 1. */
+export interface ExtDataset {
+  calls: ExtInputRecord[][]
+  domainIds: string[]
+  records: ExtInputRecord[]
+}
+
+/** A dataset whose records carry the fields of extensions section 1 (same calls, same ids). */
+export const extDatasetArb: fc.Arbitrary<ExtDataset> = fc
+  .record({ base: datasetArb, plans: fc.array(decorationPlan, { minLength: 1, maxLength: 12 }) })
+  .map(({ base, plans }) => {
+    let cursor = 0
+    const next = (): DecorationPlan => pick(plans, cursor++)
+    // A record that appears in several calls is the same object: decorate it once.
+    const decorated = new Map<AnalysisInputRecord, ExtInputRecord>()
+    const decorate = (r: AnalysisInputRecord): ExtInputRecord => {
+      const plan = next()
+      if (r.type === 'domain' || r.type === 'prompt') {
+        const at = createdAt(plan.created)
+        return at === undefined ? r : { ...r, created_at: at }
+      }
+      if (r.type !== 'analysis') return r
+      const urls = [
+        ...r.citations.map((c) => c.url),
+        ...plan.extraUrls.map((i) => pick(EXTRA_URLS, i)),
+        ...(plan.repeatFirst && r.citations[0] !== undefined ? [`${r.citations[0].url}#again`] : []),
+      ]
+      const citations = urls.map((url, i) => {
+        const t = pick(plan.titles, i)
+        return t.absent
+          ? { url }
+          : {
+              url,
+              title: t.title === null ? null : pick(TITLES, t.title),
+              page_type: t.pageType === null ? null : pick(PAGE_TYPES, t.pageType),
+            }
+      })
+      const fanout =
+        plan.fanout === null
+          ? {}
+          : {
+              fanout_queries: plan.fanout.map(
+                (q) => `${pick(PADS, q.before)}${pick(FANOUT_QUERIES, q.query)}${pick(PADS, q.after)}`,
+              ),
+            }
+      return { ...r, citations, ...fanout }
+    }
+    const calls = base.calls.map((call) =>
+      call.map((r) => {
+        let d = decorated.get(r)
+        if (d === undefined) {
+          d = decorate(r)
+          decorated.set(r, d)
+        }
+        return d
+      }),
+    )
+    return { calls, domainIds: base.domainIds, records: calls.flat() }
+  })
+
+/** A window: `days` (from the base query) or a range ending `back` days before today, and a bucket size. */
+export interface RangePlan {
+  range: boolean
+  back: number
+  length: number
+  /** Undefined: not given (daily series, nothing echoed). */
+  granularity: 'day' | 'week' | 'month' | undefined
+}
+
+export const rangeArb: fc.Arbitrary<RangePlan> = fc.record({
+  range: fc.boolean(),
+  back: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 0, max: 10 }) }, fc.integer({ min: 0, max: 400 })),
+  length: fc.oneof(
+    { weight: 4, arbitrary: fc.integer({ min: 1, max: 40 }) },
+    fc.integer({ min: 1, max: 365 }),
+  ),
+  granularity: fc.constantFrom(undefined, 'day', 'week', 'month'),
+})
+
+/** Parameters of the new endpoints (a Query plus a range plan and paging). */
+export interface ExtQuery {
+  base: Query
+  window: RangePlan
+  page: number
+  size: number
+  citationLimit: number
+  metric: 'visibility' | 'mentions' | 'citations' | 'citability'
+}
+
+export const extQueryArb: fc.Arbitrary<ExtQuery> = fc.record({
+  base: queryArb,
+  window: rangeArb,
+  page: fc.integer({ min: 1, max: 6 }),
+  size: fc.oneof(fc.integer({ min: 1, max: 4 }), fc.constant(500)),
+  citationLimit: fc.oneof(fc.integer({ min: 1, max: 5 }), fc.constant(1000)),
+  metric: fc.constantFrom('visibility', 'mentions', 'citations', 'citability'),
+})
+
+/** `{ days }` or `{ startDate, endDate }` for a query's clock. */
+export function windowParams(q: ExtQuery): { days: number } | { startDate: string; endDate: string } {
+  if (!q.window.range) return { days: q.base.days }
+  const now = q.base.now instanceof Date ? q.base.now.getTime() : Date.parse(q.base.now)
+  const today = Date.parse(`${new Date(now).toISOString().slice(0, 10)}T00:00:00Z`)
+  const end = today - q.window.back * DAY_MS
+  const iso = (ms: number): string => new Date(ms).toISOString().slice(0, 10)
+  return { startDate: iso(end - (q.window.length - 1) * DAY_MS), endDate: iso(end) }
+}
+
+/** The parameters of the new functions (and of the first four with a range) for a query on a dataset. */
+export function extParamsFor(ds: Pick<Dataset, 'domainIds'>, q: ExtQuery) {
+  const { prompt, competitor, sentiment } = paramsFor(ds, q.base)
+  const { days: _days, ...promptRest } = prompt
+  const { days: _cdays, ...competitorRest } = competitor
+  const { days: _sdays, ...sentimentRest } = sentiment
+  const window = windowParams(q)
+  const granularity = q.window.granularity === undefined ? {} : { granularity: q.window.granularity }
+  const report = { ...sentimentRest, ...window }
+  const head = { domainId: report.domainId, ...(report.now === undefined ? {} : { now: report.now }) }
+  return {
+    report,
+    leaderboard: { ...head, ...window },
+    brandSeries: { ...report, metric: q.metric, ...granularity },
+    citations: { ...report, limit: q.citationLimit },
+    sentimentSeries: { ...report, ...granularity },
+    listPrompts: { ...head, page: q.page, size: q.size },
+    promptSeries: { ...promptRest, ...window, ...granularity },
+    competitorSeries: { ...competitorRest, ...window, ...granularity },
   }
 }

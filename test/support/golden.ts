@@ -102,3 +102,291 @@ export const DATAPOINT: Record<GoldenFunction, string[] | null> = {
   'sentiment-overview': null,
   'sentiment-themes': null,
 }
+
+// ---------------------------------------------------------------------------------------------
+// The endpoints of extensions.md (sections 3-7) and the ranges and buckets of section 9.
+
+/**
+ * Case folders of the extensions and the library function each one calls. The `-ranges` folders
+ * hold cases of the first four functions with `start_date`/`end_date`/`granularity`; they stay
+ * apart from the folders above until the engine takes those parameters.
+ */
+export const EXT_FOLDERS = {
+  validate: 'validate',
+  'list-domains': 'listDomains',
+  'list-prompts': 'listPrompts',
+  'brand-rankings': 'brandRankings',
+  'model-leaderboard': 'modelLeaderboard',
+  'brand-series': 'brandSeries',
+  citations: 'citations',
+  'cited-domains': 'citedDomains',
+  'fanout-queries': 'fanoutQueries',
+  'sentiment-series': 'sentimentSeries',
+  'prompt-series-ranges': 'promptSeries',
+  'competitor-series-ranges': 'competitorSeries',
+  'sentiment-overview-ranges': 'sentimentOverview',
+  'sentiment-themes-ranges': 'sentimentThemes',
+} as const
+export type ExtFolder = keyof typeof EXT_FOLDERS
+export type ExtFunction = (typeof EXT_FOLDERS)[ExtFolder]
+
+/** params.json of an extension case: wire spelling, plus `why` (what the case checks). */
+export interface ExtGoldenParams {
+  dataset: string
+  why: string
+  now: string
+  domain_id?: string
+  days?: number
+  limit?: number
+  model?: string
+  page?: number
+  size?: number
+  start_date?: string
+  end_date?: string
+  granularity?: string
+  /** brand-series: which of the four series. */
+  metric?: string
+  /** validate, list-domains: what the API key says. */
+  key?: { team_id: string; scope_team_ids: string[]; allowed_domains: string[] | null }
+  /** validate: the rate-limit window after counting the request. */
+  rate_limit?: { limit_per_minute: number; used: number; reset_at: string }
+}
+
+export interface ExtGoldenCase {
+  folder: ExtFolder
+  fn: ExtFunction
+  name: string
+  dir: string
+  params: ExtGoldenParams
+  expectedPath: string
+}
+
+/** Every extension case folder, sorted by folder then name (files beside the cases, e.g. README.md, skipped). */
+export function discoverExtCases(): ExtGoldenCase[] {
+  const cases: ExtGoldenCase[] = []
+  for (const folder of Object.keys(EXT_FOLDERS) as ExtFolder[]) {
+    const root = join(FIXTURES, 'cases', folder)
+    if (!existsSync(root)) continue
+    const names = readdirSync(root, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort()
+    for (const name of names) {
+      const dir = join(root, name)
+      cases.push({
+        folder,
+        fn: EXT_FOLDERS[folder],
+        name,
+        dir,
+        params: readJson<ExtGoldenParams>(join(dir, 'params.json')),
+        expectedPath: join(dir, 'expected.json'),
+      })
+    }
+  }
+  return cases
+}
+
+/** The scalar parameters of params.json (wire spelling) and their library names. */
+export const PARAM_NAMES: Record<string, string> = {
+  domain_id: 'domainId',
+  days: 'days',
+  start_date: 'startDate',
+  end_date: 'endDate',
+  model: 'model',
+  limit: 'limit',
+  page: 'page',
+  size: 'size',
+  granularity: 'granularity',
+  metric: 'metric',
+  now: 'now',
+  key: 'key',
+  rate_limit: 'rateLimit',
+}
+
+/**
+ * The library parameters of an extension case, in camelCase (optional ones only when params.json
+ * has them): `domain_id` -> `domainId`, `start_date` -> `startDate`, `key.scope_team_ids` ->
+ * `key.scopeTeamIds`, ...
+ */
+export function toExtParams(p: ExtGoldenParams): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const [wire, name] of Object.entries(PARAM_NAMES)) {
+    const value = p[wire as keyof ExtGoldenParams]
+    if (value !== undefined && typeof value !== 'object') out[name] = value
+  }
+  if (p.key !== undefined) {
+    out.key = {
+      teamId: p.key.team_id,
+      scopeTeamIds: p.key.scope_team_ids,
+      allowedDomains: p.key.allowed_domains,
+    }
+  }
+  if (p.rate_limit !== undefined) {
+    const r = p.rate_limit
+    out.rateLimit = { limitPerMinute: r.limit_per_minute, used: r.used, resetAt: r.reset_at }
+  }
+  return out
+}
+
+/** A documented object shape: its keys in order, and the shapes of nested objects or list items. */
+export interface Shape {
+  keys: string[]
+  fields?: Record<string, Shape>
+  /** For a list field: the shape of each item. */
+  items?: Record<string, Shape>
+}
+
+const page = (item: Shape): Shape => ({
+  keys: ['items', 'total', 'page', 'size', 'total_pages'],
+  items: { items: item },
+})
+const list = (item: Shape, extra: string[] = []): Shape => ({
+  keys: ['items', ...extra],
+  items: { items: item },
+})
+
+/** The documented shape of a case's payload (the echo depends on the range and granularity given). */
+export function extShape(c: ExtGoldenCase): Shape {
+  const p = c.params
+  const window = p.start_date === undefined ? ['days'] : ['days', 'start_date', 'end_date']
+  const granularity = p.granularity === undefined ? [] : ['granularity']
+  const envelope = (data: Shape, params: string[]): Shape => ({
+    keys: ['data', ...params, 'generated_at'],
+    fields: { data },
+  })
+  const windowed = (data: Shape, after: string[] = ['model']): Shape =>
+    envelope(data, ['domain_id', ...window, ...after])
+  switch (c.folder) {
+    case 'validate':
+      return envelope(
+        {
+          keys: [
+            'team_id',
+            'team_name',
+            'plan',
+            'developer_access',
+            'scoped_team_ids',
+            'allowed_domains',
+            'rate_limit',
+          ],
+          fields: { rate_limit: { keys: ['limit_per_minute', 'remaining', 'reset_at'] } },
+        },
+        [],
+      )
+    case 'list-domains':
+      return envelope(page({ keys: ['id', 'name', 'website', 'created_at'] }), [])
+    case 'list-prompts':
+      return envelope(page({ keys: ['id', 'text', 'estimated_search_volume', 'created_at'] }), [
+        'domain_id',
+        'page',
+        'size',
+      ])
+    case 'brand-rankings':
+      return windowed(
+        list({
+          keys: [
+            'id',
+            'name',
+            'website',
+            'is_brand',
+            'mentions',
+            'visibility',
+            'sov',
+            'avg_position',
+            'prompts_mentioned',
+            'total_prompts',
+          ],
+        }),
+      )
+    case 'model-leaderboard':
+      return windowed(list({ keys: ['model', 'visibility', 'avg_position', 'mentions', 'responses'] }), [])
+    case 'brand-series':
+      return windowed(list({ keys: ['date', 'value'] }), ['model', ...granularity])
+    case 'citations':
+      return windowed(
+        list(
+          {
+            keys: [
+              'url',
+              'domain',
+              'title',
+              'page_type',
+              'frequency',
+              'responses',
+              'prompt_count',
+              'brand_mentions',
+              'channels',
+              'models',
+              'is_brand',
+              'competitor_id',
+              'first_seen',
+              'last_seen',
+            ],
+          },
+          ['total'],
+        ),
+        ['model', 'limit'],
+      )
+    case 'cited-domains':
+      return windowed(
+        list({ keys: ['domain', 'frequency', 'responses', 'urls', 'share', 'is_brand', 'competitor_id'] }, [
+          'total',
+        ]),
+        ['model', 'limit'],
+      )
+    case 'fanout-queries':
+      return windowed(
+        list(
+          {
+            keys: ['id', 'text', 'fanout_queries'],
+            items: { fanout_queries: { keys: ['query', 'count', 'channels'] } },
+          },
+          ['total'],
+        ),
+      )
+    case 'sentiment-series':
+      return windowed(list({ keys: ['date', 'positive_percent', 'negative_percent', 'total_mentions'] }), [
+        'model',
+        ...granularity,
+      ])
+    case 'prompt-series-ranges':
+      return windowed(
+        list({
+          keys: ITEM['prompt-series'] ?? [],
+          items: { series: { keys: DATAPOINT['prompt-series'] ?? [] } },
+        }),
+        ['limit', ...granularity],
+      )
+    case 'competitor-series-ranges':
+      return windowed(
+        list({
+          keys: ITEM['competitor-series'] ?? [],
+          items: { series: { keys: DATAPOINT['competitor-series'] ?? [] } },
+        }),
+        ['model', ...granularity],
+      )
+    case 'sentiment-overview-ranges':
+      return windowed({ keys: ['positive_percent', 'negative_percent', 'total_mentions'] })
+    case 'sentiment-themes-ranges':
+      return windowed(list({ keys: ITEM['sentiment-themes'] ?? [] }))
+  }
+}
+
+/** Every place where `value` departs from the shape's key order, as readable paths. */
+export function shapeProblems(shape: Shape, value: unknown, path = '$'): string[] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [`${path}: not an object`]
+  const got = Object.keys(value)
+  const out =
+    JSON.stringify(got) === JSON.stringify(shape.keys)
+      ? []
+      : [`${path}: ${got.join(',')} != ${shape.keys.join(',')}`]
+  const obj = value as Record<string, unknown>
+  for (const [k, s] of Object.entries(shape.fields ?? {}))
+    out.push(...shapeProblems(s, obj[k], `${path}.${k}`))
+  for (const [k, s] of Object.entries(shape.items ?? {})) {
+    const xs = obj[k]
+    if (!Array.isArray(xs)) out.push(`${path}.${k}: not a list`)
+    else xs.forEach((x, i) => out.push(...shapeProblems(s, x, `${path}.${k}[${i}]`)))
+  }
+  return out
+}
