@@ -143,55 +143,6 @@ async function main(): Promise<void> {
     await alone.close()
     await crowd.close()
   }
-  await sqlPath(mod.module, alonePath, crowdPath)
-}
-
-/**
- * The same stores reopened with the aggregate cache off (every report runs its SQL in DuckDB): both
- * checked against the oracle, then timed back to back like the headline rows.
- */
-async function sqlPath(
-  module: NonNullable<Awaited<ReturnType<typeof loadEngineModule>>['module']>,
-  alonePath: string,
-  crowdPath: string,
-): Promise<void> {
-  const alone = await module.openEngine({ path: alonePath, aggregateCache: false })
-  const crowd = await module.openEngine({ path: crowdPath, aggregateCache: false })
-  const oracleStore = await TypedArrayStore.build(datasetRecords(aloneSpec), domainId)
-  try {
-    const cases = caseList(domainId).filter((x) => x.timed)
-    const engines: [string, Engine][] = [
-      ['engine (alone, no aggregate cache: SQL)', alone],
-      ['engine (crowd, no aggregate cache: SQL)', crowd],
-    ]
-    for (const cs of cases) {
-      const want = await callReport(oracleStore, cs.fn, cs.params)
-      for (const [impl, engine] of engines) {
-        const diffs = diffPayloads(await callReport(engine, cs.fn, cs.params), want)
-        out.checks.push({ case: cs.key, impl, ok: diffs.length === 0, against: 'typed-arrays', diffs })
-        if (diffs.length > 0) out.failures.push(`${impl} ${cs.key}: wrong payload: ${diffs[0]}`)
-      }
-    }
-    for (const cs of cases) {
-      for (const [impl, engine] of engines) {
-        gc()
-        const { timing } = await timeCase(
-          `${impl} ${cs.key}`,
-          () => callReport(engine, cs.fn, cs.params),
-          prof.fast,
-        )
-        out.timings.push({ case: cs.key, fn: cs.fn, days: cs.params.days as number, impl, ...timing })
-        log(
-          impl.padEnd(40),
-          cs.key.padEnd(48),
-          `median ${timing.median.toFixed(2)} ms  p95 ${timing.p95.toFixed(2)} ms`,
-        )
-      }
-    }
-  } finally {
-    await alone.close()
-    await crowd.close()
-  }
 }
 
 main()
