@@ -14,9 +14,10 @@ import { BatchBuilder, type AnalysisBatch } from './columns.js'
 import { applyToCatalog, assignKeys, stageDimensions, stageMaps } from './dimensions.js'
 import { AFFECTED_DOMAINS_QUERY, runIngestSteps } from './pipeline.js'
 import { checkReferences } from './references.js'
-import { RecordCollector, type CollectorState, type RecordLocation } from './collector.js'
+import { RecordCollector, type CollectorState } from './collector.js'
+import type { RecordLocation } from './handles.js'
 
-export type { RecordLocation } from './collector.js'
+export type { RecordLocation } from './handles.js'
 
 const BATCH_ROWS = 2048
 const NO_NULLS: NullMarker[] = []

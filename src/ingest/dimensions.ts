@@ -14,7 +14,8 @@ import {
 import type { Catalog, CompetitorRow, PromptRow, TeamRow, ThemeRow } from '../catalog.js'
 import { ChunkWriter } from '../db/chunk-writer.js'
 import { siteHost } from '../schemas/records.js'
-import type { Handles, Located, RecordCollector } from './collector.js'
+import type { RecordCollector } from './collector.js'
+import type { Handles, Located } from './handles.js'
 
 const DAY_MS = 86_400_000
 

@@ -1,6 +1,7 @@
 /** Reference checks of one ingest call (semantics.md 1.3), run once the whole call has been read. */
 import type { Catalog } from '../catalog.js'
-import type { RecordCollector, RefSite } from './collector.js'
+import type { RecordCollector } from './collector.js'
+import type { RefSite } from './handles.js'
 
 /** The domain id a prompt/competitor/theme id belongs to, from this call or the store. */
 function memberDomain(
