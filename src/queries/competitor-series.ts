@@ -10,7 +10,7 @@ import { competitorSeriesParamsSchema } from '../schemas/params.js'
 import type { AggregateRows } from '../tables/aggregates.js'
 import type { CompetitorEntry, CompetitorSeriesParams, CompetitorSeriesPayload } from '../types.js'
 import { compareText } from './compare.js'
-import { parseParams, resolveScope, type QueryContext } from './context.js'
+import { parseRequest, type QueryContext } from './context.js'
 import { ExactSum } from './exact-mean.js'
 import { passes, resolveModelFilter, type ModelFilter } from './model-filter.js'
 import { formatDay, rowRange, type DayWindow } from './window.js'
@@ -19,8 +19,8 @@ export async function computeCompetitorSeries(
   ctx: QueryContext,
   params: CompetitorSeriesParams,
 ): Promise<CompetitorSeriesPayload> {
-  const p = parseParams(competitorSeriesParamsSchema, params)
-  const { domain, window, generatedAt } = resolveScope(ctx.catalog, p)
+  const { p, scope } = parseRequest(ctx, competitorSeriesParamsSchema, params)
+  const { domain, window, generatedAt } = scope
   // The parameter schema admits only `all` and channel names, which always resolve.
   const filter = resolveModelFilter(ctx.catalog, p.model)!
   const [channelDay, entityDay, entityPrompts] = await Promise.all([

@@ -40,11 +40,25 @@ export interface ReportScope {
   generatedAt: string
 }
 
+/** What every report's parameters carry. */
+export interface ScopeParams {
+  domainId: string
+  days: number
+  now?: Clock | undefined
+}
+
+/** A report's parameters checked with its schema, and its scope resolved. */
+export function parseRequest<S extends z.ZodType<ScopeParams>>(
+  ctx: QueryContext,
+  schema: S,
+  params: unknown,
+): { p: z.output<S>; scope: ReportScope } {
+  const p = parseParams(schema, params)
+  return { p, scope: resolveScope(ctx.catalog, p) }
+}
+
 /** Resolves the domain (NotFoundError when unknown) and the window of `days` ending at `now`. */
-export function resolveScope(
-  catalog: Catalog,
-  params: { domainId: string; days: number; now?: Clock | undefined },
-): ReportScope {
+export function resolveScope(catalog: Catalog, params: ScopeParams): ReportScope {
   const id = params.domainId.toLowerCase()
   const domain = catalog.domains.get(id)
   if (domain === undefined) throw new NotFoundError('domain', id)

@@ -11,15 +11,15 @@ import { promptSeriesParamsSchema } from '../schemas/params.js'
 import type { AggregateRows } from '../tables/aggregates.js'
 import type { PromptEntry, PromptSeriesParams, PromptSeriesPayload } from '../types.js'
 import { compareText } from './compare.js'
-import { parseParams, resolveScope, type QueryContext } from './context.js'
+import { parseRequest, type QueryContext } from './context.js'
 import { formatDay, rowRange } from './window.js'
 
 export async function computePromptSeries(
   ctx: QueryContext,
   params: PromptSeriesParams,
 ): Promise<PromptSeriesPayload> {
-  const p = parseParams(promptSeriesParamsSchema, params)
-  const { domain, window, generatedAt } = resolveScope(ctx.catalog, p)
+  const { p, scope } = parseRequest(ctx, promptSeriesParamsSchema, params)
+  const { domain, window, generatedAt } = scope
   const rows = await ctx.aggregates.rows('agg_prompt_day', domain.key)
   const [from, to] = rowRange(rows.day, window)
   const ranked = rankPrompts(rows, from, to, domain.prompts, p.limit)

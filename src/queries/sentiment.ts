@@ -9,7 +9,7 @@ import type { ThemeRow } from '../catalog.js'
 import { sentimentParamsSchema } from '../schemas/params.js'
 import type { SentimentOverviewPayload, SentimentParams, SentimentThemesPayload } from '../types.js'
 import { compareText } from './compare.js'
-import { parseParams, resolveScope, type QueryContext, type ReportScope } from './context.js'
+import { parseRequest, type QueryContext, type ReportScope } from './context.js'
 import { passes, resolveModelFilter } from './model-filter.js'
 import { rowRange } from './window.js'
 
@@ -40,8 +40,7 @@ async function themesInWindow(ctx: QueryContext, scope: ReportScope, model: stri
 
 /** What both reports start from: the parameters checked, the themes in the window, the envelope. */
 async function themesOfRequest(ctx: QueryContext, params: SentimentParams) {
-  const p = parseParams(sentimentParamsSchema, params)
-  const scope = resolveScope(ctx.catalog, p)
+  const { p, scope } = parseRequest(ctx, sentimentParamsSchema, params)
   const envelope = {
     domain_id: scope.domain.id,
     days: p.days,
