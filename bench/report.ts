@@ -148,7 +148,6 @@ export function evaluateTargets(runs: SuiteRun[], quick: boolean): Target[] {
 function computeTable(out: SuiteOutput, refRows: TimingRow[]): string[] {
   const impls = [
     'engine',
-    'engine (no aggregate cache: SQL)',
     'engine (cold: first call after open)',
     'typed-arrays',
     'naive-sql',
@@ -357,7 +356,7 @@ export function renderMarkdown(
   const polarsNote = notesOf.find((n) => n.startsWith('nodejs-polars not run'))
   const refRun = runs.find((r) => r.id.startsWith('reference'))
   L.push(
-    '- **engine**, three ways on the same store: warm (the headline: aggregate cache on, connections reused), cold (the first call of each case right after opening the store, so the aggregate cache is empty: 3 opens per case) and with the aggregate cache off (every query runs its SQL in DuckDB).',
+    '- **engine**, two ways on the same store: warm (the headline: aggregates in memory, connections reused) and cold (the first call of each case right after opening the store, so its aggregates are read from DuckDB first: 3 opens per case).',
   )
   L.push(
     '- **typed-arrays** (bench/peers/typed-arrays.ts): a hand-written single pass over typed arrays, all four reports. One domain, analyses sorted by day (window = binary search), ids and hosts interned, CSR children. The strongest baseline here: it keeps no pre-aggregates, so it shows what a good hand-written scan costs.',

@@ -113,11 +113,14 @@ export class EngineClosedError extends VisibilityError {
   }
 }
 
-/** A write was attempted on an engine opened read-only (or over Parquet). */
+/**
+ * A write was attempted on an engine opened read-only (or over Parquet), or a file operation on an
+ * engine opened for serving (`hardened`).
+ */
 export class ReadOnlyError extends VisibilityError {
   override name = 'ReadOnlyError' as const
-  constructor(what: string) {
-    super('READ_ONLY', `${what} is not possible: the engine is read-only`)
+  constructor(what: string, why = 'the engine is read-only') {
+    super('READ_ONLY', `${what} is not possible: ${why}`)
   }
 }
 

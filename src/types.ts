@@ -255,7 +255,8 @@ export interface OpenEngineOptions {
   readConnections?: number
   /**
    * Keep each queried domain's daily aggregates in memory, column-wise (default true). Off, every
-   * query runs its SQL in DuckDB; the payloads are the same.
+   * query reads the domain's aggregate rows from DuckDB again (slower, no memory held between
+   * queries); the payloads are the same.
    */
   aggregateCache?: boolean
   /** Aggregate rows the cache may hold in all (default 5,000,000, about 40 bytes each). */

@@ -152,17 +152,16 @@ async function main(): Promise<void> {
   }
   out.memory = { rssMB: process.memoryUsage().rss / 2 ** 20, maxRssMB: process.resourceUsage().maxRSS / 1024 }
   await closeEngine?.()
-  if (engineMod.module) await engineVariants(engineMod.module, cases, oracle)
+  if (engineMod.module) await engineCold(engineMod.module, cases, oracle)
   await naive.value.close()
   polars.peer?.close()
 }
 
 /**
- * Two more views of the engine on the same store, after the headline timings: each function's first
- * call after opening the store (its aggregate cache empty), and the engine with the aggregate cache
- * off (every query runs its SQL in DuckDB).
+ * One more view of the engine on the same store, after the headline timings: each function's first
+ * call after opening the store (its aggregates not loaded yet).
  */
-async function engineVariants(
+async function engineCold(
   mod: EngineModule,
   cases: CaseSpec[],
   oracle: Record<string, unknown>,
@@ -206,34 +205,6 @@ async function engineVariants(
       c.key.padEnd(48),
       `median ${row.median.toFixed(2)} ms (n=${samples.length})`,
     )
-  }
-  const engine = await mod.openEngine({ path, aggregateCache: false })
-  const impl = 'engine (no aggregate cache: SQL)'
-  try {
-    for (const c of cases) {
-      const diffs = diffPayloads(await callReport(engine, c.fn, c.params), oracle[c.key])
-      out.checks.push({ case: c.key, impl, ok: diffs.length === 0, against: 'oracle', diffs })
-      if (diffs.length > 0)
-        out.failures.push(`${impl} ${c.key}: wrong payload: ${diffs.slice(0, 3).join('; ')}`)
-    }
-    for (const c of timed) {
-      gc()
-      const { timing, last } = await timeCase(
-        `${impl} ${c.key}`,
-        () => callReport(engine, c.fn, c.params),
-        prof.fast,
-      )
-      if (diffPayloads(last, oracle[c.key]).length > 0)
-        out.failures.push(`${impl} ${c.key}: wrong payload while timed`)
-      out.timings.push({ case: c.key, fn: c.fn, days: c.params.days as number, impl, ...timing })
-      log(
-        'engine sql'.padEnd(14),
-        c.key.padEnd(48),
-        `median ${timing.median.toFixed(2)} ms  p95 ${timing.p95.toFixed(2)} ms`,
-      )
-    }
-  } finally {
-    await engine.close()
   }
 }
 

@@ -1,5 +1,9 @@
--- 01_final_analyses for a call whose analysis ids are all distinct (the caller knows): the same
--- rows without the de-duplication join. $base BIGINT: the first free analysis_key.
+-- Ingest step final_analyses (variant for distinct
+-- analysis ids); phase resolve (the list: src/ingest/pipeline.ts).
+-- Parameters: $base BIGINT (the first free analysis_key; a row's key is $base + seq).
+-- Runs after: the staging tables and handle maps (IngestCall.stage).
+-- final_analyses for a call whose analysis ids are all distinct (the caller knows): the same
+-- rows without the de-duplication join.
 INSERT INTO stg_final
 SELECT s.seq, $base + s.seq, s.id::UUID, dm.domain_key, pm.prompt_idx, s.channel, mm.model_key,
        s.answered_ms::BIGINT, DATE '1970-01-01' + s.day

@@ -1,6 +1,9 @@
--- 22_insert_mentions for a call whose analysis ids are all distinct: every staged mention is kept
+-- Ingest step insert_mentions (variant for distinct
+-- analysis ids); phase facts (the list: src/ingest/pipeline.ts).
+-- Parameters: $base BIGINT (the first free analysis_key; a row's key is $base + seq).
+-- Runs after: final_analyses, delete_old_mentions.
+-- insert_mentions for a call whose analysis ids are all distinct: every staged mention is kept
 -- and carries its analysis's handles, so only the small handle maps are joined.
--- $base BIGINT: the first free analysis_key (as in 01_final_analyses).
 INSERT INTO mentions
 SELECT $base + m.seq, dm.domain_key, DATE '1970-01-01' + m.day, m.channel, pm.prompt_idx, em.entity_idx,
        m.position, m.sentiment

@@ -1,5 +1,9 @@
--- 24_insert_theme_occurrences for a call whose analysis ids are all distinct (see
--- insert_mentions_unique). $base BIGINT: the first free analysis_key.
+-- Ingest step insert_theme_occurrences (variant for distinct
+-- analysis ids); phase facts (the list: src/ingest/pipeline.ts).
+-- Parameters: $base BIGINT (the first free analysis_key; a row's key is $base + seq).
+-- Runs after: final_analyses, delete_old_theme_occurrences.
+-- insert_theme_occurrences for a call whose analysis ids are all distinct (see
+-- insert_mentions_unique).
 INSERT INTO theme_occurrences
 SELECT $base + t.seq, dm.domain_key, DATE '1970-01-01' + t.day, t.channel, mm.model_key, tm.theme_idx,
        t.occurrences

@@ -1,5 +1,8 @@
--- One domain's analyses per (day, channel), by day. Parameters: $domain_key INTEGER.
--- Columns: day, channel, analyses.
+-- One domain's analyses per (day, channel), by day.
+-- Read by the aggregate store (src/tables/aggregate-store.ts); the columns must be, in order,
+-- those of agg_channel_day in AGGREGATE_TABLES (src/tables/aggregates.ts), every one DOUBLE NOT
+-- NULL.
+-- Parameters: $domain_key INTEGER.
 SELECT ((day - DATE '1970-01-01'))::DOUBLE AS day,
        (channel)::DOUBLE AS channel,
        (analyses)::DOUBLE AS analyses

@@ -1,5 +1,8 @@
--- One domain's entity aggregates, by day. Parameters: $domain_key INTEGER.
--- Columns: day, channel, entity_idx, mentions, pos_sum, pos_cnt, sent_sum, sent_cnt.
+-- One domain's entity aggregates, by day.
+-- Read by the aggregate store (src/tables/aggregate-store.ts); the columns must be, in order,
+-- those of agg_entity_day in AGGREGATE_TABLES (src/tables/aggregates.ts), every one DOUBLE NOT
+-- NULL.
+-- Parameters: $domain_key INTEGER.
 SELECT ((day - DATE '1970-01-01'))::DOUBLE AS day,
        (channel)::DOUBLE AS channel,
        (entity_idx)::DOUBLE AS entity_idx,

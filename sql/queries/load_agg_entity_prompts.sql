@@ -1,6 +1,9 @@
 -- One domain's prompt bitmasks per (day, channel, entity, chunk), by day, each 64-bit mask split
--- into two 32-bit halves. Parameters: $domain_key INTEGER.
--- Columns: day, channel, entity_idx, chunk, lo, hi.
+-- into two 32-bit halves.
+-- Read by the aggregate store (src/tables/aggregate-store.ts); the columns must be, in order,
+-- those of agg_entity_prompts in AGGREGATE_TABLES (src/tables/aggregates.ts), every one DOUBLE NOT
+-- NULL.
+-- Parameters: $domain_key INTEGER.
 SELECT ((day - DATE '1970-01-01'))::DOUBLE AS day,
        (channel)::DOUBLE AS channel,
        (entity_idx)::DOUBLE AS entity_idx,

@@ -1,6 +1,8 @@
--- One domain's prompt aggregates, by day: loaded into the in-memory aggregate cache.
--- Every column is DOUBLE, read straight into Float64Arrays. Parameters: $domain_key INTEGER. Columns: day (days since epoch), prompt_idx, responses, mentions,
--- citations, pos_sum, pos_cnt.
+-- One domain's prompt aggregates, by day.
+-- Read by the aggregate store (src/tables/aggregate-store.ts); the columns must be, in order,
+-- those of agg_prompt_day in AGGREGATE_TABLES (src/tables/aggregates.ts), every one DOUBLE NOT
+-- NULL.
+-- Parameters: $domain_key INTEGER.
 SELECT ((day - DATE '1970-01-01'))::DOUBLE AS day,
        (prompt_idx)::DOUBLE AS prompt_idx,
        (responses)::DOUBLE AS responses,

@@ -1,5 +1,7 @@
 -- One domain's theme occurrences per (day, channel, model, theme), by day.
--- Every column is DOUBLE, read straight into Float64Arrays. Parameters: $domain_key INTEGER. Columns: day, channel, model_key, theme_idx, occurrences.
+-- Read by the aggregate store (src/tables/aggregate-store.ts); the columns must be, in order,
+-- those of agg_theme_day in AGGREGATE_TABLES (src/tables/aggregates.ts), every one DOUBLE NOT NULL.
+-- Parameters: $domain_key INTEGER.
 SELECT ((day - DATE '1970-01-01'))::DOUBLE AS day,
        (channel)::DOUBLE AS channel,
        (model_key)::DOUBLE AS model_key,

@@ -6,7 +6,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { BatchBuilder, transferList } from './columns.js'
-import { RecordCollector, type RecordLocation } from './collector.js'
+import { RecordCollector } from './collector.js'
+import type { RecordLocation } from './handles.js'
 import type { WorkerData, WorkerMessage } from './ndjson-feed.js'
 import { readNdjsonFile } from './ndjson.js'
 

@@ -1,68 +1,42 @@
+/**
+ * Competitor time series: semantics.md section 5.
+ *
+ * Reads three aggregate tables for the window, after the channel filter: agg_channel_day (the
+ * dates and their analyses), agg_entity_day (per date and entity: mentions, position and sentiment
+ * sums and counts) and agg_entity_prompts (the prompts mentioning each entity, as bitmasks, for
+ * `total_queries`). Entity 0 is the brand, entity i the domain's competitor of index i.
+ */
 import { competitorSeriesParamsSchema } from '../schemas/params.js'
-import {
-  CHANNELS,
-  type Channel,
-  type CompetitorEntry,
-  type CompetitorSeriesParams,
-  type CompetitorSeriesPayload,
-} from '../types.js'
+import type { AggregateRows } from '../tables/aggregates.js'
+import type { CompetitorEntry, CompetitorSeriesParams, CompetitorSeriesPayload } from '../types.js'
+import { compareText } from './compare.js'
+import { parseRequest, type QueryContext } from './context.js'
 import { ExactSum } from './exact-mean.js'
-import { formatDay, num, parseParams, resolveWindow, type QueryContext } from './context.js'
+import { passes, resolveModelFilter, type ModelFilter } from './model-filter.js'
+import { formatDay, rowRange, type DayWindow } from './window.js'
 
-/** Competitor time series (semantics.md section 5). */
 export async function computeCompetitorSeries(
   ctx: QueryContext,
   params: CompetitorSeriesParams,
 ): Promise<CompetitorSeriesPayload> {
-  const p = parseParams(competitorSeriesParamsSchema, params)
-  const w = resolveWindow(ctx.catalog, p.domainId, p.days, p.now)
-  const channel = p.model === 'all' ? 0 : CHANNELS.indexOf(p.model as Channel) + 1
-  const [kind, day, entity, n1, n2, n3, n4, n5] = await ctx.run('queries/competitor_series', {
-    domain_key: w.domain.key,
-    start_day: w.startDay,
-    end_day: w.endDay,
-    channel,
-  })
-  const envelope = { domain_id: w.domain.id, days: p.days, model: p.model, generated_at: w.generatedAt }
-  const competitors = w.domain.competitors
-  const entityCount = competitors.length + 1
+  const { p, scope } = parseRequest(ctx, competitorSeriesParamsSchema, params)
+  const { domain, window, generatedAt } = scope
+  // The parameter schema admits only `all` and channel names, which always resolve.
+  const filter = resolveModelFilter(ctx.catalog, p.model)!
+  const [channelDay, entityDay, entityPrompts] = await Promise.all([
+    ctx.aggregates.rows('agg_channel_day', domain.key),
+    ctx.aggregates.rows('agg_entity_day', domain.key),
+    ctx.aggregates.rows('agg_entity_prompts', domain.key),
+  ])
+  const envelope = { domain_id: domain.id, days: p.days, model: p.model, generated_at: generatedAt }
+  const competitors = domain.competitors
+  const entities = competitors.length + 1
 
-  // Dates with analyses, ascending, and their analysis counts.
-  const dayRows: Array<[number, number]> = []
-  for (let i = 0; i < kind!.length; i++) if (num(kind![i]!) === 0) dayRows.push([num(day![i]!), num(n1![i]!)])
-  dayRows.sort((a, b) => a[0] - b[0])
-  const nDays = dayRows.length
+  const dates = datesWithAnalyses(channelDay, window, filter)
+  const nDays = dates.day.length
   if (nDays === 0 && competitors.length === 0) return { data: { items: [] }, ...envelope }
-  const dayPos = new Map<number, number>()
-  dayRows.forEach(([d], i) => dayPos.set(d, i))
-
-  // Per (entity, date) sums, in flat typed arrays indexed entity * nDays + datePos.
-  const size = entityCount * nDays
-  const mentions = new Float64Array(size)
-  const posSum = new Float64Array(size)
-  const posCnt = new Float64Array(size)
-  const sentSum = new Float64Array(size)
-  const sentCnt = new Float64Array(size)
-  const daySum = new Float64Array(nDays)
-  const totalQueries = new Float64Array(entityCount)
-  for (let i = 0; i < kind!.length; i++) {
-    const k = num(kind![i]!)
-    const e = num(entity![i]!)
-    if (k === 2) {
-      if (e < entityCount) totalQueries[e] = num(n1![i]!)
-      continue
-    }
-    if (k !== 1 || e >= entityCount) continue
-    const d = dayPos.get(num(day![i]!))
-    if (d === undefined) continue
-    const at = e * nDays + d
-    mentions[at] = num(n1![i]!)
-    posSum[at] = num(n2![i]!)
-    posCnt[at] = num(n3![i]!)
-    sentSum[at] = num(n4![i]!)
-    sentCnt[at] = num(n5![i]!)
-    daySum[d]! += num(n1![i]!)
-  }
+  const s = entitySums(entityDay, window, filter, dates.day, entities)
+  const totalQueries = distinctPrompts(entityPrompts, window, filter, entities)
 
   const entry = (e: number): CompetitorEntry => {
     const c = e === 0 ? undefined : competitors[e - 1]!
@@ -76,29 +50,29 @@ export async function computeCompetitorSeries(
     let totalSentCnt = 0
     for (let d = 0; d < nDays; d++) {
       const at = e * nDays + d
-      const m = mentions[at]!
-      const visibility = (m * 100) / dayRows[d]![1]
-      const sov = daySum[d]! === 0 ? 0 : (m * 100) / daySum[d]!
+      const m = s.mentions[at]!
+      const visibility = (m * 100) / dates.analyses[d]!
+      const sov = s.daySum[d]! === 0 ? 0 : (m * 100) / s.daySum[d]!
       series.push({
-        date: formatDay(dayRows[d]![0]),
+        date: formatDay(dates.day[d]!),
         mentions: m,
         visibility,
         sov,
-        avg_position: posCnt[at]! === 0 ? 0 : posSum[at]! / posCnt[at]!,
-        sentiment: sentCnt[at]! === 0 ? 0 : sentSum[at]! / sentCnt[at]!,
+        avg_position: s.posCnt[at]! === 0 ? 0 : s.posSum[at]! / s.posCnt[at]!,
+        sentiment: s.sentCnt[at]! === 0 ? 0 : s.sentSum[at]! / s.sentCnt[at]!,
       })
       sumMentions += m
       sumVisibility.add(visibility)
       sumSov.add(sov)
-      totalPos += posSum[at]!
-      totalPosCnt += posCnt[at]!
-      totalSent += sentSum[at]!
-      totalSentCnt += sentCnt[at]!
+      totalPos += s.posSum[at]!
+      totalPosCnt += s.posCnt[at]!
+      totalSent += s.sentSum[at]!
+      totalSentCnt += s.sentCnt[at]!
     }
     return {
-      id: c === undefined ? `user-brand-${w.domain.id}` : c.id,
-      name: c === undefined ? w.domain.brand_name : c.name,
-      website: c === undefined ? w.domain.website : c.website,
+      id: c === undefined ? `user-brand-${domain.id}` : c.id,
+      name: c === undefined ? domain.brand_name : c.name,
+      website: c === undefined ? domain.website : c.website,
       is_brand: c === undefined,
       avg_mentions: nDays === 0 ? 0 : sumMentions / nDays,
       avg_position: totalPosCnt === 0 ? 0 : totalPos / totalPosCnt,
@@ -116,7 +90,97 @@ export async function computeCompetitorSeries(
   return { data: { items: [entry(0), ...rows] }, ...envelope }
 }
 
-/** Orders strings by UTF-16 code units, the same in every locale. */
-export function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0
+/** The window's dates with at least one analysis passing the filter, ascending, and those analyses. */
+function datesWithAnalyses(
+  t: AggregateRows<'agg_channel_day'>,
+  w: DayWindow,
+  f: ModelFilter,
+): { day: number[]; analyses: number[] } {
+  const out = { day: [] as number[], analyses: [] as number[] }
+  const [from, to] = rowRange(t.day, w)
+  for (let i = from; i < to;) {
+    const d = t.day[i]!
+    let sum = 0
+    let seen = false
+    for (; i < to && t.day[i] === d; i++) {
+      if (passes(f, t.channel[i]!)) {
+        sum += t.analyses[i]!
+        seen = true
+      }
+    }
+    if (seen) {
+      out.day.push(d)
+      out.analyses.push(sum)
+    }
+  }
+  return out
+}
+
+/** Per (entity, date) sums in flat arrays indexed entity * dates + date, and per date all entities' mentions. */
+function entitySums(
+  t: AggregateRows<'agg_entity_day'>,
+  w: DayWindow,
+  f: ModelFilter,
+  days: number[],
+  entities: number,
+) {
+  const nDays = days.length
+  const datePos = new Int32Array(w.endDay - w.startDay + 1).fill(-1)
+  days.forEach((d, i) => (datePos[d - w.startDay] = i))
+  const size = entities * nDays
+  const s = {
+    mentions: new Float64Array(size),
+    posSum: new Float64Array(size),
+    posCnt: new Float64Array(size),
+    sentSum: new Float64Array(size),
+    sentCnt: new Float64Array(size),
+    daySum: new Float64Array(nDays),
+  }
+  const [from, to] = rowRange(t.day, w)
+  for (let i = from; i < to; i++) {
+    const e = t.entity_idx[i]!
+    if (e >= entities || !passes(f, t.channel[i]!)) continue // not an entity of the domain (section 5)
+    const d = datePos[t.day[i]! - w.startDay]!
+    if (d < 0) continue
+    const at = e * nDays + d
+    s.mentions[at]! += t.mentions[i]!
+    s.posSum[at]! += t.pos_sum[i]!
+    s.posCnt[at]! += t.pos_cnt[i]!
+    s.sentSum[at]! += t.sent_sum[i]!
+    s.sentCnt[at]! += t.sent_cnt[i]!
+    s.daySum[d]! += t.mentions[i]!
+  }
+  return s
+}
+
+/** Per entity, the distinct prompts mentioning it in the window: OR the masks per chunk, count bits. */
+function distinctPrompts(
+  t: AggregateRows<'agg_entity_prompts'>,
+  w: DayWindow,
+  f: ModelFilter,
+  entities: number,
+): Float64Array {
+  const masks: number[][] = Array.from({ length: entities }, () => []) // [lo0, hi0, lo1, hi1, ...]
+  const [from, to] = rowRange(t.day, w)
+  for (let i = from; i < to; i++) {
+    const e = t.entity_idx[i]!
+    if (e >= entities || !passes(f, t.channel[i]!)) continue
+    const m = masks[e]!
+    const c = 2 * t.chunk[i]!
+    while (m.length <= c + 1) m.push(0)
+    m[c] = (m[c]! | t.lo[i]!) >>> 0
+    m[c + 1] = (m[c + 1]! | t.hi[i]!) >>> 0
+  }
+  const out = new Float64Array(entities)
+  masks.forEach((m, e) => {
+    for (const word of m) out[e]! += popcount32(word)
+  })
+  return out
+}
+
+function popcount32(x: number): number {
+  x -= (x >>> 1) & 0x55555555
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333)
+  x = (x + (x >>> 4)) & 0x0f0f0f0f
+  return Math.imul(x, 0x01010101) >>> 24
 }

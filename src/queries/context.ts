@@ -1,16 +1,17 @@
-/** What every compute function needs: the catalog, a way to run a named query, and the window. */
-import type { DuckDBValue } from '@duckdb/node-api'
+/**
+ * What every report needs: the catalog (dimension rows), the aggregate rows, and the request
+ * resolved to a domain and a window. Reports only read: nothing here calls back into the engine.
+ */
 import type { z } from 'zod'
 import type { Catalog, DomainRow } from '../catalog.js'
 import { NotFoundError, ValidationError } from '../errors.js'
+import type { AggregateSource } from '../tables/aggregates.js'
 import type { Clock } from '../types.js'
-
-export const DAY_MS = 86_400_000
+import { isoSeconds, windowOfDays, type DayWindow } from './window.js'
 
 export interface QueryContext {
   readonly catalog: Catalog
-  /** Runs `sql/<id>.sql` (or its in-memory equivalent) with INTEGER parameters; returns its columns. */
-  run(id: string, values: Record<string, number>): Promise<ArrayLike<DuckDBValue>[]>
+  readonly aggregates: AggregateSource
 }
 
 /** Parses parameters with a zod schema; a failure becomes a ValidationError naming the parameter. */
@@ -32,44 +33,36 @@ export function parseParams<S extends z.ZodType>(schema: S, params: unknown): z.
   throw new ValidationError(issues)
 }
 
-export interface Window {
+/** A report request resolved: its domain, its window and the `generated_at` of the payload. */
+export interface ReportScope {
   domain: DomainRow
-  startDay: number
-  endDay: number
+  window: DayWindow
   generatedAt: string
 }
 
-/** Resolves the domain and the window of `days` UTC dates ending at the UTC date of `now`. */
-export function resolveWindow(
-  catalog: Catalog,
-  domainId: string,
-  days: number,
-  now: Clock | undefined,
-): Window {
-  const id = domainId.toLowerCase()
+/** What every report's parameters carry. */
+export interface ScopeParams {
+  domainId: string
+  days: number
+  now?: Clock | undefined
+}
+
+/** A report's parameters checked with its schema, and its scope resolved. */
+export function parseRequest<S extends z.ZodType<ScopeParams>>(
+  ctx: QueryContext,
+  schema: S,
+  params: unknown,
+): { p: z.output<S>; scope: ReportScope } {
+  const p = parseParams(schema, params)
+  return { p, scope: resolveScope(ctx.catalog, p) }
+}
+
+/** Resolves the domain (NotFoundError when unknown) and the window of `days` ending at `now`. */
+export function resolveScope(catalog: Catalog, params: ScopeParams): ReportScope {
+  const id = params.domainId.toLowerCase()
   const domain = catalog.domains.get(id)
   if (domain === undefined) throw new NotFoundError('domain', id)
+  const now = params.now
   const ms = now === undefined ? Date.now() : now instanceof Date ? now.getTime() : Date.parse(now)
-  const endDay = Math.floor(ms / DAY_MS)
-  return { domain, startDay: endDay - days + 1, endDay, generatedAt: isoSeconds(ms) }
+  return { domain, window: windowOfDays(ms, params.days), generatedAt: isoSeconds(ms) }
 }
-
-/** ISO 8601 in UTC, without milliseconds when they are zero: `2026-11-20T15:00:00Z`. */
-export function isoSeconds(ms: number): string {
-  const s = new Date(ms).toISOString()
-  return s.endsWith('.000Z') ? `${s.slice(0, -5)}Z` : s
-}
-
-const dateCache = new Map<number, string>()
-/** `YYYY-MM-DD` of a day number (days since 1970-01-01). */
-export function formatDay(day: number): string {
-  let s = dateCache.get(day)
-  if (s === undefined) {
-    s = new Date(day * DAY_MS).toISOString().slice(0, 10)
-    if (dateCache.size < 100_000) dateCache.set(day, s)
-  }
-  return s
-}
-
-/** Numbers from DuckDB columns: the SQL casts every value to INTEGER or DOUBLE. */
-export const num = (v: DuckDBValue): number => v as number

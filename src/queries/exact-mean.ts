@@ -35,10 +35,6 @@ export class ExactSum {
     this.#n++
   }
 
-  get count(): number {
-    return this.#n
-  }
-
   /** sum / divisor, correctly rounded; divisor defaults to the number of values added. */
   mean(divisor: number = this.#n): number {
     if (divisor === 0) return 0

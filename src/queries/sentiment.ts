@@ -1,89 +1,75 @@
-import { sentimentParamsSchema } from '../schemas/params.js'
+/**
+ * Sentiment overview and sentiment themes: semantics.md section 6.
+ *
+ * Both read agg_theme_day (per day, channel, model and theme: occurrences) for the window after the
+ * model filter (a channel or a raw model id), keep the non-archived themes that occurred, and shape
+ * them: the themes endpoint lists them, the overview counts them.
+ */
 import type { ThemeRow } from '../catalog.js'
-import {
-  CHANNELS,
-  type Channel,
-  type SentimentOverviewPayload,
-  type SentimentParams,
-  type SentimentThemesPayload,
-} from '../types.js'
-import { num, parseParams, resolveWindow, type QueryContext, type Window } from './context.js'
-import { compareText } from './competitor-series.js'
+import { sentimentParamsSchema } from '../schemas/params.js'
+import type { SentimentOverviewPayload, SentimentParams, SentimentThemesPayload } from '../types.js'
+import { compareText } from './compare.js'
+import { parseRequest, type QueryContext, type ReportScope } from './context.js'
+import { passes, resolveModelFilter } from './model-filter.js'
+import { rowRange } from './window.js'
 
 interface ThemeCount {
   theme: ThemeRow
   occurrences: number
 }
 
-/** The non-archived themes with occurrences in the window after the model filter, ordered. */
-async function themesInWindow(ctx: QueryContext, w: Window, model: string): Promise<ThemeCount[]> {
-  let channel = 0
-  let modelKey = -1
-  if (model !== 'all') {
-    const c = CHANNELS.indexOf(model as Channel)
-    if (c >= 0) channel = c + 1
-    else {
-      const key = ctx.catalog.models.get(model)
-      if (key === undefined) return [] // an identifier never seen: the empty result
-      modelKey = key
-    }
+/** The themes in the window: not archived, occurring after the model filter; ordered. */
+async function themesInWindow(ctx: QueryContext, scope: ReportScope, model: string): Promise<ThemeCount[]> {
+  const filter = resolveModelFilter(ctx.catalog, model)
+  if (filter === null) return [] // a raw model id never seen: the empty result
+  const themes = scope.domain.themes
+  const t = await ctx.aggregates.rows('agg_theme_day', scope.domain.key)
+  const [from, to] = rowRange(t.day, scope.window)
+  const sums = new Float64Array(themes.length)
+  for (let i = from; i < to; i++) {
+    if (passes(filter, t.channel[i]!, t.model_key[i]!)) sums[t.theme_idx[i]!]! += t.occurrences[i]!
   }
-  const [idx, occ] = await ctx.run('queries/theme_occurrences', {
-    domain_key: w.domain.key,
-    start_day: w.startDay,
-    end_day: w.endDay,
-    channel,
-    model_key: modelKey,
-  })
   const out: ThemeCount[] = []
-  for (let i = 0; i < idx!.length; i++) {
-    const theme = w.domain.themes[num(idx![i]!)]
-    const occurrences = num(occ![i]!)
-    if (theme === undefined || theme.archived || occurrences <= 0) continue
-    out.push({ theme, occurrences })
-  }
+  sums.forEach((occurrences, idx) => {
+    const theme = themes[idx]
+    if (theme !== undefined && !theme.archived && occurrences > 0) out.push({ theme, occurrences })
+  })
   out.sort((a, b) => b.occurrences - a.occurrences || compareText(a.theme.id, b.theme.id))
   return out
 }
 
-/** Sentiment themes (semantics.md section 6). */
+/** What both reports start from: the parameters checked, the themes in the window, the envelope. */
+async function themesOfRequest(ctx: QueryContext, params: SentimentParams) {
+  const { p, scope } = parseRequest(ctx, sentimentParamsSchema, params)
+  const envelope = {
+    domain_id: scope.domain.id,
+    days: p.days,
+    model: p.model,
+    generated_at: scope.generatedAt,
+  }
+  return { themes: await themesInWindow(ctx, scope, p.model), envelope }
+}
+
 export async function sentimentThemes(
   ctx: QueryContext,
   params: SentimentParams,
 ): Promise<SentimentThemesPayload> {
-  const p = parseParams(sentimentParamsSchema, params)
-  const w = resolveWindow(ctx.catalog, p.domainId, p.days, p.now)
-  const themes = await themesInWindow(ctx, w, p.model)
-  return {
-    data: {
-      items: themes.map(({ theme, occurrences }) => ({
-        id: theme.id,
-        name: theme.custom_name ?? theme.name,
-        sentiment: theme.sentiment,
-        occurrences,
-        created_at: theme.created_at,
-      })),
-    },
-    domain_id: w.domain.id,
-    days: p.days,
-    model: p.model,
-    generated_at: w.generatedAt,
-  }
+  const { themes, envelope } = await themesOfRequest(ctx, params)
+  const items = themes.map(({ theme, occurrences }) => ({
+    id: theme.id,
+    name: theme.custom_name ?? theme.name,
+    sentiment: theme.sentiment,
+    occurrences,
+    created_at: theme.created_at,
+  }))
+  return { data: { items }, ...envelope }
 }
 
-/** round(1000 * part / total) / 10 with halves up, in exact integer arithmetic. */
-export function percentOneDecimal(part: number, total: number): number {
-  return total === 0 ? 0 : Math.floor((2000 * part + total) / (2 * total)) / 10
-}
-
-/** Sentiment overview (semantics.md section 6). */
 export async function sentimentOverview(
   ctx: QueryContext,
   params: SentimentParams,
 ): Promise<SentimentOverviewPayload> {
-  const p = parseParams(sentimentParamsSchema, params)
-  const w = resolveWindow(ctx.catalog, p.domainId, p.days, p.now)
-  const themes = await themesInWindow(ctx, w, p.model)
+  const { themes, envelope } = await themesOfRequest(ctx, params)
   let positive = 0
   let total = 0
   for (const t of themes) {
@@ -91,15 +77,15 @@ export async function sentimentOverview(
     total += t.occurrences
   }
   const n = themes.length
-  return {
-    data: {
-      positive_percent: percentOneDecimal(positive, n),
-      negative_percent: percentOneDecimal(n - positive, n),
-      total_mentions: total,
-    },
-    domain_id: w.domain.id,
-    days: p.days,
-    model: p.model,
-    generated_at: w.generatedAt,
+  const data = {
+    positive_percent: percentOneDecimal(positive, n),
+    negative_percent: percentOneDecimal(n - positive, n),
+    total_mentions: total,
   }
+  return { data, ...envelope }
+}
+
+/** round(1000 * part / total) / 10 with halves up, in exact integer arithmetic. */
+export function percentOneDecimal(part: number, total: number): number {
+  return total === 0 ? 0 : Math.floor((2000 * part + total) / (2 * total)) / 10
 }

@@ -43,15 +43,6 @@ export function dayNumber(date: string): number {
 }
 
 /**
- * Days since the epoch -> 'YYYY-MM-DD'.
- * @example
- * dayString(1) // '1970-01-02'
- */
-export function dayString(day: number): string {
-  return new Date(day * MS_PER_DAY).toISOString().slice(0, 10)
-}
-
-/**
  * A day as 'Nov 18' (or 'Nov 18, 2026' with the year).
  * @example
  * formatDay(dayNumber('2026-11-18'), true) // 'Nov 18, 2026'

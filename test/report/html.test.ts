@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { renderReportHtml, modelLabel } from '../../src/report/html.js'
-import { escapeHtml, formatInt, formatPercent, formatTimestamp } from '../../src/report/format.js'
-import { dayNumber, dayString } from '../../src/report/format.js'
+import { dayNumber, escapeHtml, formatInt, formatPercent, formatTimestamp } from '../../src/report/format.js'
 import { dayTicks, niceScale } from '../../src/report/svg.js'
 import { emptySet, exampleSet, realisticSet } from './payloads.js'
 
@@ -156,7 +155,8 @@ describe('format and scales', () => {
     expect(formatPercent(Number.NaN)).toBe('—')
     expect(formatTimestamp('2026-11-20T17:30:00+02:00')).toBe('2026-11-20 15:30 UTC')
     expect(formatTimestamp('garbage')).toBe('garbage')
-    expect(dayString(dayNumber('2026-03-01'))).toBe('2026-03-01')
+    expect(dayNumber('2026-03-01')).toBe(20513)
+    expect(dayNumber('2026-3-1')).toBeNaN()
   })
 
   it('nice scales and day ticks', () => {

@@ -1,2 +1,0 @@
--- Stored analyses that the call replaces.
-INSERT INTO stg_old SELECT a.analysis_key FROM analyses a SEMI JOIN stg_final f ON a.id = f.id

@@ -1,1 +1,0 @@
-DELETE FROM citations WHERE analysis_key IN (SELECT analysis_key FROM stg_old)

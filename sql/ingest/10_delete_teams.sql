@@ -1,1 +1,0 @@
-DELETE FROM teams WHERE id IN (SELECT id::UUID FROM stg_teams)

@@ -1,1 +1,0 @@
-INSERT INTO teams SELECT id::UUID, name, plan, developer_access FROM stg_teams

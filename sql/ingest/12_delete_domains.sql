@@ -1,1 +1,0 @@
-DELETE FROM domains WHERE domain_key IN (SELECT domain_key FROM stg_domains)

@@ -1,1 +1,0 @@
-DELETE FROM competitors WHERE id IN (SELECT id::UUID FROM stg_competitors)

@@ -1,1 +1,0 @@
-INSERT INTO competitors SELECT domain_key, entity_idx, id::UUID, name, website FROM stg_competitors

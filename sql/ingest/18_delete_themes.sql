@@ -1,1 +1,0 @@
-DELETE FROM themes WHERE id IN (SELECT id::UUID FROM stg_themes)

@@ -1,1 +1,0 @@
-INSERT INTO models SELECT model_key, model FROM stg_models

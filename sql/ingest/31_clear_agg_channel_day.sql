@@ -1,2 +1,0 @@
--- Drops the agg_channel_day rows of the affected days; they are recomputed from the raw tables next.
-DELETE FROM agg_channel_day USING stg_affected s WHERE agg_channel_day.domain_key = s.domain_key AND agg_channel_day.day = s.day

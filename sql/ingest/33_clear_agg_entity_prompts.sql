@@ -1,2 +1,0 @@
--- Drops the agg_entity_prompts rows of the affected days; they are recomputed from the raw tables next.
-DELETE FROM agg_entity_prompts USING stg_affected s WHERE agg_entity_prompts.domain_key = s.domain_key AND agg_entity_prompts.day = s.day

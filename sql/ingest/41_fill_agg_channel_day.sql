@@ -1,6 +1,0 @@
-INSERT INTO agg_channel_day
-SELECT a.domain_key, a.day, a.channel, count(*)::INTEGER
-FROM analyses a
-SEMI JOIN stg_affected s ON a.domain_key = s.domain_key AND a.day = s.day
-GROUP BY a.domain_key, a.day, a.channel
-ORDER BY a.domain_key, a.day, a.channel

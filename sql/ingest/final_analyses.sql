@@ -1,0 +1,13 @@
+-- Ingest step final_analyses; phase resolve (the list: src/ingest/pipeline.ts).
+-- Parameters: $base BIGINT (the first free analysis_key; a row's key is $base + seq).
+-- Runs after: the staging tables and handle maps (IngestCall.stage).
+-- The call's analyses after de-duplication (the record with the highest seq wins), with handles
+-- resolved to keys.
+INSERT INTO stg_final
+SELECT s.seq, $base + s.seq, s.id::UUID, dm.domain_key, pm.prompt_idx, s.channel, mm.model_key,
+       s.answered_ms::BIGINT, DATE '1970-01-01' + s.day
+FROM stg_analyses s
+JOIN (SELECT id, max(seq) AS seq FROM stg_analyses GROUP BY id) last ON last.seq = s.seq
+JOIN stg_domain_map dm ON dm.h = s.domain_h
+JOIN stg_prompt_map pm ON pm.h = s.prompt_h
+JOIN stg_model_map mm ON mm.h = s.model_h

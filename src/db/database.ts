@@ -1,0 +1,74 @@
+/**
+ * Opens the DuckDB database: one instance per file in this process, a write connection (ingest,
+ * keys) and a pool of read connections, every one in UTC; the schema migrated; and, in serving
+ * (hardened) mode, external file access off and the configuration locked.
+ */
+import { mkdirSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
+import { ValidationError } from '../errors.js'
+import { migrate } from './migrate.js'
+import { ReadConnection, ReadPool } from './read-pool.js'
+
+export interface Database {
+  readonly instance: DuckDBInstance
+  readonly write: DuckDBConnection
+  readonly pool: ReadPool
+  /** The file's absolute path, or null in memory. */
+  readonly file: string | null
+  close(): void
+}
+
+export interface OpenDatabaseOptions {
+  path: string
+  readOnly: boolean
+  hardened: boolean
+  readConnections: number
+}
+
+/** Files open in this process: two DuckDB instances on one file would corrupt it. */
+const openFiles = new Set<string>()
+
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  const { path, readOnly } = options
+  const config: Record<string, string> = {}
+  if (readOnly) config.access_mode = 'READ_ONLY'
+  const file = path === ':memory:' ? null : resolve(path)
+  if (file !== null) {
+    if (openFiles.has(file)) {
+      throw new ValidationError([
+        { path: 'path', message: `${path} is already open in this process: share that engine` },
+      ])
+    }
+    if (!readOnly) mkdirSync(dirname(file), { recursive: true })
+  }
+  const instance = await DuckDBInstance.create(file ?? ':memory:', config)
+  if (file !== null) openFiles.add(file)
+  const connect = async () => {
+    const c = await instance.connect()
+    await c.run("SET TimeZone = 'UTC'")
+    return c
+  }
+  const write = await connect()
+  const reads: ReadConnection[] = []
+  const close = () => {
+    for (const c of reads) c.close()
+    write.closeSync()
+    instance.closeSync()
+    if (file !== null) openFiles.delete(file)
+  }
+  try {
+    await migrate(write, readOnly)
+    const n = Math.max(1, Math.min(16, options.readConnections))
+    for (let i = 0; i < n; i++) reads.push(new ReadConnection(await connect()))
+    if (options.hardened) {
+      // Every connection exists (and has its TimeZone) before the configuration is locked.
+      await write.run('SET enable_external_access = false')
+      await write.run('SET lock_configuration = true')
+    }
+    return { instance, write, pool: new ReadPool(reads), file, close }
+  } catch (e) {
+    close()
+    throw e
+  }
+}

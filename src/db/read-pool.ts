@@ -1,0 +1,104 @@
+/**
+ * The read side of the database: a fixed set of read connections, each with its prepared
+ * statements, handed out one at a time (DuckDB runs one statement per connection at a time).
+ */
+import { INTEGER, type DuckDBConnection, type DuckDBPreparedStatement } from '@duckdb/node-api'
+import { QueryError } from '../errors.js'
+import { sqlText } from './sql.js'
+
+/** One read connection and the statements prepared on it, by query id. */
+export class ReadConnection {
+  readonly #statements = new Map<string, DuckDBPreparedStatement>()
+  constructor(readonly conn: DuckDBConnection) {}
+
+  /**
+   * Runs query `id` (every parameter INTEGER) whose columns are all DOUBLE and NOT NULL, and copies
+   * them into Float64Arrays. The vectors' own Float64Array views are copied whole when the client
+   * exposes them (it does in the pinned @duckdb/node-api), value by value otherwise. `columns`
+   * names the columns the caller reads, in order: a query that returns others is refused.
+   */
+  async loadColumns(
+    id: string,
+    values: Record<string, number>,
+    columns: readonly string[],
+  ): Promise<Float64Array[]> {
+    const stmt = await this.#prepared(id)
+    const types: Record<string, typeof INTEGER> = {}
+    for (const k of Object.keys(values)) types[k] = INTEGER
+    stmt.bind(values, types)
+    const result = await stmt.run()
+    const names = result.columnNames()
+    if (names.join() !== columns.join())
+      throw new Error(`${id} returns columns ${names.join(', ')}, not ${columns.join(', ')}`)
+    const out = names.map(() => new Float64Array(result.rowCount))
+    let offset = 0
+    for (let c = 0; c < result.chunkCount; c++) {
+      const chunk = result.getChunk(c)
+      const n = chunk.rowCount
+      for (let col = 0; col < out.length; col++) {
+        const vector = chunk.getColumnVector(col)
+        const target = out[col]!
+        const items = (vector as unknown as { items?: unknown }).items
+        if (items instanceof Float64Array && items.length === n) target.set(items, offset)
+        else for (let i = 0; i < n; i++) target[offset + i] = Number(vector.getItem(i) ?? 0)
+      }
+      offset += n
+    }
+    return out
+  }
+
+  async #prepared(id: string): Promise<DuckDBPreparedStatement> {
+    let stmt = this.#statements.get(id)
+    if (stmt === undefined) {
+      stmt = await this.conn.prepare(sqlText(id))
+      this.#statements.set(id, stmt)
+    }
+    return stmt
+  }
+
+  close(): void {
+    for (const s of this.#statements.values()) s.destroySync()
+    this.#statements.clear()
+    this.conn.closeSync()
+  }
+}
+
+/** A fixed set of read connections handed out one at a time. */
+export class ReadPool {
+  readonly #idle: ReadConnection[]
+  readonly #waiting: Array<(c: ReadConnection) => void> = []
+  constructor(readonly all: ReadConnection[]) {
+    this.#idle = [...all]
+  }
+
+  /** Runs `fn` with a connection of its own; waits for one when all are busy. */
+  async use<T>(fn: (c: ReadConnection) => Promise<T>): Promise<T> {
+    const c = this.#idle.pop() ?? (await new Promise<ReadConnection>((r) => this.#waiting.push(r)))
+    try {
+      return await fn(c)
+    } finally {
+      const next = this.#waiting.shift()
+      if (next) next(c)
+      else this.#idle.push(c)
+    }
+  }
+
+  /** `loadColumns` on a free connection; a DuckDB failure becomes a QueryError naming `id`. */
+  loadColumns(
+    id: string,
+    values: Record<string, number>,
+    columns: readonly string[],
+  ): Promise<Float64Array[]> {
+    return this.use(async (c) => {
+      try {
+        return await c.loadColumns(id, values, columns)
+      } catch (cause) {
+        throw new QueryError(id, { cause })
+      }
+    })
+  }
+
+  close(): void {
+    for (const c of this.all) c.close()
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * The window (semantics.md section 2): the UTC dates a report covers, as an inclusive range of day
+ * numbers (days since 1970-01-01), and the one place that turns it into rows of a day-sorted table.
+ *
+ * Every report takes a `DayWindow`, never `days`: a window of `days` ending today is one way to
+ * build it (`windowOfDays`); an explicit start and end date is another.
+ */
+
+export const DAY_MS = 86_400_000
+
+/** UTC dates `startDay` through `endDay`, both included, as days since 1970-01-01. */
+export interface DayWindow {
+  readonly startDay: number
+  readonly endDay: number
+}
+
+/** The window of `days` UTC dates ending at the UTC date of `nowMs`. */
+export function windowOfDays(nowMs: number, days: number): DayWindow {
+  const endDay = Math.floor(nowMs / DAY_MS)
+  return { startDay: endDay - days + 1, endDay }
+}
+
+/** First index whose day is >= `day` (days ascending). */
+function lowerBound(days: Float64Array, day: number): number {
+  let lo = 0
+  let hi = days.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (days[mid]! < day) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/** The rows [from, to) of a table sorted by day whose day is in the window. */
+export function rowRange(days: Float64Array, w: DayWindow): [from: number, to: number] {
+  return [lowerBound(days, w.startDay), lowerBound(days, w.endDay + 1)]
+}
+
+/** ISO 8601 in UTC, without milliseconds when they are zero: `2026-11-20T15:00:00Z`. */
+export function isoSeconds(ms: number): string {
+  const s = new Date(ms).toISOString()
+  return s.endsWith('.000Z') ? `${s.slice(0, -5)}Z` : s
+}
+
+const dateCache = new Map<number, string>()
+/** `YYYY-MM-DD` of a day number (days since 1970-01-01). */
+export function formatDay(day: number): string {
+  let s = dateCache.get(day)
+  if (s === undefined) {
+    s = new Date(day * DAY_MS).toISOString().slice(0, 10)
+    if (dateCache.size < 100_000) dateCache.set(day, s)
+  }
+  return s
+}

@@ -1,0 +1,352 @@
+/** The sections of the report page, each rendered from the payloads as an HTML fragment. */
+import type { CompetitorEntry } from '../types.js'
+import type { ReportInput } from './html.js'
+import {
+  dayNumber,
+  esc,
+  formatDay,
+  formatInt,
+  formatNumber,
+  formatPercent,
+  formatTimestamp,
+} from './format.js'
+import { POSITIVE } from './styles.js'
+import { donut, lineChart, sparkline } from './svg.js'
+
+const BRAND_COLOR = '#4338ca'
+const COMPETITOR_COLORS = [
+  '#0891b2',
+  '#ea580c',
+  '#c026d3',
+  '#65a30d',
+  '#b45309',
+  '#64748b',
+  '#0d9488',
+  '#be123c',
+]
+const NEGATIVE = '#dc2626'
+
+const CHANNEL_LABELS: Record<string, string> = {
+  all: 'All channels',
+  chatgpt: 'ChatGPT',
+  perplexity: 'Perplexity',
+  gemini: 'Gemini',
+  claude: 'Claude',
+  copilot: 'Copilot',
+  'google-ai-overviews': 'Google AI Overviews',
+  'google-ai-mode': 'Google AI Mode',
+}
+
+/**
+ * A model filter as people read it: 'all' -> 'All channels', a channel -> its product name, a raw
+ * model id unchanged.
+ * @example
+ * modelLabel('google-ai-mode') // 'Google AI Mode'
+ */
+export function modelLabel(model: string): string {
+  return CHANNEL_LABELS[model] ?? model
+}
+
+const EMPTY = '<div class="empty">No data in this window</div>'
+
+function section(title: string, subtitle: string, body: string, cls = ''): string {
+  return `<section class="card ${cls}"><header class="card-head"><h2>${esc(title)}</h2>${
+    subtitle ? `<p class="sub">${esc(subtitle)}</p>` : ''
+  }</header>${body}</section>`
+}
+
+function kpi(label: string, value: string, detail: string, tone = ''): string {
+  return `<div class="kpi ${tone}"><div class="kpi-label">${esc(label)}</div><div class="kpi-value">${esc(
+    value,
+  )}</div><div class="kpi-detail">${esc(detail)}</div></div>`
+}
+
+/** The window's first and last day (day numbers) from `days` and the UTC date of `generated_at`. */
+function windowOf(days: number, generatedAt: string): { first: number; last: number } | null {
+  const ms = Date.parse(generatedAt)
+  if (Number.isNaN(ms) || !Number.isInteger(days) || days < 1) return null
+  const last = Math.floor(ms / 86_400_000)
+  return { first: last - days + 1, last }
+}
+
+function entityColor(index: number, entity: CompetitorEntry): string {
+  return entity.is_brand ? BRAND_COLOR : (COMPETITOR_COLORS[index % COMPETITOR_COLORS.length] ?? '#64748b')
+}
+
+export function renderHeader(input: ReportInput, brandName: string): string {
+  const envelope = input.overview ?? input.themes ?? input.competitors ?? input.prompts ?? null
+  const meta: [string, string][] = []
+  if (envelope) {
+    const w = windowOf(envelope.days, envelope.generated_at)
+    meta.push([
+      'Window',
+      w
+        ? `${formatDay(w.first, true)} – ${formatDay(w.last, true)} (${envelope.days} day${envelope.days === 1 ? '' : 's'})`
+        : `${envelope.days} days`,
+    ])
+  }
+  const sentimentModel = input.overview?.model ?? input.themes?.model
+  const competitorModel = input.competitors?.model
+  const model = sentimentModel ?? competitorModel
+  if (model !== undefined) meta.push(['Model', modelLabel(model)])
+  if (envelope) meta.push(['Generated', formatTimestamp(envelope.generated_at)])
+  meta.push(['Domain ID', input.domain.id])
+
+  const notes = [...(input.notes ?? [])]
+  if (sentimentModel !== undefined && competitorModel !== undefined && sentimentModel !== competitorModel) {
+    const rawModelId = competitorModel === 'all' && !(sentimentModel in CHANNEL_LABELS)
+    notes.push(
+      rawModelId
+        ? `Visibility, share of voice and competitors cover all channels: the competitor series filters by channel only, and ${sentimentModel} is a model id. Sentiment and themes cover ${sentimentModel} only.`
+        : `Visibility, share of voice and competitors use ${modelLabel(competitorModel)}; sentiment uses ${modelLabel(
+            sentimentModel,
+          )}.`,
+    )
+  }
+  const website = input.domain.website ?? null
+  const initial = Array.from(brandName.trim())[0]?.toUpperCase() ?? '?'
+  return `<header class="top">
+<div class="brand"><div class="avatar" aria-hidden="true">${esc(initial)}</div><div><p class="eyebrow">AI search visibility report</p><h1 dir="auto">${esc(
+    brandName,
+  )}</h1>${website ? `<p class="site">${esc(website)}</p>` : ''}</div></div>
+<dl class="meta">${meta.map(([k, v]) => `<div><dt>${esc(k)}</dt><dd>${esc(v)}</dd></div>`).join('')}</dl>
+</header>${notes.length ? `<div class="notes">${notes.map((n) => `<p>${esc(n)}</p>`).join('')}</div>` : ''}`
+}
+
+export function renderKpis(input: ReportInput): string {
+  const items = input.competitors?.data.items ?? []
+  const brand = items.find((e) => e.is_brand)
+  const hasBrandData = brand !== undefined && brand.series.length > 0
+  const cards: string[] = []
+  if (hasBrandData) {
+    const byVis = [...items].sort((a, b) => b.avg_visibility - a.avg_visibility)
+    const rank = byVis.findIndex((e) => e.is_brand) + 1
+    const sovLeader = [...items].sort((a, b) => b.avg_sov - a.avg_sov)[0]
+    cards.push(
+      kpi(
+        'Visibility',
+        formatPercent(brand.avg_visibility),
+        `Rank ${rank} of ${items.length} tracked`,
+        'accent',
+      ),
+      kpi(
+        'Share of voice',
+        formatPercent(brand.avg_sov),
+        sovLeader && !sovLeader.is_brand
+          ? `Leader: ${sovLeader.name} ${formatPercent(sovLeader.avg_sov)}`
+          : 'Highest of all tracked',
+      ),
+      kpi(
+        'Average position',
+        brand.avg_position > 0 ? formatNumber(brand.avg_position) : '—',
+        'Lower is better',
+      ),
+      kpi(
+        'Sentiment score',
+        brand.avg_sentiment > 0 ? formatNumber(brand.avg_sentiment, 0) : '—',
+        'Out of 100',
+      ),
+    )
+  } else {
+    cards.push(
+      kpi('Visibility', '—', 'No data in this window'),
+      kpi('Share of voice', '—', 'No data in this window'),
+      kpi('Average position', '—', 'No data in this window'),
+      kpi('Sentiment score', '—', 'No data in this window'),
+    )
+  }
+  const ov = input.overview?.data
+  const hasThemes =
+    ov !== undefined && (ov.total_mentions > 0 || ov.positive_percent > 0 || ov.negative_percent > 0)
+  cards.push(
+    hasThemes
+      ? kpi(
+          'Positive themes',
+          formatPercent(ov.positive_percent),
+          `${formatInt(ov.total_mentions)} theme mentions`,
+          'positive',
+        )
+      : kpi('Positive themes', '—', 'No data in this window'),
+  )
+  return `<div class="kpis">${cards.join('')}</div>`
+}
+
+export function renderTrends(input: ReportInput, top: number): string {
+  const items = input.competitors?.data.items ?? []
+  const withData = items.filter((e) => e.series.length > 0)
+  if (withData.length === 0) {
+    return section('Visibility and share of voice', 'Daily, brand against its top competitors', EMPTY)
+  }
+  const brand = items.filter((e) => e.is_brand)
+  const rivals = items.filter((e) => !e.is_brand).slice(0, top)
+  const shown = [...brand, ...rivals]
+  const color = new Map(shown.map((e, i) => [e, entityColor(i - brand.length, e)]))
+  const legend = `<ul class="legend">${shown
+    .map(
+      (e) =>
+        `<li${e.is_brand ? ' class="is-brand"' : ''}><span class="swatch" style="background:${esc(
+          color.get(e) ?? '#64748b',
+        )}"></span><span dir="auto">${esc(e.name)}</span></li>`,
+    )
+    .join('')}</ul>`
+  const series = (pick: 'visibility' | 'sov') =>
+    shown.map((e) => ({
+      name: e.name,
+      color: color.get(e) ?? '#64748b',
+      emphasis: e.is_brand,
+      points: e.series.map((d) => ({ date: d.date, value: d[pick] })),
+    }))
+  const more = items.length - shown.length
+  const body = `${legend}<div class="charts">
+<figure><figcaption>Visibility <span>share of AI answers that mention each entity</span></figcaption>${lineChart(
+    {
+      title: 'Visibility over time',
+      series: series('visibility'),
+      yCap: 100,
+    },
+  )}</figure>
+<figure><figcaption>Share of voice <span>each entity's share of all mentions that day</span></figcaption>${lineChart(
+    {
+      title: 'Share of voice over time',
+      series: series('sov'),
+      yCap: 100,
+    },
+  )}</figure></div>${more > 0 ? `<p class="foot">${more} more competitor${more === 1 ? '' : 's'} in the table below.</p>` : ''}`
+  return section(
+    'Visibility and share of voice',
+    `Daily, ${brand[0] ? brand[0].name : 'the brand'} against its top ${rivals.length} competitor${rivals.length === 1 ? '' : 's'}`,
+    body,
+  )
+}
+
+function bar(value: number, max: number, color: string): string {
+  const pct = max > 0 && Number.isFinite(value) ? Math.max(0, Math.min(100, (value / max) * 100)) : 0
+  return `<span class="bar"><span style="width:${pct.toFixed(1)}%;background:${esc(color)}"></span></span>`
+}
+
+export function renderCompetitorTable(input: ReportInput, top: number): string {
+  const items = input.competitors?.data.items ?? []
+  if (items.length === 0) return section('Competitive landscape', 'Averages over the window', EMPTY)
+  const rivals = items.filter((e) => !e.is_brand)
+  const maxVis = Math.max(1, ...items.map((e) => e.avg_visibility))
+  const rows = items
+    .map((e) => {
+      const idx = rivals.indexOf(e)
+      const color = e.is_brand ? BRAND_COLOR : idx < top ? entityColor(idx, e) : '#94a3b8'
+      const noData = e.series.length === 0 || e.total_queries === 0
+      return `<tr${e.is_brand ? ' class="is-brand"' : ''}>
+<td><div class="name"><span class="swatch" style="background:${esc(color)}"></span><span class="ename" dir="auto">${esc(
+        e.name,
+      )}</span>${e.is_brand ? '<span class="pill brand-pill">Your brand</span>' : ''}${
+        e.website ? `<span class="web">${esc(e.website)}</span>` : ''
+      }</div></td>
+<td class="num">${bar(e.avg_visibility, maxVis, color)}${esc(formatPercent(e.avg_visibility))}</td>
+<td class="num">${esc(formatPercent(e.avg_sov))}</td>
+<td class="num">${esc(formatNumber(e.avg_mentions))}</td>
+<td class="num">${esc(noData || e.avg_position <= 0 ? '—' : formatNumber(e.avg_position))}</td>
+<td class="num">${esc(noData || e.avg_sentiment <= 0 ? '—' : formatNumber(e.avg_sentiment, 0))}</td>
+<td class="num">${esc(formatInt(e.total_queries))}</td></tr>`
+    })
+    .join('')
+  return section(
+    'Competitive landscape',
+    'Averages over the window, sorted by visibility',
+    `<table class="grid-table"><thead><tr><th>Entity</th><th class="num">Visibility</th><th class="num">Share of voice</th><th class="num">Mentions / day</th><th class="num">Avg position</th><th class="num">Sentiment</th><th class="num">Prompts</th></tr></thead><tbody>${rows}</tbody></table>`,
+  )
+}
+
+export function renderPrompts(input: ReportInput, top: number): string {
+  const p = input.prompts
+  const items = p?.data.items ?? []
+  if (!p || items.length === 0) return section('Top prompts', 'By brand mentions over the window', EMPTY)
+  const w = windowOf(p.days, p.generated_at)
+  const shown = items.slice(0, top).map((e) => {
+    const mentions = e.series.reduce((s, d) => s + d.mentions, 0)
+    const responses = e.series.reduce((s, d) => s + d.responses, 0)
+    const citations = e.series.reduce((s, d) => s + d.citations, 0)
+    return { e, mentions, responses, citations }
+  })
+  // Sparklines share one time axis: the span of the data (all prompts), else the window.
+  const allDays = items.flatMap((e) => e.series.map((d) => dayNumber(d.date))).filter(Number.isFinite)
+  const first = allDays.length ? Math.min(...allDays) : (w?.first ?? 0)
+  const last = allDays.length ? Math.max(...allDays) : (w?.last ?? 0)
+  const maxMentions = Math.max(1, ...shown.map((s) => s.mentions))
+  const rows = shown
+    .map(
+      (s, i) => `<tr>
+<td class="rank">${i + 1}</td>
+<td class="prompt"><span dir="auto" title="${esc(s.e.text)}">${esc(s.e.text)}</span></td>
+<td class="num">${esc(formatInt(s.e.estimated_search_volume))}</td>
+<td class="num">${esc(formatInt(s.responses))}</td>
+<td class="num mentions">${bar(s.mentions, maxMentions, BRAND_COLOR)}<b>${esc(formatInt(s.mentions))}</b></td>
+<td class="num">${esc(formatPercent(s.responses > 0 ? (s.mentions / s.responses) * 100 : null, 0))}</td>
+<td class="num">${esc(formatInt(s.citations))}</td>
+<td class="trend">${sparkline(
+        s.e.series.map((d) => ({ day: dayNumber(d.date), value: d.mentions })),
+        first,
+        last,
+        BRAND_COLOR,
+      )}</td></tr>`,
+    )
+    .join('')
+  const more = items.length - shown.length
+  return section(
+    'Top prompts',
+    `The ${shown.length} tracked prompts with the most brand mentions${more > 0 ? ` (of ${items.length})` : ''}`,
+    `<table class="grid-table prompts"><thead><tr><th class="rank">#</th><th>Prompt</th><th class="num">Search volume</th><th class="num">Answers</th><th class="num">Mentions</th><th class="num">Mention rate</th><th class="num">Citations</th><th class="trend">Daily mentions</th></tr></thead><tbody>${rows}</tbody></table>`,
+  )
+}
+
+export function renderSentiment(input: ReportInput): string {
+  const ov = input.overview?.data
+  const themes = input.themes?.data.items ?? []
+  const empty = !ov || (ov.positive_percent === 0 && ov.negative_percent === 0 && ov.total_mentions === 0)
+  if (empty) return section('Sentiment', 'Split of themes in AI answers', EMPTY, 'sentiment')
+  const pos = themes.filter((t) => t.sentiment === 'positive')
+  const neg = themes.filter((t) => t.sentiment === 'negative')
+  const count = (n: number): string => (themes.length ? `${n} theme${n === 1 ? '' : 's'}` : '')
+  const body = `<div class="donut-wrap">${donut(
+    [
+      { value: ov.positive_percent, color: POSITIVE, label: 'Positive' },
+      { value: ov.negative_percent, color: NEGATIVE, label: 'Negative' },
+    ],
+    formatPercent(ov.positive_percent),
+    'positive',
+  )}<ul class="split">
+<li><span class="swatch" style="background:${POSITIVE}"></span><span>Positive</span><b>${esc(
+    formatPercent(ov.positive_percent),
+  )}</b><small>${esc(count(pos.length))}</small></li>
+<li><span class="swatch" style="background:${NEGATIVE}"></span><span>Negative</span><b>${esc(
+    formatPercent(ov.negative_percent),
+  )}</b><small>${esc(count(neg.length))}</small></li>
+<li class="total"><span>Theme mentions</span><b>${esc(formatInt(ov.total_mentions))}</b></li></ul></div>`
+  return section('Sentiment', 'Themes tagged positive vs negative', body, 'sentiment')
+}
+
+export function renderThemes(input: ReportInput, top: number): string {
+  const items = input.themes?.data.items ?? []
+  if (items.length === 0)
+    return section('Themes', 'Recurring topics in AI answers about the brand', EMPTY, 'themes')
+  const shown = items.slice(0, top)
+  const max = Math.max(1, ...shown.map((t) => t.occurrences))
+  const rows = shown
+    .map((t) => {
+      const positive = t.sentiment === 'positive'
+      const color = positive ? POSITIVE : NEGATIVE
+      return `<li class="${positive ? 'pos' : 'neg'}"><span class="tname" dir="auto" title="${esc(t.name)}">${esc(
+        t.name,
+      )}</span><span class="pill ${positive ? 'pos' : 'neg'}">${positive ? 'Positive' : 'Negative'}</span>${bar(
+        t.occurrences,
+        max,
+        color,
+      )}<b class="occ">${esc(formatInt(t.occurrences))}</b></li>`
+    })
+    .join('')
+  const more = items.length - shown.length
+  return section(
+    'Themes',
+    'Recurring topics in AI answers about the brand, by occurrences',
+    `<ul class="theme-list">${rows}</ul>${more > 0 ? `<p class="foot">And ${more} more theme${more === 1 ? '' : 's'}.</p>` : ''}`,
+    'themes',
+  )
+}

@@ -1,0 +1,46 @@
+/**
+ * The daily aggregate tables as the reports read them. The ingest transaction keeps the `agg_*`
+ * tables up to date in DuckDB (sql/ingest/fill_agg_*.sql); a report reads one domain's rows of a
+ * table as columns of Float64Arrays sorted by day (sql/queries/load_agg_*.sql), so a window of days
+ * is a range of rows (see queries/window.ts).
+ *
+ * A new aggregate for a new report: a table in sql/schema, its clear and fill steps in
+ * ingest/pipeline.ts, its load query, and one entry below.
+ */
+
+/** Each table's columns, in the order its load query returns them; `day` (days since 1970-01-01) first. */
+export const AGGREGATE_TABLES = {
+  /** Per (day, prompt): analyses, brand mentions, own-site citations, brand position sum and count. */
+  agg_prompt_day: ['day', 'prompt_idx', 'responses', 'mentions', 'citations', 'pos_sum', 'pos_cnt'],
+  /** Per (day, channel): analyses. */
+  agg_channel_day: ['day', 'channel', 'analyses'],
+  /** Per (day, channel, entity; 0 = the brand): mentions, position and sentiment sums and counts. */
+  agg_entity_day: ['day', 'channel', 'entity_idx', 'mentions', 'pos_sum', 'pos_cnt', 'sent_sum', 'sent_cnt'],
+  /** Per (day, channel, entity, chunk of 64 prompts): the prompts mentioning it, as two 32-bit masks. */
+  agg_entity_prompts: ['day', 'channel', 'entity_idx', 'chunk', 'lo', 'hi'],
+  /** Per (day, channel, model, theme): occurrences. */
+  agg_theme_day: ['day', 'channel', 'model_key', 'theme_idx', 'occurrences'],
+} as const
+
+export type AggregateTable = keyof typeof AGGREGATE_TABLES
+export const AGGREGATE_TABLE_NAMES = Object.keys(AGGREGATE_TABLES) as AggregateTable[]
+
+/** One domain's rows of one aggregate table: a Float64Array per column, rows sorted by day. */
+export type AggregateRows<T extends AggregateTable> = {
+  readonly [C in (typeof AGGREGATE_TABLES)[T][number]]: Float64Array
+} & { readonly day: Float64Array }
+
+/** The query that reads one domain's rows of `table` (parameter `$domain_key`). */
+export const loadQueryId = (table: AggregateTable): string => `queries/load_${table}`
+
+/** Names the columns of a table's loaded arrays. */
+export function namedColumns<T extends AggregateTable>(table: T, arrays: Float64Array[]): AggregateRows<T> {
+  const out: Record<string, Float64Array> = {}
+  AGGREGATE_TABLES[table].forEach((name, i) => (out[name] = arrays[i]!))
+  return out as AggregateRows<T>
+}
+
+/** Where the reports get aggregate rows from. */
+export interface AggregateSource {
+  rows<T extends AggregateTable>(table: T, domainKey: number): Promise<AggregateRows<T>>
+}
