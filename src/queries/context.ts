@@ -3,6 +3,7 @@ import type { DuckDBValue } from '@duckdb/node-api'
 import type { z } from 'zod'
 import type { Catalog, DomainRow } from '../catalog.js'
 import { NotFoundError, ValidationError } from '../errors.js'
+import { formatGeneratedAt } from '../schemas/payloads.js'
 import type { Clock } from '../types.js'
 
 export const DAY_MS = 86_400_000
@@ -51,13 +52,7 @@ export function resolveWindow(
   if (domain === undefined) throw new NotFoundError('domain', id)
   const ms = now === undefined ? Date.now() : now instanceof Date ? now.getTime() : Date.parse(now)
   const endDay = Math.floor(ms / DAY_MS)
-  return { domain, startDay: endDay - days + 1, endDay, generatedAt: isoSeconds(ms) }
-}
-
-/** ISO 8601 in UTC, without milliseconds when they are zero: `2026-11-20T15:00:00Z`. */
-export function isoSeconds(ms: number): string {
-  const s = new Date(ms).toISOString()
-  return s.endsWith('.000Z') ? `${s.slice(0, -5)}Z` : s
+  return { domain, startDay: endDay - days + 1, endDay, generatedAt: formatGeneratedAt(ms) }
 }
 
 const dateCache = new Map<number, string>()
