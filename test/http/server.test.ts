@@ -56,7 +56,7 @@ function expectCommonHeaders(headers: Record<string, unknown>): void {
   expect(headers['content-type']).toMatch(/^application\/json/)
 }
 
-describe('HTTP service (real engine when available)', () => {
+describe('HTTP service over the real engine', () => {
   let ctx: Ctx
   beforeEach(async () => {
     ctx = await setup(await makeEngine())

@@ -1,6 +1,6 @@
 /**
  * Access through the HTTP service, with random keys and domains (fast-check):
- * - the authorization matrix of semantics.md section 8 holds for keys with random scopes and
+ * - the authorization matrix (docs/API.md, "Order of checks") holds for keys with random scopes and
  *   allowlists on every endpoint: zero cross-tenant answers;
  * - on the sentiment endpoints a foreign domain and a nonexistent one are indistinguishable;
  * - API keys never appear in logs, error bodies or the database file in clear.
