@@ -91,6 +91,21 @@ export function defineEndpoint<const I extends string, P extends ParamSet, R ext
 
 const SENTIMENT_PLAN_NOTE = 'Requires a Pro, Business or Enterprise plan.'
 
+/** What the sentiment endpoints share: their access class, cache group and parameters. */
+const SENTIMENT = {
+  access: 'sentiment',
+  cache: 'sentiment',
+  params: { domain_id: sentimentDomainIdParam, days: daysParam, model: modelParam },
+} as const
+
+/** The engine's parameters of a sentiment endpoint. */
+const sentimentArgs = (p: { domain_id: string; days: number; model: string }, now: Clock) => ({
+  domainId: p.domain_id,
+  days: p.days,
+  model: p.model,
+  now,
+})
+
 /**
  * The endpoints, in the order of the OpenAPI document.
  * @example
@@ -135,13 +150,10 @@ export const ENDPOINTS = [
     operationId: 'getSentimentOverview',
     summary: 'Sentiment overview',
     description: `The positive/negative split of sentiment themes and the mentions they cover. ${SENTIMENT_PLAN_NOTE}`,
-    access: 'sentiment',
-    cache: 'sentiment',
-    params: { domain_id: sentimentDomainIdParam, days: daysParam, model: modelParam },
+    ...SENTIMENT,
     payload: sentimentOverviewPayloadSchema,
     cli: 'sentiment-overview',
-    compute: (engine, p, { now }) =>
-      engine.sentimentOverview({ domainId: p.domain_id, days: p.days, model: p.model, now }),
+    compute: (engine, p, { now }) => engine.sentimentOverview(sentimentArgs(p, now)),
   }),
   defineEndpoint({
     id: 'themes',
@@ -149,13 +161,10 @@ export const ENDPOINTS = [
     operationId: 'getSentimentThemes',
     summary: 'Sentiment themes',
     description: `The sentiment themes of the window, each tagged positive or negative. ${SENTIMENT_PLAN_NOTE}`,
-    access: 'sentiment',
-    cache: 'sentiment',
-    params: { domain_id: sentimentDomainIdParam, days: daysParam, model: modelParam },
+    ...SENTIMENT,
     payload: sentimentThemesPayloadSchema,
     cli: 'sentiment-themes',
-    compute: (engine, p, { now }) =>
-      engine.sentimentThemes({ domainId: p.domain_id, days: p.days, model: p.model, now }),
+    compute: (engine, p, { now }) => engine.sentimentThemes(sentimentArgs(p, now)),
   }),
   defineEndpoint({
     id: 'domains',

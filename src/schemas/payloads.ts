@@ -27,6 +27,24 @@ const generatedAt = z.iso
   .datetime({ offset: true })
   .meta({ description: 'When the response was computed (UTC).' })
 
+/**
+ * A response body: `data`, then the echo of the request's parameters in order, then
+ * `generated_at`, named `id` in the OpenAPI document.
+ * @example
+ * const fooPayloadSchema = envelope('FooResponse', z.object({ items: z.array(fooSchema) }), { domain_id: echo.domain_id })
+ */
+function envelope<D extends z.ZodType, E extends z.ZodRawShape>(id: string, data: D, echoes: E) {
+  return z.object({ data, ...echoes, generated_at: generatedAt }).meta({ id })
+}
+
+/** Echo fields of the parameters, by name. */
+const echo = {
+  domain_id: z.string(),
+  days: z.number().int(),
+  limit: z.number().int(),
+  model: z.string(),
+}
+
 export const promptEntrySchema = z.object({
   id: z.string(),
   text: z.string(),
@@ -42,15 +60,16 @@ export const promptEntrySchema = z.object({
   ),
 })
 
-export const promptSeriesPayloadSchema = z
-  .object({
-    data: z.object({ items: z.array(promptEntrySchema) }),
-    domain_id: z.string(),
-    days: z.number().int(),
-    limit: z.number().int(),
-    generated_at: generatedAt,
-  })
-  .meta({ id: 'PromptSeriesResponse' })
+/**
+ * The prompt time series body.
+ * @example
+ * promptSeriesPayloadSchema.parse(await engine.computePromptSeries({ domainId }))
+ */
+export const promptSeriesPayloadSchema = envelope(
+  'PromptSeriesResponse',
+  z.object({ items: z.array(promptEntrySchema) }),
+  { domain_id: echo.domain_id, days: echo.days, limit: echo.limit },
+)
 
 export const competitorEntrySchema = z.object({
   id: z.string(),
@@ -75,29 +94,31 @@ export const competitorEntrySchema = z.object({
   ),
 })
 
-export const competitorSeriesPayloadSchema = z
-  .object({
-    data: z.object({ items: z.array(competitorEntrySchema) }),
-    domain_id: z.string(),
-    days: z.number().int(),
-    model: z.string(),
-    generated_at: generatedAt,
-  })
-  .meta({ id: 'CompetitorSeriesResponse' })
+/**
+ * The competitor time series body.
+ * @example
+ * competitorSeriesPayloadSchema.parse(await engine.computeCompetitorSeries({ domainId }))
+ */
+export const competitorSeriesPayloadSchema = envelope(
+  'CompetitorSeriesResponse',
+  z.object({ items: z.array(competitorEntrySchema) }),
+  { domain_id: echo.domain_id, days: echo.days, model: echo.model },
+)
 
-export const sentimentOverviewPayloadSchema = z
-  .object({
-    data: z.object({
-      positive_percent: z.number().min(0).max(100),
-      negative_percent: z.number().min(0).max(100),
-      total_mentions: count,
-    }),
-    domain_id: z.string(),
-    days: z.number().int(),
-    model: z.string(),
-    generated_at: generatedAt,
-  })
-  .meta({ id: 'SentimentOverviewResponse' })
+/**
+ * The sentiment overview body.
+ * @example
+ * sentimentOverviewPayloadSchema.parse(await engine.sentimentOverview({ domainId }))
+ */
+export const sentimentOverviewPayloadSchema = envelope(
+  'SentimentOverviewResponse',
+  z.object({
+    positive_percent: z.number().min(0).max(100),
+    negative_percent: z.number().min(0).max(100),
+    total_mentions: count,
+  }),
+  { domain_id: echo.domain_id, days: echo.days, model: echo.model },
+)
 
 export const themeEntrySchema = z.object({
   id: z.string(),
@@ -107,31 +128,36 @@ export const themeEntrySchema = z.object({
   created_at: isoDate,
 })
 
-export const sentimentThemesPayloadSchema = z
-  .object({
-    data: z.object({ items: z.array(themeEntrySchema) }),
-    domain_id: z.string(),
-    days: z.number().int(),
-    model: z.string(),
-    generated_at: generatedAt,
-  })
-  .meta({ id: 'SentimentThemesResponse' })
+/**
+ * The sentiment themes body.
+ * @example
+ * sentimentThemesPayloadSchema.parse(await engine.sentimentThemes({ domainId }))
+ */
+export const sentimentThemesPayloadSchema = envelope(
+  'SentimentThemesResponse',
+  z.object({ items: z.array(themeEntrySchema) }),
+  { domain_id: echo.domain_id, days: echo.days, model: echo.model },
+)
 
-export const domainsPayloadSchema = z
-  .object({
-    data: z.object({
-      items: z.array(
-        z.object({
-          id: z.string(),
-          brand_name: z.string(),
-          website: z.string().nullable(),
-          team_id: z.string(),
-        }),
-      ),
-    }),
-    generated_at: generatedAt,
-  })
-  .meta({ id: 'DomainsResponse' })
+/**
+ * The domains listing body: the domains a key can read.
+ * @example
+ * domainsPayloadSchema.parse(await listReadableDomains(engine, key, new Date()))
+ */
+export const domainsPayloadSchema = envelope(
+  'DomainsResponse',
+  z.object({
+    items: z.array(
+      z.object({
+        id: z.string(),
+        brand_name: z.string(),
+        website: z.string().nullable(),
+        team_id: z.string(),
+      }),
+    ),
+  }),
+  {},
+)
 
 /** The domains listing: `{ data: { items }, generated_at }`. */
 export type DomainsPayload = z.output<typeof domainsPayloadSchema>
