@@ -20,12 +20,22 @@ export interface CacheTtlOptions {
 
 /** What the context is made from (a subset of the server's options). */
 export interface ServiceContextOptions {
+  /** The engine to serve (the caller keeps ownership: the server never closes it). */
   engine: Engine
+  /** Per-key fixed window (default 60 requests per 60 s). */
   rateLimit?: RateLimitOptions
   cacheTtl?: CacheTtlOptions
+  /** Engine queries running at once (default 4). */
   maxConcurrentQueries?: number
+  /** Queries waiting for a slot before further ones get 503 (default 16 per slot). */
   maxQueuedQueries?: number
+  /**
+   * Seconds a key verification is remembered (default 10; 0 asks the engine every time). Keys are
+   * revoked with the CLI while the service is stopped (DuckDB lets one process open a file), so
+   * this only matters for keys revoked through the same engine instance.
+   */
   keyCacheSeconds?: number
+  /** Milliseconds clock for the rate limit, the cache and the reports' `now` (default Date.now). */
   clock?: () => number
 }
 
