@@ -2,6 +2,38 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import globals from 'globals'
 
+/**
+ * The package's public entry points, as paths under src/ without `.js`: exactly the modules the
+ * package.json `exports` map publishes (".", "./api", "./http", "./report", "./arrow";
+ * test/tooling.test.ts keeps the two lists equal).
+ */
+export const PUBLIC_ENTRY_POINTS = ['index', 'api/index', 'http/index', 'report/index', 'arrow/index']
+
+/** Folders of src/ that are clients of the package: they import it only through its entry points. */
+export const CLIENT_FOLDERS = ['http', 'cli', 'mcp']
+
+/**
+ * `no-restricted-imports` for a file `depth` folders below src/ inside a client folder: a
+ * relative import that climbs out of the client folder (`../` at depth 1, `../../` at depth 2,
+ * ...) must name a public entry point. Imports inside the client folder are free.
+ */
+export function publicEntryRule(depth) {
+  const entries = PUBLIC_ENTRY_POINTS.map((e) => e.replace('/', '\\/')).join('|')
+  return [
+    'error',
+    {
+      patterns: [
+        {
+          regex: `^(?:\\.\\./){${depth}}(?!(?:${entries})\\.js$)`,
+          message: `${CLIENT_FOLDERS.map((f) => `src/${f}`).join(', ')} import the rest of the package only through its public entry points (package.json "exports"): ${PUBLIC_ENTRY_POINTS.map((e) => `src/${e}.ts`).join(', ')}.`,
+        },
+      ],
+    },
+  ]
+}
+
+const clients = `src/{${CLIENT_FOLDERS.join(',')}}`
+
 export default tseslint.config(
   { ignores: ['scratch/**', 'dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'reports/**'] },
   js.configs.recommended,
@@ -13,5 +45,22 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
-  { files: ['src/cli/**', 'bench/**', 'scripts/**', 'test/**'], rules: { 'no-console': 'off' } },
+  // Type-aware rules, on every TypeScript file of the project (tsconfig.json includes them all).
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { '@typescript-eslint/no-floating-promises': 'error' },
+  },
+  ...[1, 2, 3].map((depth) => ({
+    files: [`${clients}/${Array(depth).fill('*').join('/')}.ts`],
+    rules: { 'no-restricted-imports': publicEntryRule(depth) },
+  })),
+  // Tests may warn (a skipped check says why) but not print...
+  { files: ['test/**'], rules: { 'no-console': ['error', { allow: ['warn'] }] } },
+  // ...except the reliability suite and the HTTP load script, whose printed figures are their
+  // report; the CLI, benchmarks and scripts talk to a terminal.
+  {
+    files: ['src/cli/**', 'bench/**', 'scripts/**', 'test/reliability/**', 'test/http/bench-http.ts'],
+    rules: { 'no-console': 'off' },
+  },
 )

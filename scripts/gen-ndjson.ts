@@ -1,13 +1,13 @@
 /**
  * Writes seeded NDJSON batch files: batch 1 holds the dimension records and its analyses, every
- * later batch only analyses (ids carry the batch number, see test/reliability/gen.ts).
+ * later batch only analyses (ids carry the batch number, see test/support/generate.ts).
  *
  *   npx tsx scripts/gen-ndjson.ts OUT_DIR [--batches 8] [--per-batch 5000] [--seed 1]
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { dimRecords, makeAnalyses, makeDims, toNdjson } from '../test/reliability/gen.js'
+import { dimRecords, makeAnalyses, makeDims, toNdjson } from '../test/support/generate.js'
 
 export interface GeneratedBatch {
   file: string

@@ -93,17 +93,45 @@ describe.skipIf(!existsSync(bin))('visibility CLI', () => {
   })
 
   it('errors are one line on stderr, with exit 1 (failure) or 2 (usage)', async () => {
+    const domain = String(queries[0]!.domain_id)
     const cases: Array<[string[], number, RegExp]> = [
       [
         ['compute', 'prompts', '--db', db, '--domain', 'nope'],
-        1,
-        /^visibility: domain_id must be a UUID\.\n$/,
+        2,
+        /^visibility: --domain must be a UUID \(see visibility --help\)\n$/,
+      ],
+      // The sentiment endpoints take any domain_id over HTTP (404); the engine refuses it here.
+      [
+        ['compute', 'sentiment-overview', '--db', db, '--domain', 'nope'],
+        2,
+        /^visibility: domain_id must be a UUID\. \(see visibility --help\)\n$/,
       ],
       [
-        ['compute', 'prompts', '--db', db, '--domain', String(queries[0]!.domain_id), '--days', '0'],
-        1,
-        /days must be an integer from 1 to 365/,
+        ['compute', 'prompts', '--db', db, '--domain', domain, '--days', '0'],
+        2,
+        /^visibility: --days must be an integer from 1 to 365 \(see visibility --help\)\n$/,
       ],
+      [
+        ['compute', 'prompts', '--db', db, '--domain', domain, '--limit', '101'],
+        2,
+        /--limit must be an integer from 1 to 100/,
+      ],
+      [
+        ['compute', 'competitors', '--db', db, '--domain', domain, '--model', 'gpt-5'],
+        2,
+        /--model must be all or one of the channels/,
+      ],
+      [
+        ['compute', 'competitors', '--db', db, '--domain', domain, '--limit', '3'],
+        2,
+        /--limit does not apply to competitors/,
+      ],
+      [
+        ['compute', 'prompts', '--db', db, '--domain', domain, '--now', 'today'],
+        2,
+        /--now must be an ISO 8601 timestamp/,
+      ],
+      [['compute', 'prompts', '--db', db], 2, /--domain is required/],
       [['compute', 'themes', '--db', db], 2, /compute needs one of/],
       [['compute', 'prompts', '--domain', 'x'], 2, /--db is required/],
       [['frobnicate'], 2, /unknown command "frobnicate"/],

@@ -7,6 +7,15 @@ import { ENVELOPE, ITEM } from './support/golden.js'
 import { describe, expect, it } from 'vitest'
 import { isValidationError, openEngine } from '../src/index.js'
 import type { AnalysisInputRecord, AnalysisRecord, Engine, MentionInput } from '../src/index.js'
+import {
+  analysis as buildAnalysis,
+  competitor,
+  domain,
+  mention,
+  prompt,
+  team,
+  theme as buildTheme,
+} from './support/records.js'
 
 const NOW = '2026-11-20T15:00:00Z'
 const TEAM = '7ea00000-0000-4000-8000-000000000001'
@@ -30,28 +39,12 @@ function base(
   opts: { website?: string | null; competitors?: [string, string][]; themes?: AnalysisInputRecord[] } = {},
 ): AnalysisInputRecord[] {
   return [
-    { type: 'team', id: TEAM, name: 'Team', plan: 'pro', developer_access: true },
-    {
-      type: 'domain',
-      id: D,
-      team_id: TEAM,
-      brand_name: 'Acme',
-      website: opts.website === undefined ? 'acme.com' : opts.website,
-    },
-    ...[P1, P2, P3].map((id, i): AnalysisInputRecord => ({
-      type: 'prompt',
-      id,
-      domain_id: D,
-      text: `prompt ${i + 1}`,
-      estimated_search_volume: null,
-    })),
-    ...(opts.competitors ?? []).map(([id, name]): AnalysisInputRecord => ({
-      type: 'competitor',
-      id,
-      domain_id: D,
-      name,
-      website: null,
-    })),
+    team({ id: TEAM, name: 'Team' }),
+    domain({ id: D, team_id: TEAM, website: opts.website === undefined ? 'acme.com' : opts.website }),
+    ...[P1, P2, P3].map((id, i) =>
+      prompt({ id, domain_id: D, text: `prompt ${i + 1}`, estimated_search_volume: null }),
+    ),
+    ...(opts.competitors ?? []).map(([id, name]) => competitor({ id, domain_id: D, name, website: null })),
     ...(opts.themes ?? []),
   ]
 }
@@ -61,46 +54,27 @@ function theme(
   sentiment: 'positive' | 'negative',
   extra: { archived?: boolean; custom_name?: string | null; name?: string } = {},
 ): AnalysisInputRecord {
-  return {
-    type: 'theme',
-    id,
-    domain_id: D,
-    name: extra.name ?? `theme ${id.slice(-2)}`,
-    custom_name: extra.custom_name ?? null,
-    archived: extra.archived ?? false,
-    sentiment,
-    created_at: '2026-10-01',
-  }
+  return buildTheme({ id, domain_id: D, name: `theme ${id.slice(-2)}`, sentiment, ...extra })
 }
 
-const m = (
-  entity_id: string,
-  position: number | null = null,
-  sentiment: number | null = null,
-): MentionInput => ({
-  entity_id,
-  position,
-  sentiment,
-})
+const m = mention
 
 function analysis(
   at: string,
   mentions: MentionInput[] = [],
   extra: Partial<AnalysisRecord> = {},
 ): AnalysisRecord {
-  return {
-    type: 'analysis',
+  return buildAnalysis({
     id: aid(),
     domain_id: D,
     prompt_id: P1,
-    channel: 'chatgpt',
     model: 'gpt-5',
     answered_at: at,
     mentions,
     citations: [],
     themes: [],
     ...extra,
-  }
+  })
 }
 
 async function withEngine<T>(records: AnalysisInputRecord[], fn: (e: Engine) => Promise<T>): Promise<T> {

@@ -1,5 +1,7 @@
 /**
- * Seeded, deterministic generator of benchmark datasets (records as in semantics.md 1.1).
+ * Seeded, deterministic generator of benchmark datasets: realistic shapes and distributions, with
+ * every record built by the shared test-data builder (test/support/records.ts) and every number
+ * drawn from its PRNG (test/support/random.ts).
  *
  * Every domain and every day of it draws from its own random stream (keyed by dataset seed, domain
  * index and day), so a domain's records are identical whether it is generated alone or interleaved
@@ -7,7 +9,8 @@
  * never held in memory as an array.
  */
 import { CHANNELS, type AnalysisInputRecord, type AnalysisRecord, type Channel } from '../../src/types.js'
-import { Rng, hashInts, uuidFrom } from '../lib/rng.js'
+import { Rng, hashInts, uuidFrom } from '../../test/support/random.js'
+import { analysis, competitor, domain, prompt, team, theme } from '../../test/support/records.js'
 
 /** The shape of one domain's data. */
 export interface DomainShape {
@@ -242,44 +245,34 @@ export class DomainGenerator {
   /** Team, domain, prompts, competitors and themes. */
   *entityRecords(): Generator<AnalysisInputRecord> {
     const r = new Rng(hashInts(this.seed, this.index, 3))
-    yield {
-      type: 'team',
-      id: this.teamId,
-      name: `${this.brandName} team`,
-      plan: 'pro',
-      developer_access: true,
-    }
-    yield {
-      type: 'domain',
+    yield team({ id: this.teamId, name: `${this.brandName} team`, plan: 'pro', developer_access: true })
+    yield domain({
       id: this.domainId,
       team_id: this.teamId,
       brand_name: this.brandName,
       website: this.website,
-    }
+    })
     for (let i = 0; i < this.promptIds.length; i++) {
       const topic = TOPICS[i % TOPICS.length] as string
-      yield {
-        type: 'prompt',
+      yield prompt({
         id: this.promptIds[i] as string,
         domain_id: this.domainId,
         text: `best ${topic} tool for teams #${i + 1}`,
         estimated_search_volume: r.chance(0.1) ? null : Math.round(10 ** (1 + 3 * r.next())),
-      }
+      })
     }
     for (let i = 0; i < this.competitorIds.length; i++) {
       const name = this.competitorName(i)
-      yield {
-        type: 'competitor',
+      yield competitor({
         id: this.competitorIds[i] as string,
         domain_id: this.domainId,
         name,
         website: r.chance(0.1) ? null : `www.${slug(name)}.com`,
-      }
+      })
     }
     for (let i = 0; i < this.themeIds.length; i++) {
       const base = THEME_NAMES[i % THEME_NAMES.length] as string
-      yield {
-        type: 'theme',
+      yield theme({
         id: this.themeIds[i] as string,
         domain_id: this.domainId,
         name: i < THEME_NAMES.length ? base : `${base} ${Math.floor(i / THEME_NAMES.length) + 1}`,
@@ -287,7 +280,7 @@ export class DomainGenerator {
         archived: r.chance(0.06),
         sentiment: r.chance(0.6) ? 'positive' : 'negative',
         created_at: isoDate(this.firstDay - r.int(1, 120)),
-      }
+      })
     }
   }
 
@@ -376,8 +369,7 @@ export class DomainGenerator {
         themes.push({ theme_id: this.themeIds[t] as string, occurrences: o < 0.6 ? 1 : o < 0.9 ? 2 : 3 })
       }
       const ms = dayMs + Math.floor(r.next() * DAY_MS)
-      yield {
-        type: 'analysis',
+      yield analysis({
         id: uuidFrom(this.seed, this.index, 100 + d, k),
         domain_id: this.domainId,
         prompt_id: this.promptIds[p] as string,
@@ -387,7 +379,7 @@ export class DomainGenerator {
         mentions,
         citations,
         themes,
-      }
+      })
     }
   }
 }

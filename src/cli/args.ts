@@ -22,13 +22,6 @@ export function parse<V extends Parsed['values']>(
   }
 }
 
-/** An integer option, or undefined when absent. */
-export function intOption(name: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined
-  if (!/^-?\d+$/.test(value)) throw new UsageError(`--${name} must be an integer`)
-  return Number(value)
-}
-
 export function required(name: string, value: string | undefined): string {
   if (value === undefined || value === '') throw new UsageError(`--${name} is required`)
   return value

@@ -1,5 +1,5 @@
 /** How the CLI reports failures: one line on stderr, no stack trace, and an exit code. */
-import { isIngestError, isVisibilityError, issueLocation } from '../errors.js'
+import { isIngestError, isVisibilityError, issueLocation } from '../index.js'
 
 /** A mistake in the command line itself (exit code 2). */
 export class UsageError extends Error {

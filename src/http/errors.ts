@@ -3,10 +3,9 @@
  * recognized is a 500 with a fixed body, so no DuckDB text, SQL or stack trace reaches a client.
  */
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
-import { isIngestError, isNotFoundError, isValidationError } from '../errors.js'
-import { isSentimentEndpoint, type ReportEndpoint } from './access.js'
+import { DETAIL, type AccessClass } from '../api/index.js'
+import { isIngestError, isNotFoundError, isValidationError } from '../index.js'
 import { OverloadedError } from './concurrency.js'
-import { DETAIL } from './schemas.js'
 
 /** An HTTP answer for an error: status, JSON body, extra headers, and whether to log it as a fault. */
 export interface ErrorAnswer {
@@ -49,12 +48,12 @@ function causedBy<T>(error: unknown, ctor: abstract new (...args: never[]) => T)
 }
 
 /**
- * Maps any error thrown while serving a request (`endpoint` names the report route, if any).
+ * Maps any error thrown while serving a request (`access`: the access class of its route, if any).
  * @example
  * const answer = toErrorAnswer(new ValidationError([{ path: 'days', message: 'days must be ...' }]))
  * // { status: 400, body: { detail: 'days must be ...' }, fault: false }
  */
-export function toErrorAnswer(error: unknown, endpoint?: ReportEndpoint): ErrorAnswer {
+export function toErrorAnswer(error: unknown, access?: AccessClass): ErrorAnswer {
   if (hasZodFastifySchemaValidationErrors(error)) {
     return {
       status: 400,
@@ -66,7 +65,7 @@ export function toErrorAnswer(error: unknown, endpoint?: ReportEndpoint): ErrorA
     return { status: 400, body: { detail: error.issues[0]?.message ?? CLIENT_DETAILS[400]! }, fault: false }
   }
   if (isNotFoundError(error)) {
-    return endpoint !== undefined && isSentimentEndpoint(endpoint)
+    return access === 'sentiment'
       ? { status: 404, body: { detail: DETAIL.domainNotFound }, fault: false }
       : { status: 403, body: { detail: DETAIL.forbidden }, fault: false }
   }

@@ -1,6 +1,6 @@
 /**
  * Completes the generated OpenAPI document with what route schemas cannot say: the response
- * headers of api-reference.md section 4.5 and semantics.md section 8.
+ * headers (docs/API.md, "Headers").
  */
 
 type Header = { description: string; schema: Record<string, unknown> }

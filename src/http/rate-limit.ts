@@ -1,5 +1,5 @@
 /**
- * A per-key fixed-window rate limiter (semantics.md section 8). Windows are aligned to multiples of
+ * A per-key fixed-window rate limiter (docs/API.md, "Rate limit"). Windows are aligned to multiples of
  * `windowSeconds` since the Unix epoch, so every key's window ends on the same epoch second and
  * `X-RateLimit-Reset` is that second.
  */

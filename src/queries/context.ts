@@ -7,7 +7,8 @@ import type { Catalog, DomainRow } from '../catalog.js'
 import { NotFoundError, ValidationError } from '../errors.js'
 import type { AggregateSource } from '../tables/aggregates.js'
 import type { Clock } from '../types.js'
-import { isoSeconds, windowOfDays, type DayWindow } from './window.js'
+import { formatGeneratedAt } from '../schemas/payloads.js'
+import { windowOfDays, type DayWindow } from './window.js'
 
 export interface QueryContext {
   readonly catalog: Catalog
@@ -64,5 +65,5 @@ export function resolveScope(catalog: Catalog, params: ScopeParams): ReportScope
   if (domain === undefined) throw new NotFoundError('domain', id)
   const now = params.now
   const ms = now === undefined ? Date.now() : now instanceof Date ? now.getTime() : Date.parse(now)
-  return { domain, window: windowOfDays(ms, params.days), generatedAt: isoSeconds(ms) }
+  return { domain, window: windowOfDays(ms, params.days), generatedAt: formatGeneratedAt(ms) }
 }

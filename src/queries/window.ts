@@ -37,12 +37,6 @@ export function rowRange(days: Float64Array, w: DayWindow): [from: number, to: n
   return [lowerBound(days, w.startDay), lowerBound(days, w.endDay + 1)]
 }
 
-/** ISO 8601 in UTC, without milliseconds when they are zero: `2026-11-20T15:00:00Z`. */
-export function isoSeconds(ms: number): string {
-  const s = new Date(ms).toISOString()
-  return s.endsWith('.000Z') ? `${s.slice(0, -5)}Z` : s
-}
-
 const dateCache = new Map<number, string>()
 /** `YYYY-MM-DD` of a day number (days since 1970-01-01). */
 export function formatDay(day: number): string {

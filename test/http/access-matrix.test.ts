@@ -1,23 +1,19 @@
 /**
  * The authorization matrix: keys (own team, allowlisted, multi-team scope, cross-tenant allowlist,
- * revoked, developer access off, free plan, another tenant, starter plan) x domains x the four
- * endpoints, every cell asserted with its status and detail. The cache stays on, so cells answered
+ * revoked, developer access off, free plan, another tenant, starter plan) x domains x every
+ * domain-scoped endpoint of the endpoint table (by its access class), every cell asserted with its
+ * status and detail. The cache stays on, so cells answered
  * 200 for one key are warm when a key without access asks: no cross-tenant 200, and no HIT, ever.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FastifyInstance } from 'fastify'
+import { ENDPOINTS as TABLE, type Endpoint } from '../../src/api/index.js'
 import { buildServer, DETAIL } from '../../src/http/index.js'
-import type { ApiKeyInfo, Engine } from '../../src/types.js'
-import {
-  D,
-  ENDPOINTS,
-  ENDPOINT_NAMES,
-  T,
-  UNKNOWN_DOMAIN,
-  bearer,
-  makeEngine,
-  tenantRecords,
-} from './helpers.js'
+import type { ApiKeyInfo, Engine } from '../../src/index.js'
+import { D, ENDPOINTS, T, UNKNOWN_DOMAIN, bearer, makeEngine, tenantRecords } from './helpers.js'
+
+/** Every endpoint that takes a domain, with its access class. */
+const SCOPED = (TABLE as readonly Endpoint[]).filter((e) => e.access !== 'none')
 
 type Cell = 200 | 400 | 401 | 403 | '403plan' | 404
 /** [prompt and competitor endpoints, sentiment endpoints] */
@@ -105,12 +101,22 @@ describe('authorization matrix', () => {
     await engine.close()
   })
 
+  it('the four published reports are in the table with their access classes', () => {
+    const classes = Object.fromEntries(SCOPED.map((e) => [e.path, e.access]))
+    expect(classes).toMatchObject({
+      [ENDPOINTS.prompts]: 'series',
+      [ENDPOINTS.competitors]: 'series',
+      [ENDPOINTS.overview]: 'sentiment',
+      [ENDPOINTS.themes]: 'sentiment',
+    })
+  })
+
   const cells = Object.entries(KEYS).flatMap(([keyName, spec]) =>
     (Object.keys(DOMAIN_IDS) as DomainName[]).flatMap((domainName) =>
-      ENDPOINT_NAMES.map((endpoint) => {
+      SCOPED.map((endpoint) => {
         const [series, sentiment] = spec.expect[domainName]
-        const cell = endpoint === 'overview' || endpoint === 'themes' ? sentiment : series
-        return { keyName, domainName, endpoint, cell }
+        const cell = endpoint.access === 'sentiment' ? sentiment : series
+        return { keyName, domainName, path: endpoint.path, cell }
       }),
     ),
   )
@@ -119,14 +125,14 @@ describe('authorization matrix', () => {
     // Authorized cells first, so every refused cell is asked while a cached 200 exists.
     const ordered = [...cells.filter((c) => c.cell === 200), ...cells.filter((c) => c.cell !== 200)]
     const failures: string[] = []
-    for (const { keyName, domainName, endpoint, cell } of ordered) {
+    for (const { keyName, domainName, path, cell } of ordered) {
       const { key, info } = secrets.get(keyName)!
       const domainId = DOMAIN_IDS[domainName]
       const res = await app.inject({
-        url: `${ENDPOINTS[endpoint]}?domain_id=${domainId}`,
+        url: `${path}?domain_id=${domainId}`,
         headers: bearer(key),
       })
-      const label = `${keyName} x ${domainName} x ${endpoint}`
+      const label = `${keyName} x ${domainName} x ${path}`
       const status = cell === '403plan' ? 403 : cell
       if (res.statusCode !== status) {
         failures.push(`${label}: expected ${status}, got ${res.statusCode} ${res.body}`)

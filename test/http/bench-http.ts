@@ -18,20 +18,22 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
-import { openEngine } from '../../src/index.js'
 import { startServer } from '../../src/http/index.js'
+import { CHANNELS, openEngine, type AnalysisInputRecord } from '../../src/index.js'
+import { rng } from '../support/random.js'
+import {
+  analysis,
+  competitor,
+  domain,
+  DOMAIN,
+  mention,
+  prompt,
+  team,
+  TEAM,
+  theme,
+  toNdjson,
+} from '../support/records.js'
 
-const TEAM = '0a9c2f4e-1b7d-4c3a-9e8f-5d6b7a8c9d01'
-const DOMAIN = '5b0e6c1a-8f2d-4e3b-a7c9-1d2e3f4a5b6c'
-const CHANNELS = [
-  'chatgpt',
-  'perplexity',
-  'gemini',
-  'claude',
-  'copilot',
-  'google-ai-overviews',
-  'google-ai-mode',
-]
 const ENDPOINTS = [
   '/api/v1/prompt-statistics-time-series',
   '/api/v1/competitor-time-series',
@@ -39,91 +41,56 @@ const ENDPOINTS = [
   '/api/v1/sentiment/themes',
 ]
 
-/** mulberry32: a small seeded PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 const id = (prefix: string, n: number) => `${prefix}${n.toString(16).padStart(12, '0')}`
 
+/** One domain (the builder's default), 50 prompts, 8 competitors, 20 themes, one analysis per prompt and day. */
 function dataset(now: number): string {
-  const rand = prng(42)
-  const lines: object[] = [
-    { type: 'team', id: TEAM, name: 'Bench', plan: 'pro', developer_access: true },
-    { type: 'domain', id: DOMAIN, team_id: TEAM, brand_name: 'Acme', website: 'acme.com' },
-  ]
+  const rand = rng(42)
   const prompts = Array.from({ length: 50 }, (_, i) => id('11111111-1111-4111-8111-', i))
   const competitors = Array.from({ length: 8 }, (_, i) => id('c0000000-0000-4000-8000-', i))
   const themes = Array.from({ length: 20 }, (_, i) => id('e0000000-0000-4000-8000-', i))
-  prompts.forEach((p, i) =>
-    lines.push({
-      type: 'prompt',
-      id: p,
-      domain_id: DOMAIN,
-      text: `prompt ${i}`,
-      estimated_search_volume: i * 100,
-    }),
-  )
-  competitors.forEach((c, i) =>
-    lines.push({
-      type: 'competitor',
-      id: c,
-      domain_id: DOMAIN,
-      name: `Competitor ${i}`,
-      website: `c${i}.com`,
-    }),
-  )
-  themes.forEach((t, i) =>
-    lines.push({
-      type: 'theme',
-      id: t,
-      domain_id: DOMAIN,
-      name: `theme ${i}`,
-      custom_name: null,
-      archived: false,
-      sentiment: i % 3 ? 'positive' : 'negative',
-      created_at: '2025-01-01',
-    }),
-  )
+  const records: AnalysisInputRecord[] = [
+    team({ name: 'Bench' }),
+    domain({ website: 'acme.com' }),
+    ...prompts.map((p, i) => prompt({ id: p, text: `prompt ${i}`, estimated_search_volume: i * 100 })),
+    ...competitors.map((c, i) => competitor({ id: c, name: `Competitor ${i}`, website: `c${i}.com` })),
+    ...themes.map((t, i) =>
+      theme({
+        id: t,
+        name: `theme ${i}`,
+        sentiment: i % 3 ? 'positive' : 'negative',
+        created_at: '2025-01-01',
+      }),
+    ),
+  ]
   let n = 0
   for (let day = 0; day < 365; day += 1) {
-    for (const prompt of prompts) {
+    for (const promptId of prompts) {
       const at = new Date(now - day * 86_400_000 - Math.floor(rand() * 3_600_000)).toISOString()
       const entities = ['brand', ...competitors].filter(() => rand() < 0.35)
-      lines.push({
-        type: 'analysis',
-        id: id('a0000000-0000-4000-8000-', n++),
-        domain_id: DOMAIN,
-        prompt_id: prompt,
-        channel: CHANNELS[Math.floor(rand() * CHANNELS.length)],
-        model: 'gpt-4o',
-        answered_at: at,
-        mentions: entities.map((entity_id, i) => ({
-          entity_id,
-          position: i + 1,
-          sentiment: Math.floor(rand() * 100),
-        })),
-        citations: rand() < 0.5 ? [{ url: 'https://acme.com/x' }] : [],
-        themes:
-          rand() < 0.5
-            ? [
-                {
-                  theme_id: themes[Math.floor(rand() * themes.length)],
-                  occurrences: 1 + Math.floor(rand() * 3),
-                },
-              ]
-            : [],
-      })
+      records.push(
+        analysis({
+          id: id('a0000000-0000-4000-8000-', n++),
+          prompt_id: promptId,
+          channel: CHANNELS[Math.floor(rand() * CHANNELS.length)]!,
+          model: 'gpt-4o',
+          answered_at: at,
+          mentions: entities.map((entity, i) => mention(entity, i + 1, Math.floor(rand() * 100))),
+          citations: rand() < 0.5 ? [{ url: 'https://acme.com/x' }] : [],
+          themes:
+            rand() < 0.5
+              ? [
+                  {
+                    theme_id: themes[Math.floor(rand() * themes.length)]!,
+                    occurrences: 1 + Math.floor(rand() * 3),
+                  },
+                ]
+              : [],
+        }),
+      )
     }
   }
-  return `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`
+  return toNdjson(records)
 }
 
 /** Child mode: serve DB on PORT with the given cache lifetime, until SIGTERM. */
@@ -185,7 +152,7 @@ async function measure(
   duration: number,
   randomize: boolean,
 ) {
-  const rand = prng(7)
+  const rand = rng(7)
   const headers = { authorization: `Bearer ${key}` }
   const fixed = ENDPOINTS.map((e) => ({
     method: 'GET' as const,

@@ -1,23 +1,13 @@
 /**
  * Shared setup of the HTTP suites: engines, tenants and keys, request helpers.
  */
-import type { Engine } from '../../src/types.js'
-import { FakeEngine } from './fake-engine.js'
+import { openEngine, type AnalysisInputRecord, type Engine, type Plan } from '../../src/index.js'
+import { domain, team } from '../support/records.js'
 
 export const ADMIN_TOKEN = 'admin-token-for-tests-0123456789'
 
-/** The real engine (in memory) once src/index.ts exports openEngine; the fake before that. */
-export async function makeEngine(): Promise<Engine> {
-  try {
-    const mod = (await import('../../src/index.js' as string)) as {
-      openEngine?: (o: object) => Promise<Engine>
-    }
-    if (typeof mod.openEngine === 'function') return await mod.openEngine({})
-  } catch {
-    // src/index.ts is not there yet: fall back to the fake.
-  }
-  return new FakeEngine()
-}
+/** A real engine, in memory. */
+export const makeEngine = (): Promise<Engine> => openEngine()
 
 /** Tenants of the authorization matrix. */
 export const T = {
@@ -39,33 +29,23 @@ export const D = {
 
 export const UNKNOWN_DOMAIN = '20000000-0000-4000-8000-0000000000ff'
 
-export function tenantRecords(): object[] {
-  const team = (id: string, plan: string, developer_access: boolean) => ({
-    type: 'team',
-    id,
-    name: `team ${id.slice(-1)}`,
-    plan,
-    developer_access,
-  })
-  const domain = (id: string, team_id: string, brand_name: string) => ({
-    type: 'domain',
-    id,
-    team_id,
-    brand_name,
-    website: `${brand_name.toLowerCase()}.example`,
-  })
+export function tenantRecords(): AnalysisInputRecord[] {
+  const tenant = (id: string, plan: Plan, developer_access: boolean) =>
+    team({ id, name: `team ${id.slice(-1)}`, plan, developer_access })
+  const site = (id: string, team_id: string, brand_name: string) =>
+    domain({ id, team_id, brand_name, website: `${brand_name.toLowerCase()}.example` })
   return [
-    team(T.acme, 'pro', true),
-    team(T.globex, 'business', true),
-    team(T.free, 'free', true),
-    team(T.off, 'pro', false),
-    team(T.starter, 'starter', true),
-    domain(D.acme1, T.acme, 'Acme'),
-    domain(D.acme2.toUpperCase(), T.acme, 'AcmeTwo'),
-    domain(D.globex, T.globex, 'Globex'),
-    domain(D.free, T.free, 'Freebie'),
-    domain(D.off, T.off, 'Offline'),
-    domain(D.starter, T.starter, 'Starter'),
+    tenant(T.acme, 'pro', true),
+    tenant(T.globex, 'business', true),
+    tenant(T.free, 'free', true),
+    tenant(T.off, 'pro', false),
+    tenant(T.starter, 'starter', true),
+    site(D.acme1, T.acme, 'Acme'),
+    site(D.acme2.toUpperCase(), T.acme, 'AcmeTwo'),
+    site(D.globex, T.globex, 'Globex'),
+    site(D.free, T.free, 'Freebie'),
+    site(D.off, T.off, 'Offline'),
+    site(D.starter, T.starter, 'Starter'),
   ]
 }
 

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify'
 import { buildServer, DETAIL, type BuildServerOptions } from '../../src/http/index.js'
 import { QueryError } from '../../src/errors.js'
 import type { Engine } from '../../src/types.js'
+import { domain, team } from '../support/records.js'
 import { FakeEngine } from './fake-engine.js'
 import {
   ADMIN_TOKEN,
@@ -55,7 +56,7 @@ function expectCommonHeaders(headers: Record<string, unknown>): void {
   expect(headers['content-type']).toMatch(/^application\/json/)
 }
 
-describe('HTTP service (real engine when available)', () => {
+describe('HTTP service over the real engine', () => {
   let ctx: Ctx
   beforeEach(async () => {
     ctx = await setup(await makeEngine())
@@ -603,21 +604,14 @@ describe('HTTP service (real engine when available)', () => {
         headers: bearer(ctx.key),
       })
       expect(warm.headers['x-cache']).toBe('MISS')
-      const team = {
-        type: 'team',
-        id: '10000000-0000-4000-8000-0000000000aa',
-        name: 'New',
-        plan: 'pro',
-        developer_access: true,
-      }
-      const domain = {
-        type: 'domain',
+      const t = team({ id: '10000000-0000-4000-8000-0000000000aa', name: 'New' })
+      const d = domain({
         id: '20000000-0000-4000-8000-0000000000aa',
-        team_id: team.id,
+        team_id: t.id,
         brand_name: 'New',
         website: null,
-      }
-      const res = await post(`${JSON.stringify(team)}\n\n${JSON.stringify(domain)}\r\n`)
+      })
+      const res = await post(`${JSON.stringify(t)}\n\n${JSON.stringify(d)}\r\n`)
       expect(res.statusCode).toBe(200)
       expect(res.json()).toMatchObject({ teams: 1, domains: 1 })
       const again = await ctx.app.inject({
@@ -628,15 +622,9 @@ describe('HTTP service (real engine when available)', () => {
     })
 
     it('refuses a body with bad records: 400 with the library detail and line-numbered issues; nothing stored', async () => {
-      const team = {
-        type: 'team',
-        id: '10000000-0000-4000-8000-0000000000bb',
-        name: 'Bad',
-        plan: 'pro',
-        developer_access: true,
-      }
+      const bad = team({ id: '10000000-0000-4000-8000-0000000000bb', name: 'Bad' })
       const body = [
-        JSON.stringify(team),
+        JSON.stringify(bad),
         '{not json',
         '',
         JSON.stringify({ type: 'domain', id: 'x' }),
@@ -658,7 +646,7 @@ describe('HTTP service (real engine when available)', () => {
         message: expect.stringMatching(/^is not valid JSON/),
       })
       expect(json.issues.find((i) => i.line === 5)).toMatchObject({ field: 'type' })
-      expect(await ctx.engine.getTeam(team.id)).toBeNull()
+      expect(await ctx.engine.getTeam(bad.id)).toBeNull()
     })
 
     it('415 for another content type', async () => {
@@ -674,13 +662,7 @@ describe('HTTP service (real engine when available)', () => {
         adminToken: ADMIN_TOKEN,
         maxIngestBytes: 100,
       })
-      const line = JSON.stringify({
-        type: 'team',
-        id: T.acme,
-        name: 'x'.repeat(80),
-        plan: 'pro',
-        developer_access: true,
-      })
+      const line = JSON.stringify(team({ id: T.acme, name: 'x'.repeat(80) }))
       const res = await app.inject({
         method: 'POST',
         url: '/internal/v1/ingest',

@@ -84,9 +84,8 @@ describe('arbitraries', () => {
       }),
       { numRuns: 300 },
     )
-    console.log('arbitrary coverage', stats)
     for (const k of ['prompts', 'competitors', 'themes', 'upper', 'duplicates'] as const) {
-      expect(stats[k], k).toBeGreaterThan(stats.runs / 10)
+      expect(stats[k], `${k}: coverage ${JSON.stringify(stats)}`).toBeGreaterThan(stats.runs / 10)
     }
   })
 })

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isIngestError, openEngine, type IngestError } from '../../src/index.js'
 import { writeBatches, type GeneratedBatch } from '../../scripts/gen-ndjson.js'
-import { analysisId, makeAnalyses, makeDims, rng } from './gen.js'
+import { analysisId, makeAnalyses, makeDims, rng } from '../support/generate.js'
 import {
   batchCounts,
   consistencyProblems,

@@ -5,54 +5,45 @@
  */
 import { describe, expect, it } from 'vitest'
 import { openEngine } from '../../src/index.js'
+import { analysis as buildAnalysis, competitor, domain, mention, prompt, team } from '../support/records.js'
 
-const team = {
-  type: 'team',
-  id: '0a000000-0000-4000-8000-000000000001',
-  name: 'T',
-  plan: 'pro',
-  developer_access: true,
-}
-const domain = {
-  type: 'domain',
+const t = team({ id: '0a000000-0000-4000-8000-000000000001', name: 'T' })
+const d = domain({
   id: '0d000000-0000-4000-8000-000000000001',
-  team_id: team.id,
+  team_id: t.id,
   brand_name: 'B',
   website: null,
-}
-const prompt = {
-  type: 'prompt',
+})
+const promptRecord = prompt({
   id: '0b000000-0000-4000-8000-000000000001',
-  domain_id: domain.id,
+  domain_id: d.id,
   text: 'p',
   estimated_search_volume: null,
-}
-const rival = {
-  type: 'competitor',
+})
+const rival = competitor({
   id: '0c000000-0000-4000-8000-000000000001',
-  domain_id: domain.id,
+  domain_id: d.id,
   name: 'R',
   website: null,
-}
-const analysis = (n: number, sentiment: number) => ({
-  type: 'analysis',
-  id: `0a0a0000-0000-4000-8000-${String(n).padStart(12, '0')}`,
-  domain_id: domain.id,
-  prompt_id: prompt.id,
-  channel: 'chatgpt',
-  model: 'm',
-  answered_at: '2026-03-30T12:00:00Z',
-  mentions: [{ entity_id: rival.id, position: 1, sentiment }],
-  citations: [],
-  themes: [],
 })
+const analysis = (n: number, sentiment: number) =>
+  buildAnalysis({
+    id: `0a0a0000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    domain_id: d.id,
+    prompt_id: promptRecord.id,
+    model: 'm',
+    answered_at: '2026-03-30T12:00:00Z',
+    mentions: [mention(rival.id, 1, sentiment)],
+    citations: [],
+    themes: [],
+  })
 
 async function sentimentOf(order: number[][]): Promise<number[]> {
   const e = await openEngine()
   try {
-    await e.ingest([team, domain, prompt, rival])
+    await e.ingest([t, d, promptRecord, rival])
     for (const call of order) await e.ingest(call.map((s) => analysis(s, s / 10)))
-    const p = await e.computeCompetitorSeries({ domainId: domain.id, days: 7, now: '2026-03-31T00:00:00Z' })
+    const p = await e.computeCompetitorSeries({ domainId: d.id, days: 7, now: '2026-03-31T00:00:00Z' })
     const r = p.data.items.find((i) => i.id === rival.id)!
     return [r.avg_sentiment, r.series[0]!.sentiment]
   } finally {

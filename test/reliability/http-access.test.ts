@@ -1,6 +1,6 @@
 /**
  * Access through the HTTP service, with random keys and domains (fast-check):
- * - the authorization matrix of semantics.md section 8 holds for keys with random scopes and
+ * - the authorization matrix (docs/API.md, "Order of checks") holds for keys with random scopes and
  *   allowlists on every endpoint: zero cross-tenant answers;
  * - on the sentiment endpoints a foreign domain and a nonexistent one are indistinguishable;
  * - API keys never appear in logs, error bodies or the database file in clear.
@@ -10,43 +10,26 @@
 import { readFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import fc from 'fast-check'
+import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildServer } from '../../src/http/index.js'
 import { openEngine } from '../../src/index.js'
-import {
-  DETAIL,
-  ENDPOINTS,
-  HAS_HTTP,
-  LEAK,
-  REPORTS,
-  expectedAccess,
-  loadHttp,
-  makeTenants,
-  type App,
-  type Tenants,
-} from './http-setup.js'
+import { DETAIL, ENDPOINTS, LEAK, REPORTS, expectedAccess, makeTenants, type Tenants } from './http-setup.js'
 import { tempDir } from './store.js'
 
 const LONG = process.env.VA_LONG === '1'
 const RUNS = Number(process.env.VA_ACCESS_RUNS ?? (LONG ? 2000 : 150))
 const SEED = Number(process.env.VA_SEED ?? 777)
 
-if (!HAS_HTTP)
-  console.log(
-    '[reliability] SKIPPED HTTP access tests: src/http is not in this tree (the http branch has not landed)',
-  )
-const describeHttp = HAS_HTTP ? describe : describe.skip
-
 const { dir: TMP, cleanup } = tempDir('va-access-')
 let t: Tenants
-let app: App
+let app: FastifyInstance
 let logs = ''
 const tally = { keys: 0, requests: 0, answers200: 0, crossTenant200: 0, hiddenPairs: 0 }
 
 beforeAll(async () => {
-  if (!HAS_HTTP) return
-  const http = await loadHttp()
   t = await makeTenants(join(TMP, 'store.duckdb'))
-  app = await http.buildServer({
+  app = await buildServer({
     engine: t.engine,
     rateLimit: { limit: 1_000_000_000, windowSeconds: 60 },
     logger: { level: 'trace', stream: { write: (m: string) => void (logs += m) } },
@@ -61,7 +44,7 @@ afterAll(async () => {
   cleanup()
 })
 
-describeHttp('authorization with random keys and domains', () => {
+describe('authorization with random keys and domains', () => {
   it(
     `${RUNS} random keys x random domains x every endpoint: the section 8 matrix, zero cross-tenant answers`,
     async () => {
@@ -170,7 +153,7 @@ describeHttp('authorization with random keys and domains', () => {
   )
 })
 
-describeHttp('API keys never appear in clear', () => {
+describe('API keys never appear in clear', () => {
   it('not in logs (trace level), not in any response body, not in the database file', async () => {
     const secrets = [...t.keys.values()].map((k) => k.secret)
     const [first] = secrets

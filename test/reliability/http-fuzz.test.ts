@@ -7,26 +7,14 @@
  * Default 300 requests per endpoint; VA_LONG=1 runs 10 000 (VA_HTTP_RUNS overrides).
  */
 import fc from 'fast-check'
+import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  ENDPOINTS,
-  HAS_HTTP,
-  LEAK,
-  loadHttp,
-  type App,
-  type Endpoint,
-  type Tenants,
-  makeTenants,
-} from './http-setup.js'
+import { buildServer } from '../../src/http/index.js'
+import { ENDPOINTS, LEAK, type Endpoint, type Tenants, makeTenants } from './http-setup.js'
 
 const LONG = process.env.VA_LONG === '1'
 const RUNS = Number(process.env.VA_HTTP_RUNS ?? (LONG ? 10_000 : 300))
 const SEED = Number(process.env.VA_SEED ?? 4242)
-
-if (!HAS_HTTP)
-  console.log(
-    '[reliability] SKIPPED HTTP fuzzing: src/http is not in this tree (the http branch has not landed)',
-  )
 
 const SQL = [
   "' OR '1'='1",
@@ -100,14 +88,12 @@ const ODD_NAMES = [
 ]
 
 let t: Tenants
-let app: App
+let app: FastifyInstance
 const tally = { requests: 0, byStatus: {} as Record<string, number> }
 
 beforeAll(async () => {
-  if (!HAS_HTTP) return
-  const http = await loadHttp()
   t = await makeTenants()
-  app = await http.buildServer({
+  app = await buildServer({
     engine: t.engine,
     rateLimit: { limit: 1_000_000_000, windowSeconds: 60 },
     logger: false,
@@ -220,8 +206,7 @@ function encode(s: string, raw: boolean): string {
   return raw && /^[\x21-\x7e]*$/.test(s) && !/[#&]/.test(s) ? s : encodeURIComponent(s)
 }
 
-const describeHttp = HAS_HTTP ? describe : describe.skip
-describeHttp('HTTP fuzzing through inject()', () => {
+describe('HTTP fuzzing through inject()', () => {
   for (const endpoint of Object.keys(ENDPOINTS) as Endpoint[]) {
     it(
       `${endpoint}: ${RUNS} generated requests, zero 5xx, JSON details, no internals`,
@@ -265,7 +250,7 @@ describeHttp('HTTP fuzzing through inject()', () => {
   }
 })
 
-describeHttp('the leak detector (control)', () => {
+describe('the leak detector (control)', () => {
   it('recognizes DuckDB errors, SQL and stack traces', () => {
     for (const text of [
       'Binder Error: Referenced column "x" not found',

@@ -1,52 +1,15 @@
 /**
  * Shared setup of the HTTP reliability suites: tenants with every plan and developer-access state,
- * data in every domain, and a model of semantics.md section 8 that says which status a key must
- * get for a domain on an endpoint. The HTTP service is imported dynamically, so these suites skip
- * (with a message) on a tree without src/http.
+ * data in every domain, and a model of the order of checks (docs/API.md) that says which status a
+ * key must get for a domain on an endpoint.
  */
-import { existsSync } from 'node:fs'
-import { join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { openEngine, type ApiKeyInfo, type Engine } from '../../src/index.js'
-import { dimRecords, makeAnalyses, makeDims, type Dims } from './gen.js'
+import { openEngine, type ApiKeyInfo, type Engine, type Plan } from '../../src/index.js'
+import { ENDPOINTS as REPORT_PATHS } from '../http/helpers.js'
+import { dimRecords, makeAnalyses, makeDims, type Dims } from '../support/generate.js'
 
-export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)))
-export const HAS_HTTP = existsSync(join(ROOT, 'src/http/index.ts'))
-
-/** What this suite uses of src/http (imported without static types so the tree compiles without it). */
-export interface InjectResponse {
-  statusCode: number
-  headers: Record<string, string | string[] | number | undefined>
-  body: string
-}
-export interface App {
-  inject(o: {
-    method?: string
-    url: string
-    headers?: Record<string, string>
-    payload?: string
-  }): Promise<InjectResponse>
-  ready(): Promise<unknown>
-  close(): Promise<unknown>
-}
-export interface HttpModule {
-  buildServer(o: Record<string, unknown>): Promise<App>
-  startServer(o: Record<string, unknown>): Promise<{ url: string; close(): Promise<void>; app: App }>
-}
-
-export async function loadHttp(): Promise<HttpModule> {
-  return (await import('../../src/http/index.js' as string)) as HttpModule
-}
-
-export const ENDPOINTS = {
-  prompts: '/api/v1/prompt-statistics-time-series',
-  competitors: '/api/v1/competitor-time-series',
-  overview: '/api/v1/sentiment/overview',
-  themes: '/api/v1/sentiment/themes',
-  domains: '/api/v1/domains',
-} as const
+export const ENDPOINTS = { ...REPORT_PATHS, domains: '/api/v1/domains' } as const
 export type Endpoint = keyof typeof ENDPOINTS
-export const REPORTS = ['prompts', 'competitors', 'overview', 'themes'] as const
+export const REPORTS = Object.keys(REPORT_PATHS) as Array<keyof typeof REPORT_PATHS>
 export type Report = (typeof REPORTS)[number]
 
 export const DETAIL = {
@@ -77,7 +40,7 @@ export async function makeTenants(path?: string): Promise<Tenants> {
     competitorsPerDomain: 3,
     themesPerDomain: 4,
   })
-  const setup: Array<[string, boolean]> = [
+  const setup: Array<[Plan, boolean]> = [
     ['pro', true],
     ['business', true],
     ['free', true],
@@ -106,7 +69,7 @@ export async function makeTenants(path?: string): Promise<Tenants> {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-/** The status (and detail) semantics.md section 8 requires; `domainParam` undefined = omitted. */
+/** The status (and detail) the order of checks requires; `domainParam` undefined = omitted. */
 export function expectedAccess(
   t: Pick<Tenants, 'teams' | 'domains'>,
   key: Pick<ApiKeyInfo, 'team_id' | 'scope_team_ids' | 'allowed_domains'> | null,

@@ -19,7 +19,8 @@ import {
   type IngestError,
   type RecordIssue,
 } from '../../src/index.js'
-import { dimRecords, makeAnalyses, makeDims, toNdjson } from './gen.js'
+import { dimRecords, makeAnalyses, makeDims, toNdjson } from '../support/generate.js'
+import { analysis, mention } from '../support/records.js'
 import { badSpec, goodRecord, makeBad, MUTATION_NAMES, type Bad, type World } from './mutations.js'
 import { observe, storeDigest, tempDir, type StoreDigest } from './store.js'
 
@@ -364,20 +365,18 @@ describe('ingest fuzzing: malformed records are refused, named, and nothing is s
         { ...prompt, text: 'first' },
         { ...prompt, id: String(prompt.id).toUpperCase(), text: 'second' },
       ])
-      const a = {
-        type: 'analysis',
+      const a = analysis({
         id: 'a0000000-0000-4000-8000-000000000001',
         domain_id: domain.id,
         prompt_id: prompt.id,
-        channel: 'chatgpt',
         model: 'm',
         answered_at: '2026-03-30T10:00:00Z',
         citations: [],
         themes: [],
-      }
+      })
       const r = await e.ingest([
         { ...a, mentions: [] },
-        { ...a, mentions: [{ entity_id: 'brand', position: 3, sentiment: null }] },
+        { ...a, mentions: [mention('brand', 3)] },
       ])
       expect(r.analyses).toBe(1)
       const p = await e.computePromptSeries({ domainId: String(domain.id), now: '2026-03-31T00:00:00Z' })

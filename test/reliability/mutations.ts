@@ -6,9 +6,12 @@
  */
 import fc from 'fast-check'
 import { CHANNELS } from '../../src/types.js'
-import { analysisId, makeAnalysis, rng, uuid, type Dims } from './gen.js'
+import { analysisId, makeAnalysis, rng, uuid, type Dims } from '../support/generate.js'
 
 type Rec = Record<string, unknown>
+
+/** A generated analysis as a plain object, for mutating into a bad one. */
+const analysisRec = (...args: Parameters<typeof makeAnalysis>): Rec => ({ ...makeAnalysis(...args) })
 export interface Bad {
   record: unknown
   /** The field the error must name (`record` for a record that is not an object). */
@@ -203,9 +206,9 @@ export function goodRecord(w: World, seed: number): Rec {
     }
     case 5:
       // replaces a stored analysis (delete + insert on a leak)
-      return makeAnalysis(r, dims, domain.id as string, analysisId(1, Math.floor(r() * w.stored)))
+      return analysisRec(r, dims, domain.id as string, analysisId(1, Math.floor(r() * w.stored)))
     default:
-      return makeAnalysis(r, dims, domain.id as string, analysisId(0x77, n))
+      return analysisRec(r, dims, domain.id as string, analysisId(0x77, n))
   }
 }
 
@@ -249,7 +252,7 @@ export const MUTATIONS = {
     return { record: rec, field: k, kind: 'bad uuid' }
   },
   badTimestamp: (w: World, s: number) => {
-    const rec = makeAnalysis(rng(s), w.dims, w.dims.domains[0]!.id as string, analysisId(0x78, w.next()))
+    const rec = analysisRec(rng(s), w.dims, w.dims.domains[0]!.id as string, analysisId(0x78, w.next()))
     rec.answered_at = BAD_TIMESTAMPS[s % BAD_TIMESTAMPS.length]
     return { record: rec, field: 'answered_at', kind: 'bad timestamp' }
   },
@@ -264,7 +267,7 @@ export const MUTATIONS = {
   outOfRange: (w: World, s: number) => {
     const dims = w.dims
     const d = dims.domains[s % dims.domains.length]!.id as string
-    const a = makeAnalysis(rng(s), dims, d, analysisId(0x79, w.next()))
+    const a = analysisRec(rng(s), dims, d, analysisId(0x79, w.next()))
     a.mentions = [{ entity_id: 'brand', position: 1, sentiment: 50 }]
     a.themes = [{ theme_id: dims.themes.find((t) => t.domain_id === d)!.id, occurrences: 1 }]
     const cases: Array<[string, () => void]> = [
@@ -300,7 +303,7 @@ export const MUTATIONS = {
     }
   },
   badCitation: (w: World, s: number) => {
-    const a = makeAnalysis(rng(s), w.dims, w.dims.domains[0]!.id as string, analysisId(0x7a, w.next()))
+    const a = analysisRec(rng(s), w.dims, w.dims.domains[0]!.id as string, analysisId(0x7a, w.next()))
     a.citations = [{ url: 'https://ok.example/' }, { url: BAD_URLS[s % BAD_URLS.length] }]
     return { record: a, field: 'citations[1].url', kind: 'bad citation' }
   },
@@ -308,7 +311,7 @@ export const MUTATIONS = {
     const dims = w.dims
     const d = dims.domains[s % dims.domains.length]!.id as string
     const ghost = uuid(0xdead, s)
-    const a = makeAnalysis(rng(s), dims, d, analysisId(0x7b, w.next()))
+    const a = analysisRec(rng(s), dims, d, analysisId(0x7b, w.next()))
     const cases: Array<[string, () => Rec]> = [
       ['prompt_id', () => ({ ...a, prompt_id: ghost })],
       ['domain_id', () => ({ ...a, domain_id: ghost })],
@@ -356,7 +359,7 @@ export const MUTATIONS = {
     const dims = w.dims
     const d = dims.domains[s % dims.domains.length]!.id
     const other = otherDomainOf(dims, d)
-    const a = makeAnalysis(rng(s), dims, d as string, analysisId(0x7c, w.next()))
+    const a = analysisRec(rng(s), dims, d as string, analysisId(0x7c, w.next()))
     const cases: Array<[string, () => Rec]> = [
       ['prompt_id', () => ({ ...a, prompt_id: dims.prompts.find((p) => p.domain_id === other)!.id })],
       [
@@ -392,7 +395,7 @@ export const MUTATIONS = {
     const d = dims.domains[s % dims.domains.length]!.id
     const comp = dims.competitors.find((c) => c.domain_id === d)!.id as string
     const theme = dims.themes.find((t) => t.domain_id === d)!.id as string
-    const a = makeAnalysis(rng(s), dims, d as string, analysisId(0x7d, w.next()))
+    const a = analysisRec(rng(s), dims, d as string, analysisId(0x7d, w.next()))
     if (s % 3 === 0) {
       a.mentions = [
         { entity_id: 'brand', position: 1, sentiment: 1 },
@@ -439,7 +442,7 @@ export const MUTATIONS = {
     return { record: rec, field: 'type', kind: 'unknown type' }
   },
   hugeString: (w: World, s: number) => {
-    const a = makeAnalysis(rng(s), w.dims, w.dims.domains[0]!.id as string, analysisId(0x7e, w.next()))
+    const a = analysisRec(rng(s), w.dims, w.dims.domains[0]!.id as string, analysisId(0x7e, w.next()))
     const big = 'x'.repeat(1_000_000 + (s % 1000))
     const f = ['model', 'channel', 'prompt_id', 'answered_at'][s % 4]!
     a[f] = big
@@ -448,7 +451,7 @@ export const MUTATIONS = {
   deepNesting: (w: World, s: number) => {
     let deep: unknown = 1
     for (let i = 0; i < 5000 + (s % 100); i++) deep = [deep]
-    const a = makeAnalysis(rng(s), w.dims, w.dims.domains[0]!.id as string, analysisId(0x7f, w.next()))
+    const a = analysisRec(rng(s), w.dims, w.dims.domains[0]!.id as string, analysisId(0x7f, w.next()))
     const f = ['mentions', 'id', 'answered_at', 'nested_extra'][s % 4]!
     a[f] = f === 'mentions' ? [deep] : deep
     const depth = 5000 + (s % 100)

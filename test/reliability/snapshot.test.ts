@@ -9,7 +9,7 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openEngine, type Engine } from '../../src/index.js'
-import { dimRecords, makeAnalyses, makeDims, type Dims } from './gen.js'
+import { dimRecords, makeAnalyses, makeDims, type Dims } from '../support/generate.js'
 import { NOW, tempDir } from './store.js'
 
 const LONG = process.env.VA_LONG === '1'

@@ -10,7 +10,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { afterAll, describe, expect, it } from 'vitest'
 import { isVisibilityError, openEngine, type Engine } from '../../src/index.js'
 import { sqlIds, sqlText } from '../../src/db/sql.js'
-import { dimRecords, makeAnalyses, makeDims } from './gen.js'
+import { dimRecords, makeAnalyses, makeDims } from '../support/generate.js'
 import { checkSqlText, scanSqlCallSites, scanSqlFiles, tsFiles } from './sql-scan.js'
 import { observe, tempDir } from './store.js'
 
@@ -342,8 +342,8 @@ describe('values travel as parameters: SQL-looking input is stored and returned 
       dims.competitors[i % dims.competitors.length]!.name = s
       dims.themes[i % dims.themes.length]!.name = s
     })
-    dims.domains[0]!.brand_name = EVIL[0]
-    dims.domains[0]!.website = EVIL[1]
+    dims.domains[0]!.brand_name = EVIL[0]!
+    dims.domains[0]!.website = EVIL[1]!
     const analyses = makeAnalyses(4, dims, 1, 200).map((a, i) => ({
       ...a,
       citations: [{ url: `https://x.example/?q=${encodeURIComponent(EVIL[i % EVIL.length]!)}'--` }],

@@ -13,6 +13,7 @@ import type {
   SentimentThemesPayload,
   ThemeEntry,
 } from '../../src/types.js'
+import { rng } from '../support/random.js'
 
 export interface PayloadSet {
   domain: DomainInfo
@@ -43,18 +44,6 @@ export function exampleSet(): PayloadSet {
     competitors: structuredClone(expected[1]) as CompetitorSeriesPayload,
     overview: structuredClone(expected[3]) as SentimentOverviewPayload,
     themes: structuredClone(expected[4]) as SentimentThemesPayload,
-  }
-}
-
-/** A small deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
 }
 

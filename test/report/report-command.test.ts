@@ -10,6 +10,7 @@ import { PassThrough } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { reportCommand, REPORT_FILES, type ReportIo } from '../../src/cli/commands/report.js'
 import { openEngine } from '../../src/index.js'
+import { domain, team } from '../support/records.js'
 
 const fixture = new URL('../../fixtures/spec-example/', import.meta.url)
 const expected = JSON.parse(readFileSync(new URL('expected.json', fixture), 'utf8')) as unknown[]
@@ -26,21 +27,10 @@ beforeAll(async () => {
   const engine = await openEngine({ path: db })
   try {
     await engine.ingestFile(new URL('data.ndjson', fixture).pathname)
+    const teamId = 'f0000000-0000-4000-8000-000000000001'
     await engine.ingest([
-      {
-        type: 'team',
-        id: 'f0000000-0000-4000-8000-000000000001',
-        name: 'T',
-        plan: 'free',
-        developer_access: true,
-      },
-      {
-        type: 'domain',
-        id: EMPTY_DOMAIN,
-        team_id: 'f0000000-0000-4000-8000-000000000001',
-        brand_name: 'Café "Ünïcode" & <Co>',
-        website: null,
-      },
+      team({ id: teamId, name: 'T', plan: 'free' }),
+      domain({ id: EMPTY_DOMAIN, team_id: teamId, brand_name: 'Café "Ünïcode" & <Co>', website: null }),
     ])
   } finally {
     await engine.close()

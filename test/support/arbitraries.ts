@@ -20,6 +20,8 @@ import type {
   SentimentParams,
   ThemeRecord,
 } from '../../src/types.js'
+import { uuid } from './random.js'
+import { analysis, competitor, domain, mention, prompt, team, theme } from './records.js'
 
 /** The clock the datasets are built around: analyses spread over a few weeks before and after it. */
 export const BASE_NOW = '2026-11-20T15:00:00Z'
@@ -89,11 +91,6 @@ const PROMPT_TEXTS = [
 const THEME_NAMES = ['Pricing', "Facilité d'utilisation", 'Support', 'Speed', 'Pricing']
 const CUSTOM_NAMES = ['Price too high', 'Great support']
 const TEAM_NAMES = ['Acme Team', 'Other Team']
-
-/** A lower-case v4 UUID; `key` decides how ids sort, `n` keeps them unique. */
-function uuid(key: number, n: number): string {
-  return `${key.toString(16).padStart(8, '0')}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`
-}
 
 const pick = <T>(xs: readonly T[], i: number): T => xs[i % xs.length] as T
 
@@ -206,13 +203,14 @@ export const datasetArb: fc.Arbitrary<Dataset> = fc
       return upper ? x.toUpperCase() : x
     }
 
-    const teams = plan.teams.map((t, i) => ({
-      type: 'team' as const,
-      id: id(t.key),
-      name: pick(TEAM_NAMES, i),
-      plan: pick(PLANS, t.plan),
-      developer_access: t.access,
-    }))
+    const teams = plan.teams.map((t, i) =>
+      team({
+        id: id(t.key),
+        name: pick(TEAM_NAMES, i),
+        plan: pick(PLANS, t.plan),
+        developer_access: t.access,
+      }),
+    )
 
     interface Built {
       domain: DomainRecord
@@ -227,40 +225,42 @@ export const datasetArb: fc.Arbitrary<Dataset> = fc
       const domainId = id(d.key)
       return {
         host,
-        domain: {
-          type: 'domain',
+        domain: domain({
           id: domainId,
           team_id: pick(teams, d.team).id,
           brand_name: pick(BRAND_NAMES, d.brand),
           website: form === null ? null : fill(form, host),
-        },
-        competitors: d.competitors.map((c) => ({
-          type: 'competitor',
-          id: id(c.key),
-          domain_id: domainId,
-          name: pick(COMPETITOR_NAMES, c.name),
-          website:
-            c.website === null
-              ? null
-              : pick(['globex.com', 'www.initech.com', 'https://umbrella.co'], c.website),
-        })),
-        prompts: d.prompts.map((p) => ({
-          type: 'prompt',
-          id: id(p.key),
-          domain_id: domainId,
-          text: pick(PROMPT_TEXTS, p.text),
-          estimated_search_volume: p.volume,
-        })),
-        themes: d.themes.map((t) => ({
-          type: 'theme',
-          id: id(t.key),
-          domain_id: domainId,
-          name: pick(THEME_NAMES, t.name),
-          custom_name: t.custom === null ? null : pick(CUSTOM_NAMES, t.custom),
-          archived: t.archived,
-          sentiment: t.positive ? 'positive' : 'negative',
-          created_at: new Date(BASE_DAY_MS - t.created * DAY_MS).toISOString().slice(0, 10),
-        })),
+        }),
+        competitors: d.competitors.map((c) =>
+          competitor({
+            id: id(c.key),
+            domain_id: domainId,
+            name: pick(COMPETITOR_NAMES, c.name),
+            website:
+              c.website === null
+                ? null
+                : pick(['globex.com', 'www.initech.com', 'https://umbrella.co'], c.website),
+          }),
+        ),
+        prompts: d.prompts.map((p) =>
+          prompt({
+            id: id(p.key),
+            domain_id: domainId,
+            text: pick(PROMPT_TEXTS, p.text),
+            estimated_search_volume: p.volume,
+          }),
+        ),
+        themes: d.themes.map((t) =>
+          theme({
+            id: id(t.key),
+            domain_id: domainId,
+            name: pick(THEME_NAMES, t.name),
+            custom_name: t.custom === null ? null : pick(CUSTOM_NAMES, t.custom),
+            archived: t.archived,
+            sentiment: t.positive ? 'positive' : 'negative',
+            created_at: new Date(BASE_DAY_MS - t.created * DAY_MS).toISOString().slice(0, 10),
+          }),
+        ),
       }
     })
     const withPrompts = domains.filter((d) => d.prompts.length > 0)
@@ -276,13 +276,7 @@ export const datasetArb: fc.Arbitrary<Dataset> = fc
         const entity = pick(entities, m.entity)
         if (seenEntities.has(entity)) return []
         seenEntities.add(entity)
-        return [
-          {
-            entity_id: entity === 'brand' ? 'brand' : ref(entity),
-            position: m.position,
-            sentiment: m.sentiment,
-          },
-        ]
+        return [mention(entity === 'brand' ? 'brand' : ref(entity), m.position, m.sentiment)]
       })
       const seenThemes = new Set<string>()
       const themes =
@@ -296,8 +290,7 @@ export const datasetArb: fc.Arbitrary<Dataset> = fc
             })
       const citations = a.citations.map((c) => ({ url: fill(pick(CITATIONS, c), d.host) }))
       const local = new Date(BASE_DAY_MS + a.day * DAY_MS).toISOString().slice(0, 10)
-      return {
-        type: 'analysis',
+      return analysis({
         id: ref(analysisId),
         domain_id: ref(d.domain.id),
         prompt_id: ref(pick(d.prompts, a.prompt).id),
@@ -307,7 +300,7 @@ export const datasetArb: fc.Arbitrary<Dataset> = fc
         mentions,
         citations,
         themes,
-      }
+      })
     }
 
     const analyses = plan.analyses.flatMap((a) => {

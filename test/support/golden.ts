@@ -1,6 +1,6 @@
 /**
  * Golden cases discovered from folders: `fixtures/cases/<function>/<case>/{params.json,expected.json}`
- * over `fixtures/datasets/<name>.ndjson` (style.md, "Golden cases discovered from folders").
+ * over `fixtures/datasets/<name>.ndjson`.
  */
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'

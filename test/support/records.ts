@@ -1,8 +1,15 @@
-/** Small builders of valid records for the engine's own tests. */
+/**
+ * The one builder of input records for tests, the benchmark's generator and the scripts: one
+ * function per record type, with valid defaults (one small domain, below) that any field of
+ * `over` replaces. Extra fields are kept, so a test can build an invalid record on purpose.
+ * Generators of whole datasets (test/support/generate.ts, bench/data/generator.ts,
+ * test/support/arbitraries.ts) choose the values and build every record here.
+ */
 import type {
   AnalysisRecord,
   CompetitorRecord,
   DomainRecord,
+  MentionInput,
   PromptRecord,
   TeamRecord,
   ThemeRecord,
@@ -61,20 +68,34 @@ export const theme = (over: Partial<ThemeRecord> = {}): ThemeRecord => ({
   ...over,
 })
 let counter = 0
-/** An analysis with a fresh id unless one is given. */
+/** An analysis with a fresh id unless one is given (defaults are built only when not given). */
 export const analysis = (over: Partial<AnalysisRecord> = {}): AnalysisRecord => ({
   type: 'analysis',
-  id: `a0000000-0000-4000-8000-${String(++counter).padStart(12, '0')}`,
+  id: over.id ?? `a0000000-0000-4000-8000-${String(++counter).padStart(12, '0')}`,
   domain_id: DOMAIN,
   prompt_id: PROMPT,
   channel: 'chatgpt',
   model: 'gpt-4o',
   answered_at: '2026-11-19T10:00:00Z',
-  mentions: [{ entity_id: 'brand', position: 1, sentiment: 80 }],
-  citations: [{ url: 'https://www.acme.com/a' }],
-  themes: [{ theme_id: THEME, occurrences: 2 }],
+  mentions: over.mentions ?? [{ entity_id: 'brand', position: 1, sentiment: 80 }],
+  citations: over.citations ?? [{ url: 'https://www.acme.com/a' }],
+  themes: over.themes ?? [{ theme_id: THEME, occurrences: 2 }],
   ...over,
 })
 
+/** A mention of `entity_id` (`brand` or a competitor id). */
+export const mention = (
+  entity_id: string,
+  position: number | null = null,
+  sentiment: number | null = null,
+): MentionInput => ({ entity_id, position, sentiment })
+
 /** A team, a domain, a prompt, a competitor and a theme: what an analysis needs. */
 export const base = () => [team(), domain(), prompt(), competitor(), theme()]
+
+/** Records as NDJSON: one JSON object per line, a final newline. */
+export const toNdjson = (records: Iterable<unknown>): string => {
+  let out = ''
+  for (const r of records) out += `${JSON.stringify(r)}\n`
+  return out
+}

@@ -1,7 +1,9 @@
-/** `visibility ingest` and `visibility compute`. */
-import { openEngine, type Engine } from '../../index.js'
-import { intOption, parse, required } from '../args.js'
+/** `visibility ingest`, `visibility compute` (one subcommand per row of the endpoint table) and `visibility export`. */
+import { ENDPOINTS, nowParam, type Endpoint } from '../../api/index.js'
+import { openEngine } from '../../index.js'
+import { parse, required } from '../args.js'
 import { UsageError } from '../errors.js'
+import { computeWithFlags, endpointFlags } from '../flags.js'
 import { createProgress } from '../progress.js'
 
 export async function ingestCommand(argv: string[]): Promise<number> {
@@ -33,62 +35,30 @@ export async function ingestCommand(argv: string[]): Promise<number> {
   return 0
 }
 
-const REPORTS = ['prompts', 'competitors', 'sentiment-overview', 'sentiment-themes'] as const
-type Report = (typeof REPORTS)[number]
-
-/** Computes one payload by its CLI name. */
-export function computeReport(
-  engine: Engine,
-  report: Report,
-  p: { domainId: string; days?: number; limit?: number; model?: string; now?: string },
-) {
-  const base = {
-    domainId: p.domainId,
-    ...(p.days !== undefined && { days: p.days }),
-    ...(p.now !== undefined && { now: p.now }),
-  }
-  const withModel = { ...base, ...(p.model !== undefined && { model: p.model }) }
-  switch (report) {
-    case 'prompts':
-      if (p.model !== undefined) throw new UsageError('--model does not apply to prompts')
-      return engine.computePromptSeries({ ...base, ...(p.limit !== undefined && { limit: p.limit }) })
-    case 'competitors':
-      return engine.computeCompetitorSeries(withModel)
-    case 'sentiment-overview':
-      return engine.sentimentOverview(withModel)
-    case 'sentiment-themes':
-      return engine.sentimentThemes(withModel)
-  }
-}
+/** The endpoints of the table that `visibility compute` offers, by subcommand name. */
+export const COMPUTABLE: ReadonlyMap<string, Endpoint> = new Map(
+  (ENDPOINTS as readonly Endpoint[]).flatMap((e) => (e.cli === undefined ? [] : [[e.cli, e] as const])),
+)
 
 export async function computeCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parse<
-    Record<'db' | 'domain' | 'days' | 'limit' | 'model' | 'now', string | undefined>
-  >(argv, {
-    db: { type: 'string' },
-    domain: { type: 'string' },
-    days: { type: 'string' },
-    limit: { type: 'string' },
-    model: { type: 'string' },
-    now: { type: 'string' },
-  })
-  const report = positionals[0]
-  if (report === undefined || !(REPORTS as readonly string[]).includes(report) || positionals.length > 1) {
-    throw new UsageError(`compute needs one of ${REPORTS.join(', ')}`)
+  const known = new Set<string>([nowParam.flag])
+  for (const endpoint of COMPUTABLE.values())
+    for (const flag of endpointFlags(endpoint).keys()) known.add(flag)
+  const options = Object.fromEntries([...known, 'db'].map((flag) => [flag, { type: 'string' as const }]))
+  const { values, positionals } = parse<Record<string, string | undefined>>(argv, options)
+  const endpoint = COMPUTABLE.get(positionals[0] ?? '')
+  if (endpoint === undefined || positionals.length > 1) {
+    throw new UsageError(`compute needs one of ${[...COMPUTABLE.keys()].join(', ')}`)
   }
-  if (report !== 'prompts' && values.limit !== undefined)
-    throw new UsageError(`--limit applies to prompts only`)
+  const own = endpointFlags(endpoint)
+  for (const flag of known) {
+    if (values[flag] !== undefined && flag !== nowParam.flag && !own.has(flag)) {
+      throw new UsageError(`--${flag} does not apply to ${endpoint.cli}`)
+    }
+  }
   const engine = await openEngine({ path: required('db', values.db), readOnly: true })
   try {
-    const days = intOption('days', values.days)
-    const limit = intOption('limit', values.limit)
-    const payload = await computeReport(engine, report as Report, {
-      domainId: required('domain', values.domain),
-      ...(days !== undefined && { days }),
-      ...(limit !== undefined && { limit }),
-      ...(values.model !== undefined && { model: values.model }),
-      ...(values.now !== undefined && { now: values.now }),
-    })
+    const payload = await computeWithFlags(engine, endpoint, values)
     process.stdout.write(`${JSON.stringify(payload, null, 2)}\n`)
   } finally {
     await engine.close()

@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { openEngine } from '../../index.js'
 import { parse } from '../args.js'
-import { computeReport } from './data.js'
+import { computeWithFlags } from '../flags.js'
+import { COMPUTABLE } from './data.js'
 
 /** The bundled demo dataset (the spec's worked example) and its clock. */
 export const DEMO_DATASET = fileURLToPath(
@@ -24,10 +25,14 @@ export async function demoCommand(argv: string[]): Promise<number> {
     process.stdout.write(
       `ingested ${r.analyses} analyses into ${db} (re-running changes nothing: ingest is an upsert)\n`,
     )
-    for (const report of ['prompts', 'competitors', 'sentiment-overview', 'sentiment-themes'] as const) {
-      const payload = await computeReport(engine, report, { domainId: DEMO_DOMAIN, days: 7, now: DEMO_NOW })
+    for (const [name, endpoint] of COMPUTABLE) {
+      const payload = await computeWithFlags(engine, endpoint, {
+        domain: DEMO_DOMAIN,
+        days: '7',
+        now: DEMO_NOW,
+      })
       process.stdout.write(
-        `\n# visibility compute ${report} --db ${db} --domain ${DEMO_DOMAIN} --days 7 --now ${DEMO_NOW}\n`,
+        `\n# visibility compute ${name} --db ${db} --domain ${DEMO_DOMAIN} --days 7 --now ${DEMO_NOW}\n`,
       )
       process.stdout.write(`${JSON.stringify(payload, null, 2)}\n`)
     }

@@ -9,8 +9,7 @@
  * The database must not be held by a running server (DuckDB lets one process open a file).
  */
 import { parseArgs } from 'node:util'
-import { openEngine } from '../../index.js'
-import type { ApiKeyInfo, Engine } from '../../types.js'
+import { openEngine, type ApiKeyInfo, type Engine } from '../../index.js'
 
 const USAGE = `usage:
   visibility keys create --db PATH --team UUID [--scope-team UUID]... [--allow-domain UUID]... [--name NAME]

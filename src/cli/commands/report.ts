@@ -4,11 +4,17 @@
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { CHANNELS, isValidationError, openEngine, type DomainInfo, type Engine } from '../../index.js'
-import { competitorSeriesCsv, promptSeriesCsv, sentimentThemesCsv } from '../../report/csv.js'
-import { renderReportHtml } from '../../report/html.js'
-import { intOption, parse, required } from '../args.js'
+import { channelModelParam, daysParam, domainIdParam, modelParam, nowParam } from '../../api/index.js'
+import { isValidationError, openEngine, type DomainInfo, type Engine } from '../../index.js'
+import {
+  competitorSeriesCsv,
+  promptSeriesCsv,
+  renderReportHtml,
+  sentimentThemesCsv,
+} from '../../report/index.js'
+import { parse, required } from '../args.js'
 import { reportError, UsageError } from '../errors.js'
+import { flagValue } from '../flags.js'
 import { createProgress, type ProgressStream } from '../progress.js'
 
 export const REPORT_USAGE = `Usage:
@@ -43,13 +49,7 @@ export interface ReportIo {
   stderr: ProgressStream & NodeJS.WritableStream
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-const RAW_MODEL = /^[A-Za-z0-9._:/@+-]{1,100}$/
 const COMPUTE_STEPS = 4
-
-function isChannelModel(model: string): boolean {
-  return model === 'all' || (CHANNELS as readonly string[]).includes(model)
-}
 
 interface ReportArgs {
   db: string
@@ -90,27 +90,11 @@ function parseReportArgs(argv: string[]): ReportArgs | 'help' {
   const domainIds = values.domain ?? []
   if (values.all && domainIds.length > 0) throw new UsageError('give either --domain or --all, not both')
   if (!values.all && domainIds.length === 0) throw new UsageError('give --domain UUID (one or more) or --all')
-  for (const id of domainIds) {
-    if (!UUID.test(id)) throw new UsageError(`--domain must be a UUID, got ${JSON.stringify(id)}`)
-  }
-  const days = intOption('days', values.days) ?? 30
-  if (days < 1 || days > 365) throw new UsageError('--days must be an integer from 1 to 365')
-  const model = values.model ?? 'all'
-  if (!RAW_MODEL.test(model)) {
-    throw new UsageError(
-      '--model must be all, a channel name, or a model id of 1-100 characters from [A-Za-z0-9._:/@+-]',
-    )
-  }
-  let now: string
-  if (values.now === undefined) now = new Date().toISOString()
-  else {
-    if (Number.isNaN(Date.parse(values.now))) {
-      throw new UsageError(`--now must be an ISO 8601 timestamp, got ${JSON.stringify(values.now)}`)
-    }
-    now = values.now
-  }
   // Several --domain flags naming one domain (in any case) make one report.
-  const unique = [...new Set(domainIds.map((d) => d.toLowerCase()))]
+  const unique = [...new Set(domainIds.map((id) => flagValue(domainIdParam, id)))]
+  const days = flagValue(daysParam, values.days)
+  const model = flagValue(modelParam, values.model)
+  const now = flagValue(nowParam, values.now) ?? new Date().toISOString()
   return { db, out, domains: values.all ? 'all' : unique, days, model, now }
 }
 
@@ -159,7 +143,7 @@ export async function reportCommand(
       io.stdout.write(REPORT_USAGE)
       return 0
     }
-    const competitorModel = isChannelModel(args.model) ? args.model : 'all'
+    const competitorModel = channelModelParam.text.safeParse(args.model).success ? args.model : 'all'
     if (competitorModel !== args.model) {
       io.stderr.write(
         `visibility: note: --model ${args.model} is not a channel; competitors are computed with model all (sentiment uses ${args.model})\n`,

@@ -1,6 +1,7 @@
 /**
- * Seeded pseudo-random numbers for the data generator: mulberry32 streams keyed by integers, so any
- * part of a dataset (a domain, a day) can be regenerated on its own, in any order, byte for byte.
+ * Seeded pseudo-random numbers and ids for every test-data generator (tests, bench, scripts):
+ * mulberry32 streams keyed by integers, so any part of a dataset (a domain, a day) can be
+ * regenerated on its own, in any order, byte for byte.
  */
 
 /** 32-bit integer hash of a list of integers (a murmur3-style finalizer over a running mix). */
@@ -42,6 +43,26 @@ export class Rng {
   gauss(): number {
     return (this.next() + this.next() + this.next() - 1.5) * 2
   }
+}
+
+/**
+ * A mulberry32 stream as a function: each call is the next number in [0, 1).
+ * @example
+ * const r = rng(42); const coin = r() < 0.5
+ */
+export function rng(seed: number): () => number {
+  const r = new Rng(seed)
+  return () => r.next()
+}
+
+const hex = (n: number, width: number): string => n.toString(16).padStart(width, '0')
+
+/**
+ * A readable, sortable UUID-shaped id: a kind tag and a counter, `uuid(0xd0, 3)` is
+ * `000000d0-0000-4000-8000-000000000003`.
+ */
+export function uuid(kind: number, n: number): string {
+  return `${hex(kind, 8)}-0000-4000-8000-${hex(n, 12)}`
 }
 
 const HEX = '0123456789abcdef'

@@ -1,0 +1,47 @@
+/**
+ * @module The transport-neutral description of the API (subpath export `visibility-analytics/api`):
+ * the endpoint table, the parameter rules, the payload schemas, the access rules and the detail
+ * messages. The HTTP service, the CLI and an MCP server read the API from here and nowhere else.
+ * @example
+ * import { ENDPOINTS } from 'visibility-analytics/api'
+ * for (const e of ENDPOINTS) console.log(e.operationId, e.path)
+ */
+export {
+  ENDPOINTS,
+  type CacheGroup,
+  type ComputeContext,
+  type Endpoint,
+  type EndpointDefinition,
+  type EndpointId,
+} from './endpoints.js'
+export {
+  authorizeDomain,
+  checkKeyTeam,
+  keyCanRead,
+  listReadableDomains,
+  type AccessClass,
+  type Refusal,
+} from './access.js'
+export { DETAIL } from './details.js'
+export {
+  channelModelParam,
+  daysParam,
+  domainIdParam,
+  limitParam,
+  modelParam,
+  nowParam,
+  sentimentDomainIdParam,
+  DOMAIN_ID_REQUIRED,
+  type Param,
+  type ParamSet,
+  type ParamValues,
+} from '../schemas/params.js'
+export {
+  competitorSeriesPayloadSchema,
+  domainsPayloadSchema,
+  formatGeneratedAt,
+  promptSeriesPayloadSchema,
+  sentimentOverviewPayloadSchema,
+  sentimentThemesPayloadSchema,
+  type DomainsPayload,
+} from '../schemas/payloads.js'

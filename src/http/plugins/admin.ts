@@ -1,0 +1,96 @@
+/**
+ * @module The internal endpoint: POST /internal/v1/ingest, NDJSON records stored in one engine
+ * transaction, behind the admin token (a bearer token compared as SHA-256 digests in constant
+ * time). Registered only when an admin token is configured.
+ */
+import { timingSafeEqual } from 'node:crypto'
+import { createWriteStream } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Transform, type Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import { DETAIL } from '../../api/index.js'
+import { sha256, type ServiceContext } from '../context.js'
+import { BodyTooLargeError } from '../errors.js'
+import { errorSchema, ingestErrorSchema, ingestResultSchema } from '../schemas.js'
+import { bearerToken } from './auth.js'
+import { methodNotAllowed } from './headers.js'
+
+/** The ingest path. */
+export const INGEST_PATH = '/internal/v1/ingest'
+
+export interface AdminOptions {
+  ctx: ServiceContext
+  adminToken: string
+  /** Largest body in bytes. */
+  maxIngestBytes: number
+}
+
+/** A pass-through stream that fails with BodyTooLargeError beyond `maxBytes`. */
+function byteLimit(maxBytes: number): Transform {
+  let seen = 0
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      seen += chunk.length
+      callback(seen > maxBytes ? new BodyTooLargeError(maxBytes) : null, chunk)
+    },
+  })
+}
+
+export const adminPlugin: FastifyPluginAsync<AdminOptions> = async (
+  app,
+  { ctx, adminToken, maxIngestBytes },
+) => {
+  const adminTokenHash = sha256(adminToken)
+  // The body is handed to the handler as a stream: records flow into a temp file as they arrive.
+  const passThrough = (
+    _request: FastifyRequest,
+    payload: Readable,
+    done: (err: null, body: Readable) => void,
+  ) => done(null, payload)
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser(['application/x-ndjson', 'application/ndjson', 'application/jsonl'], passThrough)
+
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: 'POST',
+    url: INGEST_PATH,
+    schema: {
+      hide: true,
+      response: { 200: ingestResultSchema, 400: ingestErrorSchema, 401: errorSchema, 413: errorSchema },
+    },
+    onRequest: async (request, reply) => {
+      const token = bearerToken(request.headers.authorization)
+      if (token === null || !timingSafeEqual(sha256(token), adminTokenHash)) {
+        return reply
+          .code(401)
+          .header('www-authenticate', 'Bearer realm="visibility-analytics-internal"')
+          .send({ detail: DETAIL.adminUnauthorized })
+      }
+      return undefined
+    },
+    handler: async (request) => {
+      // The body goes to a private temp file first, then into one engine transaction: a slow
+      // upload never holds the write transaction open, and issues carry line numbers exactly
+      // as `ingestFile` reports them.
+      const dir = await mkdtemp(join(tmpdir(), 'va-ingest-'))
+      const file = join(dir, 'body.ndjson')
+      try {
+        await pipeline(
+          request.body as Readable,
+          byteLimit(maxIngestBytes),
+          createWriteStream(file, { mode: 0o600 }),
+        )
+        const result = await ctx.engine.ingestFile(file)
+        ctx.clearCaches()
+        request.log.info({ ingest: result }, 'ingest stored')
+        return result
+      } finally {
+        await rm(dir, { recursive: true, force: true })
+      }
+    },
+  })
+  app.route(methodNotAllowed(app, INGEST_PATH, 'POST'))
+}

@@ -1,0 +1,78 @@
+/**
+ * @module API-key authentication, checks 1-3 of the order of checks (docs/API.md): 401 key, 429
+ * rate limit, 403 key team, in an onRequest hook, before any parameter is read. Every response to
+ * a request with a valid key carries the X-RateLimit-* headers; a 5xx answer is refunded.
+ */
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify'
+import fp from 'fastify-plugin'
+import { checkKeyTeam, DETAIL } from '../../api/index.js'
+import type { Caller, ServiceContext } from '../context.js'
+import type { RateLimitDecision } from '../rate-limit.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** onRequest hook of the routes that need an API key. */
+    authenticate: onRequestAsyncHookHandler
+  }
+  interface FastifyRequest {
+    /** The authenticated caller; null until `authenticate` accepted the key. */
+    caller: Caller | null
+  }
+}
+
+/**
+ * The secret of an `Authorization: Bearer <key>` header, or null when absent or malformed.
+ * @example
+ * bearerToken('Bearer va_live_abc') // 'va_live_abc'
+ */
+export function bearerToken(header: string | undefined): string | null {
+  if (header === undefined) return null
+  const match = /^Bearer +([\x21-\x7e]{1,512}) *$/i.exec(header)
+  return match?.[1] ?? null
+}
+
+function setRateHeaders(reply: FastifyReply, rate: RateLimitDecision): void {
+  reply.header('x-ratelimit-limit', String(rate.limit))
+  reply.header('x-ratelimit-remaining', String(rate.remaining))
+  reply.header('x-ratelimit-reset', String(rate.reset))
+}
+
+const auth: FastifyPluginAsync<{ ctx: ServiceContext }> = async (app, { ctx }) => {
+  app.decorateRequest('caller', null)
+
+  app.decorate('authenticate', async function authenticate(request: FastifyRequest, reply: FastifyReply) {
+    const token = bearerToken(request.headers.authorization)
+    const key = token === null ? null : await ctx.verifyKey(token)
+    if (key === null) {
+      return reply
+        .code(401)
+        .header('www-authenticate', 'Bearer realm="visibility-analytics"')
+        .send({ detail: DETAIL.unauthorized })
+    }
+    const rate = ctx.limiter.hit(key.id)
+    request.caller = { key, rate }
+    setRateHeaders(reply, rate)
+    if (!rate.allowed) {
+      return reply
+        .code(429)
+        .header('retry-after', String(rate.retryAfter))
+        .send({ detail: DETAIL.tooManyRequests })
+    }
+    const refusal = checkKeyTeam(await ctx.engine.getTeam(key.team_id))
+    if (refusal !== null) return reply.code(refusal.status).send({ detail: refusal.detail })
+    return undefined
+  })
+
+  // A request answered 5xx does not count against the key's limit.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const caller = request.caller
+    if (caller !== null && reply.statusCode >= 500) {
+      caller.rate = ctx.limiter.refund(caller.key.id, caller.rate.windowStart)
+      setRateHeaders(reply, caller.rate)
+    }
+    return payload
+  })
+}
+
+/** Decorates the server with `authenticate` and `request.caller`. */
+export const authPlugin = fp(auth, { name: 'va-auth' })

@@ -1,0 +1,78 @@
+/**
+ * @module Headers and answers every response shares, whatever produced it: X-Request-Id,
+ * Cache-Control, nosniff, X-Cache on 200s; errors mapped in one place (src/http/errors.ts); JSON
+ * 404s and 405s answered before authentication; 503 for requests arriving while closing.
+ */
+import type { FastifyInstance, FastifyPluginAsync, RouteOptions } from 'fastify'
+import fp from 'fastify-plugin'
+import { DETAIL, type AccessClass } from '../../api/index.js'
+import { toErrorAnswer } from '../errors.js'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** How the route checks domains (for the class-specific error mapping). */
+    access?: AccessClass
+  }
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+
+const headers: FastifyPluginAsync = async (app) => {
+  // Once close() is called, answers to requests still in flight end their connection, so that
+  // keep-alive clients do not hold the server open until the keep-alive timeout.
+  let closing = false
+  app.addHook('preClose', async () => {
+    closing = true
+  })
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (closing) reply.header('connection', 'close')
+    reply.header('x-request-id', request.id)
+    reply.header('cache-control', 'no-store')
+    reply.header('x-content-type-options', 'nosniff')
+    // Every 200 says whether it came from the cache; only report bodies ever do.
+    if (reply.statusCode === 200 && !reply.hasHeader('x-cache')) reply.header('x-cache', 'MISS')
+    return payload
+  })
+
+  app.setErrorHandler((error, request, reply) => {
+    const answer = toErrorAnswer(error, request.routeOptions.config?.access)
+    if (answer.fault) request.log.error({ err: error }, 'request failed')
+    else if (answer.status >= 500) request.log.warn({ reason: answer.body.detail }, 'request refused')
+    for (const [name, value] of Object.entries(answer.headers ?? {})) reply.header(name, value)
+    reply.removeHeader('x-cache')
+    return reply.code(answer.status).type(JSON_TYPE).send(answer.body)
+  })
+
+  // Unknown routes answer 404 before any body is parsed; nothing new starts while closing.
+  app.addHook('onRequest', async (request, reply) => {
+    if (closing) {
+      return reply.code(503).header('retry-after', '5').type(JSON_TYPE).send({ detail: DETAIL.unavailable })
+    }
+    if (request.is404) return reply.code(404).type(JSON_TYPE).send({ detail: DETAIL.notFound })
+    return undefined
+  })
+
+  app.setNotFoundHandler((_request, reply) =>
+    reply.code(404).type(JSON_TYPE).send({ detail: DETAIL.notFound }),
+  )
+}
+
+/** Common headers, error mapping, 404 and closing behaviour, for the whole server. */
+export const headersPlugin = fp(headers, { name: 'va-headers' })
+
+/**
+ * The 405 route for the other methods on `url`, answered before any body is read.
+ * @example
+ * app.route(methodNotAllowed(app, '/healthz', 'GET'))
+ */
+export function methodNotAllowed(app: FastifyInstance, url: string, allow: string): RouteOptions {
+  return {
+    method: app.supportedMethods.filter((method) => method !== allow),
+    url,
+    schema: { hide: true },
+    onRequest: async (_request, reply) =>
+      reply.code(405).header('allow', allow).send({ detail: DETAIL.methodNotAllowed }),
+    handler: async () => undefined,
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * The endpoint table (src/api/endpoints.ts) is the one description of the read endpoints: the
+ * HTTP routes, the OpenAPI operations and the CLI's compute subcommands all come from it.
+ */
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ENDPOINTS, type Endpoint } from '../../src/api/index.js'
+import { COMPUTABLE } from '../../src/cli/commands/data.js'
+import { buildServer } from '../../src/http/index.js'
+import { openEngine, type Engine } from '../../src/index.js'
+import { analysis, base, DOMAIN, NOW, TEAM } from '../support/records.js'
+
+const rows = ENDPOINTS as readonly Endpoint[]
+
+describe('endpoint table', () => {
+  let engine: Engine
+  let app: FastifyInstance
+  let key: string
+
+  beforeAll(async () => {
+    engine = await openEngine()
+    await engine.ingest([...base(), analysis()])
+    key = (await engine.createApiKey({ teamId: TEAM })).key
+    app = await buildServer({ engine, logger: false, clock: () => Date.parse(NOW) })
+  })
+  afterAll(async () => {
+    await app.close()
+    await engine.close()
+  })
+
+  it('ids, paths, operationIds and CLI names are unique; parameters are keyed by their wire names', () => {
+    for (const field of ['id', 'path', 'operationId'] as const) {
+      expect(new Set(rows.map((r) => r[field])).size).toBe(rows.length)
+    }
+    const cli = rows.flatMap((r) => (r.cli === undefined ? [] : [r.cli]))
+    expect(new Set(cli).size).toBe(cli.length)
+    for (const row of rows) {
+      expect(row.path).toMatch(/^\/api\/v1\/[a-z/-]+$/)
+      expect(row.operationId).toMatch(/^(get|list)[A-Z][A-Za-z]+$/)
+      for (const [name, param] of Object.entries(row.params)) expect(param.name).toBe(name)
+      // A domain-scoped endpoint takes domain_id; the others take none.
+      expect('domain_id' in row.params).toBe(row.access !== 'none')
+    }
+  })
+
+  it('every row is a route: 401 without a key, 405 for other methods', async () => {
+    for (const row of rows) {
+      expect((await app.inject({ url: row.path })).statusCode).toBe(401)
+      expect((await app.inject({ method: 'POST', url: row.path })).statusCode).toBe(405)
+    }
+  })
+
+  it('every row is one OpenAPI operation with its operationId, summary and parameters', async () => {
+    const doc = (await app.inject({ url: '/api/v1/openapi.json' })).json() as {
+      paths: Record<
+        string,
+        { get: { operationId: string; summary: string; parameters?: { name: string }[] } }
+      >
+    }
+    for (const row of rows) {
+      const op = doc.paths[row.path]!.get
+      expect([op.operationId, op.summary]).toEqual([row.operationId, row.summary])
+      expect((op.parameters ?? []).map((p) => p.name)).toEqual(Object.keys(row.params))
+    }
+  })
+
+  it('echo fields follow data in parameter order, then generated_at (HTTP and the library agree)', async () => {
+    for (const row of rows.filter((r) => r.access !== 'none')) {
+      const res = await app.inject({
+        url: `${row.path}?domain_id=${DOMAIN.toUpperCase()}`,
+        headers: { authorization: `Bearer ${key}` },
+      })
+      expect(res.statusCode).toBe(200)
+      const body = res.json() as Record<string, unknown>
+      expect(Object.keys(body)).toEqual(['data', ...Object.keys(row.params), 'generated_at'])
+      expect(body.domain_id).toBe(DOMAIN)
+      const params = row.query.parse({ domain_id: DOMAIN })
+      const direct = await row.compute(engine, params, { now: NOW, caller: null })
+      expect(JSON.stringify(direct)).toBe(res.body)
+    }
+  })
+
+  it('the CLI offers exactly the rows with a cli name, in table order', () => {
+    expect([...COMPUTABLE.keys()]).toEqual([
+      'prompts',
+      'competitors',
+      'sentiment-overview',
+      'sentiment-themes',
+    ])
+    expect([...COMPUTABLE.values()]).toEqual(rows.filter((r) => r.cli !== undefined))
+  })
+
+  it('the domains listing without a caller (a local reader) lists every domain', async () => {
+    const listing = rows.find((r) => r.id === 'domains')!
+    const payload = (await listing.compute(engine, {}, { now: NOW, caller: null })) as {
+      data: { items: { id: string }[] }
+    }
+    expect(payload.data.items.map((d) => d.id)).toEqual([DOMAIN])
+  })
+})
