@@ -108,7 +108,6 @@ describe('extension arbitraries', () => {
         if (model.brandSeries({ ...p.brandSeries, metric: 'mentions' }).data.items.length > 0) stats.buckets++
       }
     })
-    console.log('extension arbitrary coverage', stats)
     for (const k of ['citations', 'titles', 'padded', 'fanout', 'created', 'buckets'] as const) {
       expect(stats[k], k).toBeGreaterThan(stats.runs / 20)
     }
