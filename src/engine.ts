@@ -3,7 +3,6 @@
  * read connections with prepared statements. Schema setup and migrations, the catalog, the locks
  * that keep a payload from ever mixing two states, and close().
  */
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
 import { createReadStream, existsSync, mkdirSync, statSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import {
@@ -30,11 +29,11 @@ import { FLAT_TABLES, flatToRecords, type FlatRows, type FlatTableName } from '.
 import { prepareExportDir, readExport, writeExport, writeManifest } from './parquet.js'
 import { parseNdjson } from './ingest/ndjson.js'
 import { feedNdjsonFile } from './ingest/ndjson-feed.js'
+import { ApiKeys, loadActiveApiKeys, type StoredApiKey } from './keys.js'
 import { computeCompetitorSeries } from './queries/competitor-series.js'
 import type { QueryContext } from './queries/context.js'
 import { computePromptSeries } from './queries/prompt-series.js'
 import { sentimentOverview, sentimentThemes } from './queries/sentiment.js'
-import { UUID_RE } from './schemas/records.js'
 import type {
   ApiKeyInfo,
   ArrowTables,
@@ -141,8 +140,6 @@ class Pool {
   }
 }
 
-const KEY_PREFIX = 'va_live_'
-
 class DuckDBEngine implements Engine {
   #open = true
   #nextAnalysisKey: number
@@ -153,6 +150,7 @@ class DuckDBEngine implements Engine {
   readonly #writeMutex = new Mutex()
   readonly #rw = new ReadWriteLock()
   readonly #ctx: QueryContext
+  readonly #keys: ApiKeys
 
   constructor(
     readonly instance: DuckDBInstance,
@@ -163,8 +161,13 @@ class DuckDBEngine implements Engine {
     public readOnly: boolean,
     readonly file: string | null,
     cacheRows: number,
+    activeKeys: StoredApiKey[],
   ) {
     this.#nextAnalysisKey = nextAnalysisKey
+    this.#keys = new ApiKeys(activeKeys, {
+      write: (fn) => this.#writeMutex.run(() => fn(this.write)),
+      read: (fn) => this.pool.use((c) => fn(c.conn)),
+    })
     const engine = { catalogOf: () => this.catalog }
     const inDuckDB = <T>(id: string, fn: (c: ReadConnection) => Promise<T>) =>
       this.pool.use(async (c) => {
@@ -352,77 +355,23 @@ class DuckDBEngine implements Engine {
   async createApiKey(params: CreateApiKeyParams): Promise<CreatedApiKey> {
     this.#check()
     if (this.readOnly) throw new ReadOnlyError('creating a key')
-    const uuid = (v: unknown, path: string): string => {
-      if (typeof v !== 'string' || !UUID_RE.test(v))
-        throw new ValidationError([{ path, message: `${path} must be a UUID.` }])
-      return v.toLowerCase()
-    }
-    const teamId = uuid(params.teamId, 'team_id')
-    const scope = (params.scopeTeamIds ?? [teamId]).map((t) => uuid(t, 'scope_team_id'))
-    const allowed =
-      params.allowedDomains == null ? null : params.allowedDomains.map((d) => uuid(d, 'allowed_domain'))
-    const secret = KEY_PREFIX + randomBytes(24).toString('base64url')
-    const info: ApiKeyInfo = {
-      id: randomUUID(),
-      prefix: secret.slice(0, KEY_PREFIX.length + 4),
-      team_id: teamId,
-      scope_team_ids: [...new Set(scope.length ? scope : [teamId])],
-      allowed_domains: allowed === null ? null : [...new Set(allowed)],
-      name: params.name ?? null,
-      created_at: new Date().toISOString(),
-      revoked_at: null,
-    }
-    await this.#writeMutex.run(() =>
-      this.write.run(sqlText('keys/insert_api_key'), {
-        id: info.id,
-        prefix: info.prefix,
-        key_hash: hashKey(secret),
-        team_id: info.team_id,
-        scope: JSON.stringify(info.scope_team_ids),
-        allowed: info.allowed_domains === null ? null : JSON.stringify(info.allowed_domains),
-        name: info.name,
-        created_at: info.created_at,
-      }),
-    )
-    return { key: secret, info }
+    return this.#keys.create(params)
   }
 
   async listApiKeys(): Promise<ApiKeyInfo[]> {
     this.#check()
-    const rows = await this.pool.use(async (c) =>
-      (await c.conn.runAndReadAll(sqlText('keys/list_api_keys'))).getRowObjectsJson(),
-    )
-    return rows.map(rowToKeyInfo)
+    return this.#keys.list()
   }
 
   async revokeApiKey(id: string): Promise<boolean> {
     this.#check()
     if (this.readOnly) throw new ReadOnlyError('revoking a key')
-    if (typeof id !== 'string' || !UUID_RE.test(id)) return false
-    const r = await this.#writeMutex.run(() =>
-      this.write.run(sqlText('keys/revoke_api_key'), {
-        id: id.toLowerCase(),
-        revoked_at: new Date().toISOString(),
-      }),
-    )
-    return r.rowsChanged > 0
+    return this.#keys.revoke(id)
   }
 
   async verifyApiKey(secret: string): Promise<ApiKeyInfo | null> {
     this.#check()
-    if (typeof secret !== 'string' || !secret.startsWith(KEY_PREFIX) || secret.length > 200) return null
-    const prefix = secret.slice(0, KEY_PREFIX.length + 4)
-    const rows = await this.pool.use(async (c) =>
-      (await c.conn.runAndReadAll(sqlText('keys/find_api_keys_by_prefix'), { prefix })).getRowObjectsJson(),
-    )
-    const want = Buffer.from(hashKey(secret), 'hex')
-    let found: ApiKeyInfo | null = null
-    for (const row of rows) {
-      const have = Buffer.from(String(row.key_hash), 'hex')
-      if (have.length === want.length && timingSafeEqual(have, want) && row.revoked_at === null)
-        found = rowToKeyInfo(row)
-    }
-    return found
+    return this.#keys.verify(secret)
   }
 
   async close(): Promise<void> {
@@ -473,23 +422,6 @@ function feedFlat(call: IngestCall, rows: FlatRows): void {
 function* arrowRows(table: ArrowTables[keyof ArrowTables]): Generator<Record<string, unknown>> {
   if (table === undefined) return
   for (const row of table) yield (row as { toJSON(): Record<string, unknown> }).toJSON()
-}
-
-function hashKey(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex')
-}
-
-function rowToKeyInfo(row: Record<string, unknown>): ApiKeyInfo {
-  return {
-    id: String(row.id),
-    prefix: String(row.prefix),
-    team_id: String(row.team_id),
-    scope_team_ids: (row.scope_team_ids as string[]).map(String),
-    allowed_domains: row.allowed_domains === null ? null : (row.allowed_domains as string[]).map(String),
-    name: row.name === null ? null : String(row.name),
-    created_at: String(row.created_at),
-    revoked_at: row.revoked_at === null ? null : String(row.revoked_at),
-  }
 }
 
 async function schemaVersion(conn: DuckDBConnection): Promise<number> {
@@ -598,6 +530,7 @@ export async function openEngine(options: OpenEngineOptions = {}): Promise<Engin
       readOnly,
       file,
       options.aggregateCache === false ? 0 : (options.aggregateCacheRows ?? 5_000_000),
+      await loadActiveApiKeys(write),
     )
     engine.hardened = options.hardened ?? false
     return engine
