@@ -224,12 +224,19 @@ export class IngestCall {
 
   #checkReferences(): void {
     const cat = this.#catalog
-    for (const { rec, loc, prefix } of this.#c.domains.values()) {
+    for (const [id, { rec, loc, prefix }] of this.#c.domains) {
       const team = rec.team_id.toLowerCase()
+      const storedTeam = cat.domains.get(id)?.team_id
       if (!this.#c.teams.has(team) && !cat.teams.has(team)) {
         this.#siteIssue(
           { loc, field: 'team_id', prefix },
           `team ${team} exists neither in the store nor in this call`,
+        )
+      } else if (storedTeam !== undefined && storedTeam !== team) {
+        // Moving a domain would hand its whole history to the other team's keys at once.
+        this.#siteIssue(
+          { loc, field: 'team_id', prefix },
+          `the domain is stored under team ${storedTeam}; its team cannot change`,
         )
       }
     }
