@@ -8,12 +8,10 @@
  *   handler: 403/404 domain -> 403 plan -> cache -> engine      (cache only after authorization)
  */
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto'
-import { createWriteStream } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Transform, type Readable } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
+import type { Readable } from 'node:stream'
 import fastifySwagger from '@fastify/swagger'
 import Fastify, {
   type FastifyInstance,
@@ -29,13 +27,30 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod'
-import { LRUCache } from 'lru-cache'
 import type { z } from 'zod'
 import type { ApiKeyInfo, DomainInfo, Engine, TeamInfo } from '../types.js'
-import { authorizeDomain, bearerToken, checkKeyTeam, keyCanRead, type ReportEndpoint } from './access.js'
+import {
+  adminTokenProblem,
+  authorizeDomain,
+  bearerToken,
+  checkKeyTeam,
+  keyCanRead,
+  type ReportEndpoint,
+} from './access.js'
 import { ResponseCache } from './cache.js'
 import { QueryLimiter } from './concurrency.js'
-import { BodyTooLargeError, toErrorAnswer } from './errors.js'
+import {
+  NDJSON_MEDIA_TYPES,
+  edgeServerOptions,
+  installContract,
+  ingestGate,
+  resolveEdgeOptions,
+  serializeRequest,
+  spoolIngestBody,
+  staticJson,
+  type EdgeOptions,
+} from './edge/index.js'
+import { toErrorAnswer } from './errors.js'
 import { addResponseHeadersToDocument } from './openapi.js'
 import { FixedWindowRateLimiter, type RateLimitDecision, type RateLimitOptions } from './rate-limit.js'
 import {
@@ -77,14 +92,10 @@ export interface BuildServerOptions {
   maxConcurrentQueries?: number
   /** Queries waiting for a slot before further ones get 503 (default 16 per slot). */
   maxQueuedQueries?: number
-  /**
-   * Seconds a key verification is remembered (default 10; 0 asks the engine every time). Keys are
-   * revoked with the CLI while the service is stopped (DuckDB lets one process open a file), so
-   * this only matters for keys revoked through the same engine instance.
-   */
-  keyCacheSeconds?: number
   /** Largest ingest body in bytes (default 256 MiB). */
   maxIngestBytes?: number
+  /** Connection and request limits (timeouts, caps, header size); defaults in EDGE_DEFAULTS. */
+  edge?: Partial<EdgeOptions>
   /** Milliseconds clock for the rate limit, the cache and the reports' `now` (default Date.now). */
   clock?: () => number
   /** Default: info-level JSON logs on stdout. */
@@ -136,19 +147,9 @@ function loggerConfig(option: LoggerOption | undefined): NonNullable<FastifyServ
   return {
     level: option?.level ?? 'info',
     redact: { paths: REDACT, censor: '[redacted]' },
+    serializers: { req: serializeRequest },
     ...(option?.stream !== undefined ? { stream: option.stream } : {}),
   }
-}
-
-/** A pass-through stream that fails with BodyTooLargeError beyond `maxBytes`. */
-function byteLimit(maxBytes: number): Transform {
-  let seen = 0
-  return new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      seen += chunk.length
-      callback(seen > maxBytes ? new BodyTooLargeError(maxBytes) : null, chunk)
-    },
-  })
 }
 
 /** ISO 8601 UTC without zero milliseconds, as the engine writes generated_at. */
@@ -188,25 +189,10 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     maxQueued: options.maxQueuedQueries ?? maxConcurrent * 16,
   })
   const maxIngestBytes = options.maxIngestBytes ?? 256 * 1024 * 1024
+  const tokenProblem = options.adminToken ? adminTokenProblem(options.adminToken) : null
+  if (tokenProblem !== null) throw new Error(tokenProblem)
   const adminTokenHash = options.adminToken ? sha256(options.adminToken) : null
   const states = new WeakMap<FastifyRequest, RequestState>()
-  const keyCacheMs = (options.keyCacheSeconds ?? 10) * 1000
-  // Verified keys (and refusals) by the SHA-256 of the secret: the secret itself is never kept.
-  const keyCache = new LRUCache<string, { info: ApiKeyInfo | null }>({
-    max: 10_000,
-    ttl: Math.max(1, keyCacheMs),
-    perf: { now: clock },
-    ttlResolution: 0,
-  })
-  async function verifyKey(secret: string): Promise<ApiKeyInfo | null> {
-    if (keyCacheMs === 0) return engine.verifyApiKey(secret)
-    const digest = sha256(secret).toString('base64')
-    const cached = keyCache.get(digest)
-    if (cached !== undefined) return cached.info
-    const info = await engine.verifyApiKey(secret)
-    keyCache.set(digest, { info })
-    return info
-  }
 
   const serverOptions: FastifyServerOptions = {
     logger: loggerConfig(options.logger),
@@ -218,8 +204,10 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     exposeHeadRoutes: false,
     // Requests arriving while closing are answered by the hook below (JSON, with the usual headers).
     return503OnClosing: false,
+    ...edgeServerOptions(resolveEdgeOptions(options.edge)),
   }
   const app = Fastify(serverOptions).withTypeProvider<ZodTypeProvider>()
+  installContract(app)
 
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
@@ -260,12 +248,9 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     closing = true
   })
 
-  // Headers every response carries, whatever produced it (handlers, hooks, errors, 404s).
+  // X-Request-Id, no-store and nosniff are set by the edge's contract hook.
   app.addHook('onSend', async (request, reply, payload) => {
     if (closing) reply.header('connection', 'close')
-    reply.header('x-request-id', request.id)
-    reply.header('cache-control', 'no-store')
-    reply.header('x-content-type-options', 'nosniff')
     // Every 200 says whether it came from the cache; only report bodies ever do.
     if (reply.statusCode === 200 && !reply.hasHeader('x-cache')) reply.header('x-cache', 'MISS')
     const state = states.get(request)
@@ -311,7 +296,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     reply: FastifyReply,
   ): Promise<FastifyReply | undefined> {
     const token = bearerToken(request.headers.authorization)
-    const key = token === null ? null : await verifyKey(token)
+    const key = token === null ? null : await engine.verifyApiKey(token)
     if (key === null) {
       return reply
         .code(401)
@@ -484,11 +469,12 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     method: 'GET',
     url: API_PATHS.openapi,
     schema: { hide: true },
-    handler: async () => app.swagger(),
+    handler: staticJson(() => app.swagger()),
   })
   app.route(methodNotAllowed(API_PATHS.openapi, 'GET'))
 
   if (adminTokenHash !== null) {
+    const refuseIngest = ingestGate(maxIngestBytes)
     await app.register(async (internal) => {
       // The body is handed to the handler as a stream: records flow into the engine as they arrive.
       const passThrough = (
@@ -497,10 +483,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
         done: (err: null, body: Readable) => void,
       ) => done(null, payload)
       internal.removeAllContentTypeParsers()
-      internal.addContentTypeParser(
-        ['application/x-ndjson', 'application/ndjson', 'application/jsonl'],
-        passThrough,
-      )
+      internal.addContentTypeParser(NDJSON_MEDIA_TYPES, passThrough)
       internal.withTypeProvider<ZodTypeProvider>().route({
         method: 'POST',
         url: API_PATHS.ingest,
@@ -516,7 +499,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
               .header('www-authenticate', 'Bearer realm="visibility-analytics-internal"')
               .send({ detail: DETAIL.adminUnauthorized })
           }
-          return undefined
+          return refuseIngest(request, reply)
         },
         handler: async (request) => {
           // The body goes to a private temp file first, then into one engine transaction: a slow
@@ -525,14 +508,9 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
           const dir = await mkdtemp(join(tmpdir(), 'va-ingest-'))
           const file = join(dir, 'body.ndjson')
           try {
-            await pipeline(
-              request.body as Readable,
-              byteLimit(maxIngestBytes),
-              createWriteStream(file, { mode: 0o600 }),
-            )
+            await spoolIngestBody(request, file, maxIngestBytes)
             const result = await engine.ingestFile(file)
             cache.clear()
-            keyCache.clear()
             request.log.info({ ingest: result }, 'ingest stored')
             return result
           } finally {
