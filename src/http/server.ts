@@ -7,7 +7,7 @@
  *   validation: 400 parameters                                  (zod schemas, first issue wins)
  *   handler: 403/404 domain -> 403 plan -> cache -> engine      (cache only after authorization)
  */
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto'
+import { createHash, timingSafeEqual } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -131,7 +131,6 @@ interface RequestState {
   rate: RateLimitDecision
 }
 
-const SANE_REQUEST_ID = /^[A-Za-z0-9._:/+=-]{1,128}$/
 const REDACT = ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'authorization']
 const errorResponses = {
   400: errorSchema,
@@ -197,10 +196,6 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   const serverOptions: FastifyServerOptions = {
     logger: loggerConfig(options.logger),
     requestIdHeader: false,
-    genReqId: (req) => {
-      const sent = req.headers['x-request-id']
-      return typeof sent === 'string' && SANE_REQUEST_ID.test(sent) ? sent : randomUUID()
-    },
     exposeHeadRoutes: false,
     // Requests arriving while closing are answered by the hook below (JSON, with the usual headers).
     return503OnClosing: false,

@@ -5,7 +5,7 @@
  * `X-Content-Type-Options: nosniff` and a `{"detail"}` JSON body that echoes nothing the client sent.
  */
 import { randomUUID } from 'node:crypto'
-import { METHODS, STATUS_CODES, type ServerResponse } from 'node:http'
+import { METHODS, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type {
   FastifyBaseLogger,
@@ -15,6 +15,7 @@ import type {
   FastifyServerOptions,
 } from 'fastify'
 import { clientDetail, toErrorAnswer } from '../errors.js'
+import { looksLikeKey } from './logging.js'
 
 export const JSON_TYPE = 'application/json; charset=utf-8'
 
@@ -28,6 +29,19 @@ export const CONTRACT_HEADERS = Object.freeze({
 export const EDGE_DETAIL = {
   hostRequired: 'Bad request: an HTTP/1.1 request must carry a Host header.',
 } as const
+
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:/+=-]{1,128}$/
+
+/**
+ * Fastify's `genReqId`: the client's X-Request-Id when it is 1-128 characters of
+ * `[A-Za-z0-9._:/+=-]` and not shaped like an API key (it is echoed and logged), else a new UUID.
+ * @example
+ * Fastify({ requestIdHeader: false, genReqId: requestIdOf })
+ */
+export function requestIdOf(req: IncomingMessage): string {
+  const sent = req.headers['x-request-id']
+  return typeof sent === 'string' && SANE_REQUEST_ID.test(sent) && !looksLikeKey(sent) ? sent : randomUUID()
+}
 
 /** Node's parser and timeout errors, by code, and the status they answer. */
 const CLIENT_ERROR_STATUS: Record<string, number> = {

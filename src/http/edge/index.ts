@@ -6,20 +6,21 @@
  */
 import type { FastifyServerOptions } from 'fastify'
 import { edgeServerFactory } from './connections.js'
-import { handleClientError, handleFrameworkError } from './contract.js'
+import { handleClientError, handleFrameworkError, requestIdOf } from './contract.js'
 import type { EdgeOptions } from './options.js'
 
 /**
- * The Fastify options of the edge: the server (limits and timeouts), the client-error handler and
- * the framework-error handler.
+ * The Fastify options of the edge: the server (limits and timeouts), the client-error handler,
+ * the framework-error handler and the request id.
  * @example
  * const app = Fastify({ ...otherOptions, ...edgeServerOptions(resolveEdgeOptions(options.edge)) })
  */
 export function edgeServerOptions(
   options: EdgeOptions,
-): Pick<FastifyServerOptions, 'serverFactory' | 'clientErrorHandler' | 'frameworkErrors'> {
+): Pick<FastifyServerOptions, 'serverFactory' | 'clientErrorHandler' | 'frameworkErrors' | 'genReqId'> {
   return {
     serverFactory: edgeServerFactory(options),
+    genReqId: requestIdOf,
     clientErrorHandler: handleClientError,
     frameworkErrors: handleFrameworkError,
   }

@@ -14,6 +14,15 @@ import type { FastifyRequest } from 'fastify'
 const PLAIN_VALUE = /^[A-Za-z0-9.:/@+-]{1,100}$/
 /** An API key (or the start of one), in any case. */
 const KEY_LIKE = /va_[a-z]+_[A-Za-z0-9_-]*/gi
+
+/**
+ * Whether `text` contains something shaped like an API key (`va_live_...`, any case).
+ * @example
+ * looksLikeKey('va_live_abc') // true
+ */
+export function looksLikeKey(text: string): boolean {
+  return text.search(KEY_LIKE) !== -1
+}
 const MAX_PATH = 200
 
 /** Decodes each run of valid %XX escapes, leaving invalid ones as they are. */
