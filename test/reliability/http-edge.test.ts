@@ -306,6 +306,33 @@ async function withEdge(edge: Partial<EdgeOptions>, fn: (port: number, url: stri
   }
 }
 
+describe('ingest requests in progress are bounded', () => {
+  it('a fifth ingest while four bodies are arriving is a 503 with Retry-After; the slots come back', async () => {
+    const head = ingestHead('Content-Type: application/x-ndjson\r\nContent-Length: 100\r\n')
+    const holders = await Promise.all(
+      [0, 1, 2, 3].map(
+        () =>
+          new Promise<ReturnType<typeof connect>>((done) => {
+            const c = connect(port, '127.0.0.1', () => c.write(head, () => done(c)))
+            c.on('error', () => undefined)
+          }),
+      ),
+    )
+    await new Promise((r) => setTimeout(r, 200))
+    const fifth = await rawExchange(port, head, { maxMs: 3_000 })
+    expectContract(fifth, 503, 'The service is busy. Please try again shortly.')
+    expect(fifth.headers['retry-after']).toBe('1')
+    expect(fifth.headers.connection).toBe('close')
+    for (const c of holders) c.destroy()
+    await new Promise((r) => setTimeout(r, 200))
+    const after = await rawExchange(
+      port,
+      ingestHead('Content-Type: application/x-ndjson\r\nContent-Length: 1\r\nConnection: close\r\n') + '\n',
+    )
+    expect(after.status).toBe(200)
+  })
+})
+
 describe('connection bounds', () => {
   /** Writes `count` pipelined requests at once, reads everything until the server closes. */
   const pipelined = (p: number, count: number, path = '/healthz') =>
