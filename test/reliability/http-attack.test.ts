@@ -75,8 +75,12 @@ interface AttackResult {
   alive: boolean
 }
 
-/** Runs the attack against `server` for `seconds`, checking /healthz every 0.5 s (5 s timeout). */
-async function pipeliningAttack(server: ChildServer, seconds: number): Promise<AttackResult> {
+/** Runs the attack against `server` for `seconds`, checking /healthz every 0.5 s (`timeoutMs` each). */
+async function pipeliningAttack(
+  server: ChildServer,
+  seconds: number,
+  timeoutMs = 5_000,
+): Promise<AttackResult> {
   const rssIdleMb = server.rssMb()
   let rssMaxMb = rssIdleMb
   const latencies: number[] = []
@@ -102,7 +106,7 @@ async function pipeliningAttack(server: ChildServer, seconds: number): Promise<A
     checks += 1
     const t0 = performance.now()
     pending.push(
-      fetch(`${server.url}/healthz`, { signal: AbortSignal.timeout(5_000) }).then(
+      fetch(`${server.url}/healthz`, { signal: AbortSignal.timeout(timeoutMs) }).then(
         async (res) => {
           if (res.status === 200 && (await res.text()).includes('"ok"'))
             latencies.push(performance.now() - t0)
@@ -152,7 +156,7 @@ describe('pipelining without reading', () => {
     120_000 + ATTACK_S * 2000,
   )
 
-  it('control: with the pipelining bound lifted and a 256 MB heap, the same attack is not survived', async () => {
+  it('control: with the pipelining bound lifted and a 256 MB heap, 4 s of the same attack are not survived', async () => {
     const server = await startChildServer({
       dbPath: freshDb(),
       env: {
@@ -163,9 +167,9 @@ describe('pipelining without reading', () => {
       },
     })
     try {
-      const r = await pipeliningAttack(server, 6)
+      const r = await pipeliningAttack(server, 4, 2_000)
       figures.push(
-        `control (bound lifted, 256 MB heap), 6 s: alive ${r.alive}; health ${r.answered}/${r.checks} answered; RSS max ${r.rssMaxMb.toFixed(0)} MB`,
+        `control (bound lifted, 256 MB heap), 4 s: alive ${r.alive}; health ${r.answered}/${r.checks} answered; RSS max ${r.rssMaxMb.toFixed(0)} MB`,
       )
       expect(!r.alive || r.answered < r.checks || r.rssMaxMb >= RSS_BOUND_MB).toBe(true)
     } finally {
@@ -238,12 +242,12 @@ describe('slow clients are cut after the configured timeouts', () => {
 })
 
 /**
- * 400 connections held open for 8 s (350 slow headers, 50 slow ingest bodies with the admin
+ * 400 connections held open for 5 s (350 slow headers, 50 slow ingest bodies with the admin
  * token), each reopened 50 ms after being closed; a normal client asks /healthz every 250 ms on
  * a new connection.
  */
 async function holdConnections(server: ChildServer): Promise<{ ok: number; failed: number; maxFds: number }> {
-  const end = Date.now() + 8_000
+  const end = Date.now() + 5_000
   const sockets = new Set<ReturnType<typeof connect>>()
   const hold = (i: number) => {
     if (Date.now() > end) return
@@ -305,10 +309,10 @@ describe('connection cap under a low descriptor limit', () => {
     try {
       const r = await holdConnections(server)
       figures.push(
-        `ulimit -n 300, cap 200, 400 held connections for 8 s: normal requests ${r.ok} answered, ${r.failed} failed; at most ${r.maxFds} descriptors`,
+        `ulimit -n 300, cap 200, 400 held connections for 5 s: normal requests ${r.ok} answered, ${r.failed} failed; at most ${r.maxFds} descriptors`,
       )
       expect(r.failed).toBe(0)
-      expect(r.ok).toBeGreaterThan(20)
+      expect(r.ok).toBeGreaterThan(12)
       expect(r.maxFds).toBeLessThan(300)
       expect(server.alive()).toBe(true)
     } finally {
