@@ -23,6 +23,8 @@ import type { EdgeOptions } from './options.js'
 interface Connection {
   /** Requests received and not yet answered (an answer counts until it is flushed). */
   pending: number
+  /** Requests received. */
+  received: number
   /** The latest request. */
   request: IncomingMessage | undefined
   /** Since when the connection has been waiting on its client (ms, monotonic). */
@@ -66,6 +68,7 @@ export function edgeServerFactory(options: EdgeOptions): FastifyServerFactory {
       const c = connections.get(socket)
       if (c === undefined || c.cut || socket.destroyed) return
       c.pending += 1
+      c.received += 1
       c.request = req
       c.waitingSince = now()
       if (c.pending > options.maxPipelined) {
@@ -78,6 +81,9 @@ export function edgeServerFactory(options: EdgeOptions): FastifyServerFactory {
         socket.destroy()
         return
       }
+      // Node only says `Connection: close` on the last answer and keeps the connection open;
+      // set by hand, the header makes Node close it once the answer is sent.
+      if (c.received === options.maxRequestsPerSocket) res.setHeader('connection', 'close')
       res.once('close', () => {
         c.pending -= 1
         if (c.pending === 0) c.waitingSince = now()
@@ -124,7 +130,13 @@ export function edgeServerFactory(options: EdgeOptions): FastifyServerFactory {
     })
 
     server.on('connection', (socket: Socket) => {
-      connections.set(socket, { pending: 0, request: undefined, waitingSince: now(), cut: false })
+      connections.set(socket, {
+        pending: 0,
+        received: 0,
+        request: undefined,
+        waitingSince: now(),
+        cut: false,
+      })
       socket.once('close', () => connections.delete(socket))
       if (connections.size <= options.maxConnections) return
       let victim: Socket | undefined
