@@ -12,7 +12,8 @@
  *   (idle keep-alive, headers or body still arriving, or answers it does not read) is closed to
  *   make room, so clients that hold connections open cannot lock out the ones that send requests.
  *   Connections whose request the server is still working on are never chosen; if every one is,
- *   the new connection is closed. Node's `maxConnections` (one above the cap) stays as a backstop.
+ *   the new connection is closed. Node's `maxConnections` (64 above the cap: its count lags behind
+ *   closes made here) stays as a backstop.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
@@ -126,6 +127,7 @@ export function edgeServerFactory(options: EdgeOptions): FastifyServerFactory {
     server.on('dropRequest', (_req: IncomingMessage, socket: Socket) => {
       const c = connections.get(socket)
       if (c !== undefined) c.cut = true
+      dropRestOfChunk(socket)
       socket.destroy()
     })
 

@@ -74,6 +74,8 @@ export function rawResponse(status: number, requestId: string): Buffer {
  * Transfer-Encoding, headers over the size limit, bad syntax) or that did not arrive within the
  * headers or request timeout. Answers the documented JSON when nothing of another response is on
  * the wire yet, logs the error code (never the raw bytes), and closes the connection.
+ * @example
+ * Fastify({ clientErrorHandler: handleClientError })
  */
 export function handleClientError(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket): void {
   if (error.code === 'ECONNRESET' || error.code === 'EPIPE') return
@@ -106,6 +108,8 @@ function sendDetail(reply: FastifyReply, requestId: string, status: number, deta
 /**
  * Fastify's `frameworkErrors`: what its router refuses before any route or hook runs (a URL that
  * is not valid percent-encoding). Same JSON and headers as every other 400.
+ * @example
+ * Fastify({ frameworkErrors: handleFrameworkError })
  */
 export const handleFrameworkError: NonNullable<FastifyServerOptions['frameworkErrors']> = (
   error,
