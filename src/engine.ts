@@ -4,7 +4,6 @@
  * (ingest/), reports (queries/), Parquet export (parquet.ts). The database itself (connections,
  * migrations, serving mode) is opened by db/database.ts.
  */
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
 import { existsSync, statSync } from 'node:fs'
 import { Catalog } from './catalog.js'
 import { openDatabase, type Database } from './db/database.js'
@@ -20,13 +19,13 @@ import {
   VisibilityError,
 } from './errors.js'
 import { IngestCall } from './ingest/call.js'
+import { ApiKeys, loadActiveApiKeys, type StoredApiKey } from './keys.js'
 import { arrowToFlatRows, feedFlat, feedNdjsonPath, feedRecords } from './ingest/sources.js'
 import { prepareExportDir, readExport, writeExport, writeManifest } from './parquet.js'
 import { computeCompetitorSeries } from './queries/competitor-series.js'
 import type { QueryContext } from './queries/context.js'
 import { computePromptSeries } from './queries/prompt-series.js'
 import { sentimentOverview, sentimentThemes } from './queries/sentiment.js'
-import { UUID_RE } from './schemas/records.js'
 import { AggregateStore } from './tables/aggregate-store.js'
 import type {
   ApiKeyInfo,
@@ -53,8 +52,6 @@ import type {
 
 export { SCHEMA_VERSION } from './db/migrate.js'
 
-const KEY_PREFIX = 'va_live_'
-
 class DuckDBEngine implements Engine {
   #open = true
   #nextAnalysisKey: number
@@ -65,6 +62,7 @@ class DuckDBEngine implements Engine {
   readonly aggregates: AggregateStore
   readonly #writeMutex = new Mutex()
   readonly #rw = new ReadWriteLock()
+  readonly #keys: ApiKeys
 
   constructor(
     readonly db: Database,
@@ -72,10 +70,15 @@ class DuckDBEngine implements Engine {
     nextAnalysisKey: number,
     public readOnly: boolean,
     aggregates: { retain: boolean; maxRows: number },
+    activeKeys: StoredApiKey[],
   ) {
     this.write = db.write
     this.pool = db.pool
     this.#nextAnalysisKey = nextAnalysisKey
+    this.#keys = new ApiKeys(activeKeys, {
+      write: (fn) => this.#writeMutex.run(() => fn(this.write)),
+      read: (fn) => this.pool.use((c) => fn(c.conn)),
+    })
     this.aggregates = new AggregateStore(db.pool, aggregates)
   }
 
@@ -210,77 +213,23 @@ class DuckDBEngine implements Engine {
   async createApiKey(params: CreateApiKeyParams): Promise<CreatedApiKey> {
     this.#check()
     if (this.readOnly) throw new ReadOnlyError('creating a key')
-    const uuid = (v: unknown, path: string): string => {
-      if (typeof v !== 'string' || !UUID_RE.test(v))
-        throw new ValidationError([{ path, message: `${path} must be a UUID.` }])
-      return v.toLowerCase()
-    }
-    const teamId = uuid(params.teamId, 'team_id')
-    const scope = (params.scopeTeamIds ?? [teamId]).map((t) => uuid(t, 'scope_team_id'))
-    const allowed =
-      params.allowedDomains == null ? null : params.allowedDomains.map((d) => uuid(d, 'allowed_domain'))
-    const secret = KEY_PREFIX + randomBytes(24).toString('base64url')
-    const info: ApiKeyInfo = {
-      id: randomUUID(),
-      prefix: secret.slice(0, KEY_PREFIX.length + 4),
-      team_id: teamId,
-      scope_team_ids: [...new Set(scope.length ? scope : [teamId])],
-      allowed_domains: allowed === null ? null : [...new Set(allowed)],
-      name: params.name ?? null,
-      created_at: new Date().toISOString(),
-      revoked_at: null,
-    }
-    await this.#writeMutex.run(() =>
-      this.write.run(sqlText('keys/insert_api_key'), {
-        id: info.id,
-        prefix: info.prefix,
-        key_hash: hashKey(secret),
-        team_id: info.team_id,
-        scope: JSON.stringify(info.scope_team_ids),
-        allowed: info.allowed_domains === null ? null : JSON.stringify(info.allowed_domains),
-        name: info.name,
-        created_at: info.created_at,
-      }),
-    )
-    return { key: secret, info }
+    return this.#keys.create(params)
   }
 
   async listApiKeys(): Promise<ApiKeyInfo[]> {
     this.#check()
-    const rows = await this.pool.use(async (c) =>
-      (await c.conn.runAndReadAll(sqlText('keys/list_api_keys'))).getRowObjectsJson(),
-    )
-    return rows.map(rowToKeyInfo)
+    return this.#keys.list()
   }
 
   async revokeApiKey(id: string): Promise<boolean> {
     this.#check()
     if (this.readOnly) throw new ReadOnlyError('revoking a key')
-    if (typeof id !== 'string' || !UUID_RE.test(id)) return false
-    const r = await this.#writeMutex.run(() =>
-      this.write.run(sqlText('keys/revoke_api_key'), {
-        id: id.toLowerCase(),
-        revoked_at: new Date().toISOString(),
-      }),
-    )
-    return r.rowsChanged > 0
+    return this.#keys.revoke(id)
   }
 
   async verifyApiKey(secret: string): Promise<ApiKeyInfo | null> {
     this.#check()
-    if (typeof secret !== 'string' || !secret.startsWith(KEY_PREFIX) || secret.length > 200) return null
-    const prefix = secret.slice(0, KEY_PREFIX.length + 4)
-    const rows = await this.pool.use(async (c) =>
-      (await c.conn.runAndReadAll(sqlText('keys/find_api_keys_by_prefix'), { prefix })).getRowObjectsJson(),
-    )
-    const want = Buffer.from(hashKey(secret), 'hex')
-    let found: ApiKeyInfo | null = null
-    for (const row of rows) {
-      const have = Buffer.from(String(row.key_hash), 'hex')
-      if (have.length === want.length && timingSafeEqual(have, want) && row.revoked_at === null)
-        found = rowToKeyInfo(row)
-    }
-    return found
+    return this.#keys.verify(secret)
   }
 
   async close(): Promise<void> {
@@ -291,23 +240,6 @@ class DuckDBEngine implements Engine {
         this.db.close()
       })
     })
-  }
-}
-
-function hashKey(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex')
-}
-
-function rowToKeyInfo(row: Record<string, unknown>): ApiKeyInfo {
-  return {
-    id: String(row.id),
-    prefix: String(row.prefix),
-    team_id: String(row.team_id),
-    scope_team_ids: (row.scope_team_ids as string[]).map(String),
-    allowed_domains: row.allowed_domains === null ? null : (row.allowed_domains as string[]).map(String),
-    name: row.name === null ? null : String(row.name),
-    created_at: String(row.created_at),
-    revoked_at: row.revoked_at === null ? null : String(row.revoked_at),
   }
 }
 
@@ -350,10 +282,17 @@ export async function openEngine(options: OpenEngineOptions = {}): Promise<Engin
     const next = await db.write.runAndReadAll(
       'SELECT coalesce(max(analysis_key) + 1, 0)::DOUBLE FROM analyses',
     )
-    const engine = new DuckDBEngine(db, catalog, next.getRows()[0]![0] as number, readOnly, {
-      retain: options.aggregateCache !== false,
-      maxRows: options.aggregateCacheRows ?? 5_000_000,
-    })
+    const engine = new DuckDBEngine(
+      db,
+      catalog,
+      next.getRows()[0]![0] as number,
+      readOnly,
+      {
+        retain: options.aggregateCache !== false,
+        maxRows: options.aggregateCacheRows ?? 5_000_000,
+      },
+      await loadActiveApiKeys(db.write),
+    )
     engine.hardened = options.hardened ?? false
     return engine
   } catch (e) {

@@ -18,6 +18,7 @@ import {
   OTHER_PROMPT,
   prompt,
   team,
+  TEAM,
   THEME,
   theme,
 } from './support/records.js'
@@ -231,6 +232,27 @@ describe('invalid records are refused, naming record and field, and nothing is s
       [prompt({ domain_id: OTHER_DOMAIN })],
       [{ index: 0, field: 'domain_id', message: /stored under domain 5b0e6c1a.*cannot change/ }],
     )
+  })
+
+  it('moving a stored domain to another team (its history would change hands)', async () => {
+    const OTHER_TEAM = '0b9c2f4e-1b7d-4c3a-9e8f-5d6b7a8c9d02'
+    await engine.ingest([team({ id: OTHER_TEAM, name: 'Other' })])
+    await expectRefused(
+      [domain({ team_id: OTHER_TEAM })],
+      [{ index: 0, field: 'team_id', message: /stored under team 0a9c2f4e.*cannot change/ }],
+    )
+    // also when the other team arrives in the same call, and when the id is spelled in upper case
+    await expectRefused(
+      [
+        team({ id: '0c9c2f4e-1b7d-4c3a-9e8f-5d6b7a8c9d03' }),
+        domain({ id: DOMAIN.toUpperCase(), team_id: '0c9c2f4e-1b7d-4c3a-9e8f-5d6b7a8c9d03' }),
+      ],
+      [{ index: 1, field: 'team_id', message: /stored under team 0a9c2f4e.*cannot change/ }],
+    )
+    expect((await engine.getDomain(DOMAIN))?.team_id).toBe(TEAM)
+    // the same team (any case) is an ordinary upsert
+    await engine.ingest([domain({ team_id: TEAM.toUpperCase(), brand_name: 'Renamed' })])
+    expect(await engine.getDomain(DOMAIN)).toMatchObject({ team_id: TEAM, brand_name: 'Renamed' })
   })
 
   it('lists up to 100 problems and counts them all', async () => {

@@ -1,6 +1,8 @@
 /**
  * Service configuration from environment variables (documented in docs/HTTP.md).
  */
+import { adminTokenProblem } from './plugins/auth.js'
+import { edgeOptionsFromEnv, type EdgeOptions } from './edge/index.js'
 
 export interface ServiceConfig {
   port: number
@@ -12,6 +14,10 @@ export interface ServiceConfig {
   cacheTtl: { sentimentSeconds: number; seriesSeconds: number }
   maxConcurrentQueries: number
   logLevel: string
+  /** Largest ingest body in bytes. */
+  maxIngestBytes: number
+  /** Connection and request limits of the HTTP edge. */
+  edge: EdgeOptions
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -27,15 +33,15 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 /**
  * Reads VA_PORT, VA_HOST, VA_DB, VA_ADMIN_TOKEN, VA_RATE_LIMIT, VA_CACHE_TTL_SENTIMENT_S,
- * VA_CACHE_TTL_SERIES_S, VA_MAX_CONCURRENT_QUERIES and VA_LOG_LEVEL; throws on an invalid value.
+ * VA_CACHE_TTL_SERIES_S, VA_MAX_CONCURRENT_QUERIES, VA_LOG_LEVEL, VA_MAX_INGEST_BYTES and the edge
+ * limits (VA_HEADERS_TIMEOUT_MS ... VA_MAX_HEADER_BYTES, see EdgeOptions); throws on an invalid value.
  * @example
  * const config = loadConfig(process.env)
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
   const adminToken = env.VA_ADMIN_TOKEN
-  if (adminToken !== undefined && adminToken !== '' && adminToken.length < 16) {
-    throw new Error('VA_ADMIN_TOKEN must be at least 16 characters.')
-  }
+  const tokenProblem = adminToken === undefined || adminToken === '' ? null : adminTokenProblem(adminToken)
+  if (tokenProblem !== null) throw new Error(tokenProblem)
   const logLevel = env.VA_LOG_LEVEL?.trim() || 'info'
   if (!LOG_LEVELS.includes(logLevel)) throw new Error(`VA_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}.`)
   return {
@@ -50,5 +56,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     },
     maxConcurrentQueries: integer(env, 'VA_MAX_CONCURRENT_QUERIES', 4, 1, 256),
     logLevel,
+    maxIngestBytes: integer(env, 'VA_MAX_INGEST_BYTES', 256 * 1024 * 1024, 1, 2 ** 40),
+    edge: edgeOptionsFromEnv((name, fallback, min, max) => integer(env, name, fallback, min, max)),
   }
 }

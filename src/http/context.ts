@@ -1,9 +1,8 @@
 /**
  * @module What the plugins of one server share: the engine, the clock, the rate limiter, the
- * response cache, the query limiter, the remembered key verifications and the cache lifetimes.
+ * response cache, the query limiter and the cache lifetimes.
  */
 import { createHash } from 'node:crypto'
-import { LRUCache } from 'lru-cache'
 import type { CacheGroup } from '../api/index.js'
 import type { ApiKeyInfo, Engine } from '../index.js'
 import { ResponseCache } from './cache.js'
@@ -29,12 +28,6 @@ export interface ServiceContextOptions {
   maxConcurrentQueries?: number
   /** Queries waiting for a slot before further ones get 503 (default 16 per slot). */
   maxQueuedQueries?: number
-  /**
-   * Seconds a key verification is remembered (default 10; 0 asks the engine every time). Keys are
-   * revoked with the CLI while the service is stopped (DuckDB lets one process open a file), so
-   * this only matters for keys revoked through the same engine instance.
-   */
-  keyCacheSeconds?: number
   /** Milliseconds clock for the rate limit, the cache and the reports' `now` (default Date.now). */
   clock?: () => number
 }
@@ -54,9 +47,9 @@ export interface ServiceContext {
   readonly queries: QueryLimiter
   /** Cache lifetime in milliseconds of each cache group (`none`: 0, never stored). */
   readonly ttlMs: Readonly<Record<CacheGroup, number>>
-  /** The key of a secret, or null; remembered for `keyCacheSeconds`. */
+  /** The key of a secret, or null (the engine's in-memory key index: no cache window). */
   verifyKey(secret: string): Promise<ApiKeyInfo | null>
-  /** Forgets the remembered verifications and cached bodies (after an ingest). */
+  /** Forgets the cached bodies (after an ingest). */
   clearCaches(): void
 }
 
@@ -78,14 +71,6 @@ export function createServiceContext(options: ServiceContextOptions): ServiceCon
   const clock = options.clock ?? Date.now
   const maxConcurrent = options.maxConcurrentQueries ?? 4
   const cache = new ResponseCache({ clock })
-  const keyCacheMs = (options.keyCacheSeconds ?? 10) * 1000
-  // Verified keys (and refusals) by the SHA-256 of the secret: the secret itself is never kept.
-  const keyCache = new LRUCache<string, { info: ApiKeyInfo | null }>({
-    max: 10_000,
-    ttl: Math.max(1, keyCacheMs),
-    perf: { now: clock },
-    ttlResolution: 0,
-  })
   return {
     engine,
     clock,
@@ -97,18 +82,9 @@ export function createServiceContext(options: ServiceContextOptions): ServiceCon
       series: (options.cacheTtl?.seriesSeconds ?? 300) * 1000,
       none: 0,
     },
-    async verifyKey(secret) {
-      if (keyCacheMs === 0) return engine.verifyApiKey(secret)
-      const digest = sha256(secret).toString('base64')
-      const cached = keyCache.get(digest)
-      if (cached !== undefined) return cached.info
-      const info = await engine.verifyApiKey(secret)
-      keyCache.set(digest, { info })
-      return info
-    },
+    verifyKey: (secret) => engine.verifyApiKey(secret),
     clearCaches() {
       cache.clear()
-      keyCache.clear()
     },
   }
 }

@@ -23,14 +23,37 @@ export class BodyTooLargeError extends Error {
   }
 }
 
+/** The ingest body is compressed (gzip, zstd, xz, zip): a 415, not a line-by-line refusal. */
+export class CompressedBodyError extends Error {
+  override name = 'CompressedBodyError' as const
+  constructor() {
+    super('request body is compressed')
+  }
+}
+
+/** The 415 detail for a compressed body (by Content-Encoding or by its first bytes). */
+export const COMPRESSED_DETAIL =
+  'Unsupported media type: compressed bodies are not accepted. Send NDJSON uncompressed as application/x-ndjson.'
+
 const CLIENT_DETAILS: Record<number, string> = {
   400: 'Bad request.',
   404: DETAIL.notFound,
   405: DETAIL.methodNotAllowed,
+  408: 'Request timeout: the request was not received in time.',
   411: 'Length required.',
   413: 'Request body too large.',
   415: 'Unsupported media type. Send NDJSON as application/x-ndjson.',
+  417: 'Expectation failed: only Expect: 100-continue is supported.',
   431: 'Request header fields too large.',
+}
+
+/**
+ * The fixed detail of a 4xx status (400's for a status without one of its own).
+ * @example
+ * clientDetail(431) // 'Request header fields too large.'
+ */
+export function clientDetail(status: number): string {
+  return CLIENT_DETAILS[status] ?? CLIENT_DETAILS[400]!
 }
 
 function statusCodeOf(error: unknown): number | undefined {
@@ -39,12 +62,23 @@ function statusCodeOf(error: unknown): number | undefined {
   return typeof code === 'number' && Number.isInteger(code) ? code : undefined
 }
 
-function causedBy<T>(error: unknown, ctor: abstract new (...args: never[]) => T): boolean {
+function causedBy(error: unknown, match: (e: unknown) => boolean): boolean {
   for (let e: unknown = error, depth = 0; e !== undefined && e !== null && depth < 5; depth += 1) {
-    if (e instanceof ctor) return true
+    if (match(e)) return true
     e = (e as { cause?: unknown }).cause
   }
   return false
+}
+
+const instanceOf =
+  <T>(ctor: abstract new (...args: never[]) => T) =>
+  (e: unknown): boolean =>
+    e instanceof ctor
+
+/** The request stream failed because the client went away or was cut (a timeout, a limit). */
+const bodyAborted = (e: unknown): boolean => {
+  const code = (e as { code?: unknown }).code
+  return code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE'
 }
 
 /**
@@ -73,15 +107,22 @@ export function toErrorAnswer(error: unknown, access?: AccessClass): ErrorAnswer
     const detail = error.message.split('\n')[0] ?? 'ingest refused, nothing stored.'
     return { status: 400, body: { detail, issues: error.issues, total: error.total }, fault: false }
   }
-  if (causedBy(error, BodyTooLargeError)) {
+  if (causedBy(error, instanceOf(BodyTooLargeError))) {
     return { status: 413, body: { detail: CLIENT_DETAILS[413]! }, fault: false }
+  }
+  if (causedBy(error, instanceOf(CompressedBodyError))) {
+    return { status: 415, body: { detail: COMPRESSED_DETAIL }, fault: false }
+  }
+  if (causedBy(error, bodyAborted)) {
+    // Seldom delivered: the connection is closed (a timeout, a limit, or the client left).
+    return { status: 408, body: { detail: clientDetail(408) }, fault: false }
   }
   if (error instanceof OverloadedError) {
     return { status: 503, body: { detail: DETAIL.busy }, headers: { 'retry-after': '1' }, fault: false }
   }
   const status = statusCodeOf(error)
   if (status !== undefined && status >= 400 && status < 500) {
-    return { status, body: { detail: CLIENT_DETAILS[status] ?? CLIENT_DETAILS[400]! }, fault: false }
+    return { status, body: { detail: clientDetail(status) }, fault: false }
   }
   return { status: 500, body: { detail: DETAIL.internal }, fault: true }
 }

@@ -15,6 +15,7 @@ export {
 } from './server.js'
 export { startServer, type StartServerOptions, type RunningServer } from './start.js'
 export { loadConfig, type ServiceConfig } from './config.js'
+export { EDGE_DEFAULTS, type EdgeOptions } from './edge/index.js'
 export { FixedWindowRateLimiter, type RateLimitDecision, type RateLimitOptions } from './rate-limit.js'
 export { ResponseCache } from './cache.js'
 export { QueryLimiter, OverloadedError } from './concurrency.js'

@@ -6,11 +6,17 @@
  *   endpoints (validation): 400 parameters                          (zod schemas, first issue wins)
  *   endpoints (handler): 403/404 domain -> 403 plan -> cache -> engine (cache only after authorization)
  */
-import { randomUUID } from 'node:crypto'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import { ENDPOINTS, type EndpointId } from '../api/index.js'
 import { createServiceContext, type ServiceContextOptions } from './context.js'
+import {
+  edgeServerOptions,
+  installContract,
+  resolveEdgeOptions,
+  serializeRequest,
+  type EdgeOptions,
+} from './edge/index.js'
 import { adminPlugin, INGEST_PATH } from './plugins/admin.js'
 import { authPlugin } from './plugins/auth.js'
 import { DOC_PATHS, docsPlugin, swaggerPlugin } from './plugins/docs.js'
@@ -27,6 +33,8 @@ export interface BuildServerOptions extends ServiceContextOptions {
   adminToken?: string | undefined
   /** Largest ingest body in bytes (default 256 MiB). */
   maxIngestBytes?: number
+  /** Connection and request limits (timeouts, caps, header size); defaults in EDGE_DEFAULTS. */
+  edge?: Partial<EdgeOptions>
   /** Default: info-level JSON logs on stdout. */
   logger?: LoggerOption
 }
@@ -42,7 +50,6 @@ export const API_PATHS = {
   ingest: INGEST_PATH,
 }
 
-const SANE_REQUEST_ID = /^[A-Za-z0-9._:/+=-]{1,128}$/
 const REDACT = ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'authorization']
 
 function loggerConfig(option: LoggerOption | undefined): NonNullable<FastifyServerOptions['logger']> {
@@ -50,6 +57,7 @@ function loggerConfig(option: LoggerOption | undefined): NonNullable<FastifyServ
   return {
     level: option?.level ?? 'info',
     redact: { paths: REDACT, censor: '[redacted]' },
+    serializers: { req: serializeRequest },
     ...(option?.stream !== undefined ? { stream: option.stream } : {}),
   }
 }
@@ -66,14 +74,12 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   const app = Fastify({
     logger: loggerConfig(options.logger),
     requestIdHeader: false,
-    genReqId: (req) => {
-      const sent = req.headers['x-request-id']
-      return typeof sent === 'string' && SANE_REQUEST_ID.test(sent) ? sent : randomUUID()
-    },
     exposeHeadRoutes: false,
     // Requests arriving while closing are answered by the headers plugin (JSON, usual headers).
     return503OnClosing: false,
+    ...edgeServerOptions(resolveEdgeOptions(options.edge)),
   }).withTypeProvider<ZodTypeProvider>()
+  installContract(app)
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
 

@@ -39,13 +39,21 @@ function siteIssue(c: RecordCollector, site: RefSite, message: string): void {
  * domain (semantics.md 1.3). Problems become issues of the collector.
  */
 export function checkReferences(c: RecordCollector, catalog: Catalog): void {
-  for (const { rec, loc, prefix } of c.domains.values()) {
+  for (const [id, { rec, loc, prefix }] of c.domains) {
     const team = rec.team_id.toLowerCase()
+    const storedTeam = catalog.domains.get(id)?.team_id
     if (!c.teams.has(team) && !catalog.teams.has(team)) {
       siteIssue(
         c,
         { loc, field: 'team_id', prefix },
         `team ${team} exists neither in the store nor in this call`,
+      )
+    } else if (storedTeam !== undefined && storedTeam !== team) {
+      // Moving a domain would hand its whole history to the other team's keys at once.
+      siteIssue(
+        c,
+        { loc, field: 'team_id', prefix },
+        `the domain is stored under team ${storedTeam}; its team cannot change`,
       )
     }
   }

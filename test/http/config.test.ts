@@ -12,6 +12,17 @@ describe('loadConfig', () => {
       cacheTtl: { sentimentSeconds: 3600, seriesSeconds: 300 },
       maxConcurrentQueries: 4,
       logLevel: 'info',
+      maxIngestBytes: 256 * 1024 * 1024,
+      edge: {
+        headersTimeoutMs: 10_000,
+        requestTimeoutMs: 60_000,
+        idleTimeoutMs: 30_000,
+        keepAliveTimeoutMs: 5_000,
+        maxConnections: 512,
+        maxRequestsPerSocket: 1_000,
+        maxPipelined: 16,
+        maxHeaderBytes: 16_384,
+      },
     })
   })
 
@@ -26,6 +37,15 @@ describe('loadConfig', () => {
       VA_CACHE_TTL_SERIES_S: '60',
       VA_MAX_CONCURRENT_QUERIES: '8',
       VA_LOG_LEVEL: 'warn',
+      VA_MAX_INGEST_BYTES: '1048576',
+      VA_HEADERS_TIMEOUT_MS: '2000',
+      VA_REQUEST_TIMEOUT_MS: '4000',
+      VA_IDLE_TIMEOUT_MS: '3000',
+      VA_KEEP_ALIVE_TIMEOUT_MS: '1000',
+      VA_MAX_CONNECTIONS: '100',
+      VA_MAX_REQUESTS_PER_SOCKET: '0',
+      VA_MAX_PIPELINED: '4',
+      VA_MAX_HEADER_BYTES: '8192',
     })
     expect(config).toMatchObject({
       port: 9000,
@@ -36,6 +56,17 @@ describe('loadConfig', () => {
       cacheTtl: { sentimentSeconds: 0, seriesSeconds: 60 },
       maxConcurrentQueries: 8,
       logLevel: 'warn',
+      maxIngestBytes: 1_048_576,
+      edge: {
+        headersTimeoutMs: 2_000,
+        requestTimeoutMs: 4_000,
+        idleTimeoutMs: 3_000,
+        keepAliveTimeoutMs: 1_000,
+        maxConnections: 100,
+        maxRequestsPerSocket: 0,
+        maxPipelined: 4,
+        maxHeaderBytes: 8_192,
+      },
     })
   })
 
@@ -50,5 +81,27 @@ describe('loadConfig', () => {
     )
     expect(() => loadConfig({ VA_LOG_LEVEL: 'loud' })).toThrow(/VA_LOG_LEVEL/)
     expect(loadConfig({ VA_ADMIN_TOKEN: '' }).adminToken).toBeUndefined()
+    expect(() => loadConfig({ VA_MAX_CONNECTIONS: '0' })).toThrow(
+      'VA_MAX_CONNECTIONS must be an integer from 1 to 1000000.',
+    )
+    expect(() => loadConfig({ VA_HEADERS_TIMEOUT_MS: '20000', VA_REQUEST_TIMEOUT_MS: '10000' })).toThrow(
+      'VA_HEADERS_TIMEOUT_MS must not be larger than VA_REQUEST_TIMEOUT_MS.',
+    )
+    expect(() => loadConfig({ VA_MAX_HEADER_BYTES: '16kb' })).toThrow(/VA_MAX_HEADER_BYTES/)
+  })
+
+  it('refuses an admin token that could never be presented as a bearer token', () => {
+    for (const token of [
+      'a token with spaces 123',
+      'tab\tseparated-admin-token',
+      'naïve-admin-token-0123',
+      'x'.repeat(513),
+    ])
+      expect(() => loadConfig({ VA_ADMIN_TOKEN: token }), token).toThrow(
+        'VA_ADMIN_TOKEN must be at most 512 visible ASCII characters without spaces (it is sent as a bearer token).',
+      )
+    expect(
+      loadConfig({ VA_ADMIN_TOKEN: '!"#$%&()*+,-./0123456789:;<=>?@[]^_`{|}~' }).adminToken,
+    ).toHaveLength(40)
   })
 })

@@ -68,8 +68,9 @@ const locKey = (i: { line?: number; index?: number }) =>
   i.line !== undefined ? `line ${i.line}` : `record ${i.index}`
 
 /**
- * A valid-shaped record that moves a stored prompt to another domain is replaced (last one wins)
- * when a later record of the call has the same id: it then need not be named.
+ * A valid-shaped record that moves a stored prompt to another domain (or a stored domain to another
+ * team) is replaced (last one wins) when a later record of the call has the same id: it then need
+ * not be named.
  */
 function shadowed(bad: Map<string, Bad[]>, order: Array<[string, unknown]>): Set<string> {
   const out = new Set<string>()

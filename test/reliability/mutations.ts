@@ -380,6 +380,14 @@ export const MUTATIONS = {
       ],
       // a stored prompt cannot move to another domain
       ['domain_id', () => ({ ...dims.prompts.find((p) => p.domain_id === d)!, domain_id: other })],
+      // nor a stored domain to another team
+      [
+        'team_id',
+        () => {
+          const stored = dims.domains.find((x) => x.id === d)!
+          return { ...stored, team_id: dims.teams.find((t) => t.id !== stored.team_id)!.id }
+        },
+      ],
     ]
     const [field, make] = cases[s % cases.length]!
     const record = make()
@@ -387,7 +395,7 @@ export const MUTATIONS = {
       record,
       field,
       kind: 'cross-domain reference',
-      ...(record.type === 'prompt' && { taints: record.id as string }),
+      ...((record.type === 'prompt' || record.type === 'domain') && { taints: record.id as string }),
     }
   },
   duplicateInAnalysis: (w: World, s: number) => {

@@ -111,6 +111,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
       rateLimit: config.rateLimit,
       cacheTtl: config.cacheTtl,
       maxConcurrentQueries: config.maxConcurrentQueries,
+      maxIngestBytes: config.maxIngestBytes,
+      edge: config.edge,
       logger: { level: config.logLevel },
     })
     process.stderr.write(

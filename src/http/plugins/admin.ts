@@ -4,19 +4,17 @@
  * time). Registered only when an admin token is configured.
  */
 import { timingSafeEqual } from 'node:crypto'
-import { createWriteStream } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Transform, type Readable } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
+import type { Readable } from 'node:stream'
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { DETAIL } from '../../api/index.js'
 import { sha256, type ServiceContext } from '../context.js'
-import { BodyTooLargeError } from '../errors.js'
+import { NDJSON_MEDIA_TYPES, ingestGate, spoolIngestBody } from '../edge/index.js'
 import { errorSchema, ingestErrorSchema, ingestResultSchema } from '../schemas.js'
-import { bearerToken } from './auth.js'
+import { adminTokenProblem, bearerToken } from './auth.js'
 import { methodNotAllowed } from './headers.js'
 
 /** The ingest path. */
@@ -29,22 +27,14 @@ export interface AdminOptions {
   maxIngestBytes: number
 }
 
-/** A pass-through stream that fails with BodyTooLargeError beyond `maxBytes`. */
-function byteLimit(maxBytes: number): Transform {
-  let seen = 0
-  return new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      seen += chunk.length
-      callback(seen > maxBytes ? new BodyTooLargeError(maxBytes) : null, chunk)
-    },
-  })
-}
-
 export const adminPlugin: FastifyPluginAsync<AdminOptions> = async (
   app,
   { ctx, adminToken, maxIngestBytes },
 ) => {
+  const tokenProblem = adminTokenProblem(adminToken)
+  if (tokenProblem !== null) throw new Error(tokenProblem)
   const adminTokenHash = sha256(adminToken)
+  const refuseIngest = ingestGate(maxIngestBytes)
   // The body is handed to the handler as a stream: records flow into a temp file as they arrive.
   const passThrough = (
     _request: FastifyRequest,
@@ -52,7 +42,7 @@ export const adminPlugin: FastifyPluginAsync<AdminOptions> = async (
     done: (err: null, body: Readable) => void,
   ) => done(null, payload)
   app.removeAllContentTypeParsers()
-  app.addContentTypeParser(['application/x-ndjson', 'application/ndjson', 'application/jsonl'], passThrough)
+  app.addContentTypeParser(NDJSON_MEDIA_TYPES, passThrough)
 
   app.withTypeProvider<ZodTypeProvider>().route({
     method: 'POST',
@@ -69,7 +59,7 @@ export const adminPlugin: FastifyPluginAsync<AdminOptions> = async (
           .header('www-authenticate', 'Bearer realm="visibility-analytics-internal"')
           .send({ detail: DETAIL.adminUnauthorized })
       }
-      return undefined
+      return refuseIngest(request, reply)
     },
     handler: async (request) => {
       // The body goes to a private temp file first, then into one engine transaction: a slow
@@ -78,11 +68,7 @@ export const adminPlugin: FastifyPluginAsync<AdminOptions> = async (
       const dir = await mkdtemp(join(tmpdir(), 'va-ingest-'))
       const file = join(dir, 'body.ndjson')
       try {
-        await pipeline(
-          request.body as Readable,
-          byteLimit(maxIngestBytes),
-          createWriteStream(file, { mode: 0o600 }),
-        )
+        await spoolIngestBody(request, file, maxIngestBytes)
         const result = await ctx.engine.ingestFile(file)
         ctx.clearCaches()
         request.log.info({ ingest: result }, 'ingest stored')

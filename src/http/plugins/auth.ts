@@ -20,6 +20,10 @@ declare module 'fastify' {
   }
 }
 
+/** A token as `bearerToken` accepts it: 1-512 visible ASCII characters, no spaces. */
+const TOKEN = '[\\x21-\\x7e]{1,512}'
+const BEARER = new RegExp(`^Bearer +(${TOKEN}) *$`, 'i')
+
 /**
  * The secret of an `Authorization: Bearer <key>` header, or null when absent or malformed.
  * @example
@@ -27,8 +31,21 @@ declare module 'fastify' {
  */
 export function bearerToken(header: string | undefined): string | null {
   if (header === undefined) return null
-  const match = /^Bearer +([\x21-\x7e]{1,512}) *$/i.exec(header)
+  const match = BEARER.exec(header)
   return match?.[1] ?? null
+}
+
+/**
+ * Why an admin token could never be presented as `Authorization: Bearer <token>` (or is too
+ * short to be safe), or null when it is fine.
+ * @example
+ * adminTokenProblem('has spaces in it, sadly') // 'VA_ADMIN_TOKEN must be ... without spaces ...'
+ */
+export function adminTokenProblem(token: string): string | null {
+  if (token.length < 16) return 'VA_ADMIN_TOKEN must be at least 16 characters.'
+  if (!new RegExp(`^${TOKEN}$`).test(token))
+    return 'VA_ADMIN_TOKEN must be at most 512 visible ASCII characters without spaces (it is sent as a bearer token).'
+  return null
 }
 
 function setRateHeaders(reply: FastifyReply, rate: RateLimitDecision): void {

@@ -11,6 +11,7 @@ import { createJsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-ty
 import type { ServiceContext } from '../context.js'
 import { addResponseHeadersToDocument } from '../openapi.js'
 import { healthSchema } from '../schemas.js'
+import { staticJson } from '../edge/index.js'
 import { methodNotAllowed } from './headers.js'
 
 /** Paths this plugin serves. */
@@ -67,7 +68,7 @@ export const docsPlugin: FastifyPluginAsync<{ ctx: ServiceContext }> = async (ap
     method: 'GET',
     url: DOC_PATHS.openapi,
     schema: { hide: true },
-    handler: async () => app.swagger(),
+    handler: staticJson(() => app.swagger()),
   })
   app.route(methodNotAllowed(app, DOC_PATHS.openapi, 'GET'))
 }

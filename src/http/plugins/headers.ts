@@ -25,11 +25,8 @@ const headers: FastifyPluginAsync = async (app) => {
     closing = true
   })
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', async (_request, reply, payload) => {
     if (closing) reply.header('connection', 'close')
-    reply.header('x-request-id', request.id)
-    reply.header('cache-control', 'no-store')
-    reply.header('x-content-type-options', 'nosniff')
     // Every 200 says whether it came from the cache; only report bodies ever do.
     if (reply.statusCode === 200 && !reply.hasHeader('x-cache')) reply.header('x-cache', 'MISS')
     return payload
