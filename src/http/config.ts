@@ -12,6 +12,8 @@ export interface ServiceConfig {
   cacheTtl: { sentimentSeconds: number; seriesSeconds: number }
   maxConcurrentQueries: number
   logLevel: string
+  /** Bounds of the MCP sessions at /mcp. */
+  mcp: { maxSessions: number; maxSessionsPerKey: number; idleSeconds: number }
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -27,7 +29,8 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 /**
  * Reads VA_PORT, VA_HOST, VA_DB, VA_ADMIN_TOKEN, VA_RATE_LIMIT, VA_CACHE_TTL_SENTIMENT_S,
- * VA_CACHE_TTL_SERIES_S, VA_MAX_CONCURRENT_QUERIES and VA_LOG_LEVEL; throws on an invalid value.
+ * VA_CACHE_TTL_SERIES_S, VA_MAX_CONCURRENT_QUERIES, VA_LOG_LEVEL and the MCP session bounds
+ * (VA_MCP_MAX_SESSIONS, VA_MCP_MAX_SESSIONS_PER_KEY, VA_MCP_SESSION_IDLE_S); throws on an invalid value.
  * @example
  * const config = loadConfig(process.env)
  */
@@ -50,5 +53,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     },
     maxConcurrentQueries: integer(env, 'VA_MAX_CONCURRENT_QUERIES', 4, 1, 256),
     logLevel,
+    mcp: {
+      maxSessions: integer(env, 'VA_MCP_MAX_SESSIONS', 1000, 1, 1_000_000),
+      maxSessionsPerKey: integer(env, 'VA_MCP_MAX_SESSIONS_PER_KEY', 20, 1, 1_000_000),
+      idleSeconds: integer(env, 'VA_MCP_SESSION_IDLE_S', 900, 1, 86_400),
+    },
   }
 }

@@ -12,6 +12,7 @@ describe('loadConfig', () => {
       cacheTtl: { sentimentSeconds: 3600, seriesSeconds: 300 },
       maxConcurrentQueries: 4,
       logLevel: 'info',
+      mcp: { maxSessions: 1000, maxSessionsPerKey: 20, idleSeconds: 900 },
     })
   })
 
@@ -26,6 +27,9 @@ describe('loadConfig', () => {
       VA_CACHE_TTL_SERIES_S: '60',
       VA_MAX_CONCURRENT_QUERIES: '8',
       VA_LOG_LEVEL: 'warn',
+      VA_MCP_MAX_SESSIONS: '50',
+      VA_MCP_MAX_SESSIONS_PER_KEY: '5',
+      VA_MCP_SESSION_IDLE_S: '120',
     })
     expect(config).toMatchObject({
       port: 9000,
@@ -36,6 +40,7 @@ describe('loadConfig', () => {
       cacheTtl: { sentimentSeconds: 0, seriesSeconds: 60 },
       maxConcurrentQueries: 8,
       logLevel: 'warn',
+      mcp: { maxSessions: 50, maxSessionsPerKey: 5, idleSeconds: 120 },
     })
   })
 
@@ -49,6 +54,8 @@ describe('loadConfig', () => {
       'VA_ADMIN_TOKEN must be at least 16 characters.',
     )
     expect(() => loadConfig({ VA_LOG_LEVEL: 'loud' })).toThrow(/VA_LOG_LEVEL/)
+    expect(() => loadConfig({ VA_MCP_MAX_SESSIONS: '0' })).toThrow(/VA_MCP_MAX_SESSIONS must be/)
+    expect(() => loadConfig({ VA_MCP_SESSION_IDLE_S: '1d' })).toThrow(/VA_MCP_SESSION_IDLE_S must be/)
     expect(loadConfig({ VA_ADMIN_TOKEN: '' }).adminToken).toBeUndefined()
   })
 })

@@ -9,7 +9,7 @@ import addFormats from 'ajv-formats'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ENDPOINTS, type Endpoint } from '../../src/api/index.js'
 import { DETAIL, startServer, type RunningServer, type StartServerOptions } from '../../src/http/index.js'
-import { openEngine, type Engine } from '../../src/index.js'
+import { QueryError, openEngine, type Engine } from '../../src/index.js'
 import { TOOLS } from '../../src/mcp/index.js'
 import { EXAMPLE, argumentSets, connectHttp, restUrl, textOf, type HttpClient } from './helpers.js'
 
@@ -109,8 +109,10 @@ describe('tools/list', () => {
     })
     const text = textOf({ content: [prompt.messages[0]!.content] })
     expect(text).toContain(EXAMPLE.domainId)
-    const named = text.match(/\b(?:get|list)_[a-z_]+\b/g) ?? []
+    const named: string[] = [...(text.match(/\b(?:get|list)_[a-z_]+\b/g) ?? [])]
     expect(named.length).toBeGreaterThan(2)
+    // The server's instructions too name only tools that exist.
+    named.push(...(client.getInstructions()?.match(/\b(?:get|list)_[a-z_]+\b/g) ?? []))
     for (const name of named) expect(TOOLS.map((t) => t.name)).toContain(name)
   })
 })
@@ -348,6 +350,34 @@ describe('authentication and sessions', () => {
     // Idle for the idle time: gone.
     now += 60_000
     expect(await alive(otherKey, theirs[2]!)).toBe(false)
+  })
+})
+
+describe('failures', () => {
+  it('an engine failure is a tool error with the fixed detail (no DuckDB text) and does not count', async () => {
+    const failing = new Proxy(engine, {
+      get(target, property) {
+        if (property === 'computeCompetitorSeries') {
+          return async () => {
+            throw new QueryError('competitor_series', {
+              cause: new Error('Binder Error: column "x" not found'),
+            })
+          }
+        }
+        const value: unknown = Reflect.get(target, property, target)
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value
+      },
+    })
+    const server = await serve({ engine: failing, rateLimit: { limit: 50, windowSeconds: 60 } })
+    const { client, responses } = await connect(server.url)
+    const result = await client.callTool({
+      name: 'get_competitor_time_series',
+      arguments: { domain_id: EXAMPLE.domainId },
+    })
+    expect([result.isError, textOf(result)]).toEqual([true, DETAIL.internal])
+    expect(responses.at(-1)!.headers.get('x-ratelimit-remaining')).toBe('50')
+    await client.callTool({ name: 'list_domains', arguments: {} })
+    expect(responses.at(-1)!.headers.get('x-ratelimit-remaining')).toBe('49')
   })
 })
 
