@@ -11,6 +11,7 @@ import { serveStdio } from '../../mcp/index.js'
 import { parse, required } from '../args.js'
 import { UsageError } from '../errors.js'
 import { flagValue } from '../flags.js'
+import { oneLine } from './keys.js'
 
 /**
  * Runs `visibility mcp ...` (argv after `mcp`); resolves with the exit code once the client is gone.
@@ -24,7 +25,17 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   })
   if (positionals.length > 0) throw new UsageError(`mcp takes no arguments besides --db and --now`)
   const now = flagValue(nowParam, values.now)
-  const engine = await openEngine({ path: required('db', values.db), readOnly: true, hardened: true })
+  const engine = await openEngine({ path: required('db', values.db), readOnly: true, hardened: true }).catch(
+    (error: unknown) => {
+      if (!/Could not set lock on file/i.test(oneLine(error))) throw error
+      throw new Error(
+        'the database is open in another process (a running visibility serve?): stop it first',
+        {
+          cause: error,
+        },
+      )
+    },
+  )
   try {
     const { close, closed } = await serveStdio(engine, now === undefined ? {} : { now: () => new Date(now) })
     const onSignal = (): void => void close()
