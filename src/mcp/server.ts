@@ -57,7 +57,11 @@ const READ_ONLY = {
   openWorldHint: false,
 } as const
 
-/** The MCP result of an outcome: the payload as structured content and as JSON text. */
+/**
+ * The MCP result of an outcome: the payload as structured content and as JSON text, or a tool error.
+ * @example
+ * toolResult({ detail: 'Domain not found.' }) // { content: [{ type: 'text', text: 'Domain not found.' }], isError: true }
+ */
 export function toolResult(outcome: ToolOutcome): CallToolResult {
   if ('detail' in outcome) return { content: [{ type: 'text', text: outcome.detail }], isError: true }
   const text = outcome.text ?? JSON.stringify(outcome.payload)
@@ -133,6 +137,8 @@ export function listedTools(tools: readonly ToolDefinition[] = TOOLS): Tool[] {
 /**
  * The detail of invalid arguments: the first issue, in parameter order (the REST sentence for a bad
  * value); an unknown argument names itself and the ones the tool takes.
+ * @example
+ * argumentsDetail(tool, tool.input.safeParse({ domain_id: id, days: 0 }).error!) // 'days must be an integer from 1 to 365.'
  */
 export function argumentsDetail(tool: ToolDefinition, error: z.ZodError): string {
   const issue = error.issues[0]
