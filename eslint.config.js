@@ -4,10 +4,17 @@ import globals from 'globals'
 
 /**
  * The package's public entry points, as paths under src/ without `.js`: exactly the modules the
- * package.json `exports` map publishes (".", "./api", "./http", "./report", "./arrow";
+ * package.json `exports` map publishes (".", "./api", "./http", "./report", "./arrow", "./mcp";
  * test/tooling.test.ts keeps the two lists equal).
  */
-export const PUBLIC_ENTRY_POINTS = ['index', 'api/index', 'http/index', 'report/index', 'arrow/index']
+export const PUBLIC_ENTRY_POINTS = [
+  'index',
+  'api/index',
+  'http/index',
+  'report/index',
+  'arrow/index',
+  'mcp/index',
+]
 
 /** Folders of src/ that are clients of the package: they import it only through its entry points. */
 export const CLIENT_FOLDERS = ['http', 'cli', 'mcp']

@@ -1,7 +1,7 @@
 /**
  * @module The endpoint table: every read endpoint of the API, once, as plain data. The HTTP
  * service generates its routes and OpenAPI operations from it, the CLI its `compute`
- * subcommands, and an MCP server its tools (tool name = the snake_case operationId).
+ * subcommands, and the MCP server (src/mcp) its tools (tool name = the snake_case operationId).
  *
  * Adding an endpoint = one row here + its parameter rules (src/schemas/params.ts, usually
  * reused) + its payload schema (src/schemas/payloads.ts) + its engine function.
@@ -60,6 +60,12 @@ export interface EndpointDefinition<P extends ParamSet = ParamSet, R extends z.Z
   readonly payload: R
   /** Name of the `visibility compute` subcommand; none: not offered there. */
   readonly cli?: string
+  /**
+   * What the MCP tool of this row answers and when an assistant should pick it (the tool's
+   * description; default: the summary and description). Write it for a model choosing among
+   * tools: the question it answers, the fields it returns, how to get its inputs.
+   */
+  readonly toolDescription?: string
   /** Runs the engine function with the validated, normalized parameters. */
   compute(engine: Engine, params: ParamValues<P>, context: ComputeContext): Promise<z.output<R>>
 }
@@ -126,6 +132,12 @@ export const ENDPOINTS = [
     params: { domain_id: domainIdParam, days: daysParam, limit: limitParam },
     payload: promptSeriesPayloadSchema,
     cli: 'prompts',
+    toolDescription:
+      'Which tracked prompts (the questions people ask AI assistants) bring up the brand, and how often, day by day. ' +
+      'Prompts are ranked by the number of AI answers mentioning the brand over the window (prompts with no mention are left out); ' +
+      'each has a daily series of responses (AI answers analysed), mentions (answers mentioning the brand), citations ' +
+      "(answers' citations of the brand's website) and avg_position (mean rank of the brand in the answers, 1 = named first). " +
+      'All AI models together. Use it for "which questions is my brand recommended for", top prompts, prompt-level trends.',
     compute: (engine, p, { now }) =>
       engine.computePromptSeries({ domainId: p.domain_id, days: p.days, limit: p.limit, now }),
   }),
@@ -141,6 +153,15 @@ export const ENDPOINTS = [
     params: { domain_id: domainIdParam, days: daysParam, model: channelModelParam },
     payload: competitorSeriesPayloadSchema,
     cli: 'competitors',
+    toolDescription:
+      'How visible the brand is in AI answers over time, next to each tracked competitor. One item per entity: the brand ' +
+      'first (is_brand true, id user-brand-<domain_id>), then the competitors; each with a daily series (visibility = % of ' +
+      "that day's AI answers mentioning it, sov = share of voice: its % of all entity mentions that day, mentions, " +
+      'avg_position, sentiment) and window averages (avg_visibility, avg_sov, avg_mentions, avg_position, avg_sentiment, ' +
+      'total_queries). model narrows to one AI assistant (chatgpt, perplexity, gemini, claude, copilot, google-ai-overviews, ' +
+      'google-ai-mode). To compare periods (this month versus last month), take a window covering both (days=60 or more) ' +
+      "and average the brand's daily visibility over each period's dates. Use it for brand visibility, share of voice, " +
+      'competitor benchmarks, trends per AI assistant.',
     compute: (engine, p, { now }) =>
       engine.computeCompetitorSeries({ domainId: p.domain_id, days: p.days, model: p.model, now }),
   }),
@@ -153,6 +174,11 @@ export const ENDPOINTS = [
     ...SENTIMENT,
     payload: sentimentOverviewPayloadSchema,
     cli: 'sentiment-overview',
+    toolDescription:
+      'How positively AI answers talk about the brand over the window: positive_percent and negative_percent (the shares ' +
+      "of the window's sentiment themes tagged positive and negative) and total_mentions (the sum of the themes' " +
+      'occurrences). model narrows to an AI assistant or a raw model id. Use it for "what is the sentiment about my ' +
+      'brand"; for the themes themselves use get_sentiment_themes. Requires a Pro, Business or Enterprise plan.',
     compute: (engine, p, { now }) => engine.sentimentOverview(sentimentArgs(p, now)),
   }),
   defineEndpoint({
@@ -164,6 +190,11 @@ export const ENDPOINTS = [
     ...SENTIMENT,
     payload: sentimentThemesPayloadSchema,
     cli: 'sentiment-themes',
+    toolDescription:
+      'Which themes (topics such as pricing or support) AI answers associate with the brand over the window, each tagged ' +
+      'positive or negative, with its number of occurrences, most frequent first. model narrows to an AI assistant or a raw ' +
+      'model id. Use it for "why is sentiment negative", strengths and weaknesses as AI assistants describe them. ' +
+      'Requires a Pro, Business or Enterprise plan.',
     compute: (engine, p, { now }) => engine.sentimentThemes(sentimentArgs(p, now)),
   }),
   defineEndpoint({
@@ -175,6 +206,10 @@ export const ENDPOINTS = [
     cache: 'none',
     params: {},
     payload: domainsPayloadSchema,
+    toolDescription:
+      'The domains (brands and their websites) this key can read, with their ids. Call it first: every other tool needs a ' +
+      'domain_id from this list; when the user names a brand, match it to brand_name or website. Items: id, brand_name, ' +
+      'website, team_id.',
     compute: (engine, _params, { now, caller }) => listReadableDomains(engine, caller, now),
   }),
 ] as const

@@ -6,6 +6,7 @@
 import { computeCommand, exportCommand, ingestCommand } from './commands/data.js'
 import { demoCommand } from './commands/demo.js'
 import { keysCommand } from './commands/keys.js'
+import { mcpCommand } from './commands/mcp.js'
 import { reportCommand } from './commands/report.js'
 import { serveCommand } from './commands/serve.js'
 import { reportError, UsageError } from './errors.js'
@@ -20,6 +21,7 @@ Usage:
   visibility export --db PATH --out DIR [--domain UUID]...
   visibility demo [--db PATH]
   visibility serve [--db PATH] [--port N] [--host H] [--demo]
+  visibility mcp --db PATH [--now ISO]   (MCP server on stdio: read-only, no key)
   visibility keys create --db PATH --team UUID [--scope-team UUID]... [--allow-domain UUID]... [--name N]
   visibility keys list --db PATH [--json]
   visibility keys revoke --db PATH KEY_ID
@@ -36,6 +38,7 @@ const commands: Record<string, Command> = {
   demo: demoCommand,
   keys: keysCommand,
   serve: serveCommand,
+  mcp: mcpCommand,
 }
 
 export async function main(argv: string[]): Promise<number> {

@@ -18,6 +18,8 @@ export interface ServiceConfig {
   maxIngestBytes: number
   /** Connection and request limits of the HTTP edge. */
   edge: EdgeOptions
+  /** Bounds of the MCP sessions at /mcp. */
+  mcp: { maxSessions: number; maxSessionsPerKey: number; idleSeconds: number }
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -33,8 +35,9 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 /**
  * Reads VA_PORT, VA_HOST, VA_DB, VA_ADMIN_TOKEN, VA_RATE_LIMIT, VA_CACHE_TTL_SENTIMENT_S,
- * VA_CACHE_TTL_SERIES_S, VA_MAX_CONCURRENT_QUERIES, VA_LOG_LEVEL, VA_MAX_INGEST_BYTES and the edge
- * limits (VA_HEADERS_TIMEOUT_MS ... VA_MAX_HEADER_BYTES, see EdgeOptions); throws on an invalid value.
+ * VA_CACHE_TTL_SERIES_S, VA_MAX_CONCURRENT_QUERIES, VA_LOG_LEVEL, VA_MAX_INGEST_BYTES, the edge limits
+ * (VA_HEADERS_TIMEOUT_MS ... VA_MAX_HEADER_BYTES, see EdgeOptions) and the MCP session bounds
+ * (VA_MCP_MAX_SESSIONS, VA_MCP_MAX_SESSIONS_PER_KEY, VA_MCP_SESSION_IDLE_S); throws on an invalid value.
  * @example
  * const config = loadConfig(process.env)
  */
@@ -58,5 +61,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     logLevel,
     maxIngestBytes: integer(env, 'VA_MAX_INGEST_BYTES', 256 * 1024 * 1024, 1, 2 ** 40),
     edge: edgeOptionsFromEnv((name, fallback, min, max) => integer(env, name, fallback, min, max)),
+    mcp: {
+      maxSessions: integer(env, 'VA_MCP_MAX_SESSIONS', 1000, 1, 1_000_000),
+      maxSessionsPerKey: integer(env, 'VA_MCP_MAX_SESSIONS_PER_KEY', 20, 1, 1_000_000),
+      idleSeconds: integer(env, 'VA_MCP_SESSION_IDLE_S', 900, 1, 86_400),
+    },
   }
 }

@@ -22,6 +22,8 @@ import { authPlugin } from './plugins/auth.js'
 import { DOC_PATHS, docsPlugin, swaggerPlugin } from './plugins/docs.js'
 import { endpointsPlugin } from './plugins/endpoints.js'
 import { headersPlugin } from './plugins/headers.js'
+import { mcpPlugin } from './plugins/mcp.js'
+import type { McpSessionOptions } from '../mcp/index.js'
 
 export type { CacheTtlOptions } from './context.js'
 
@@ -37,6 +39,8 @@ export interface BuildServerOptions extends ServiceContextOptions {
   edge?: Partial<EdgeOptions>
   /** Default: info-level JSON logs on stdout. */
   logger?: LoggerOption
+  /** Bounds of the MCP sessions at /mcp (count, per key, idle time). */
+  mcp?: McpSessionOptions
 }
 
 /**
@@ -87,6 +91,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   await app.register(headersPlugin)
   await app.register(authPlugin, { ctx })
   await app.register(endpointsPlugin, { ctx })
+  await app.register(mcpPlugin, { ctx, sessions: options.mcp })
   await app.register(docsPlugin, { ctx })
   if (options.adminToken) {
     const maxIngestBytes = options.maxIngestBytes ?? 256 * 1024 * 1024

@@ -93,8 +93,8 @@ const DOMAIN_ID_DESCRIPTION = 'The domain to report on (see GET /api/v1/domains)
 
 /**
  * domain_id, required. `uuid`: a malformed id is invalid (400); otherwise any non-empty string
- * passes and the access check answers it (the sentiment endpoints' 404). Lower-cased: ids are
- * case-insensitive, and every spelling shares one cache entry.
+ * passes and the access check answers it (the sentiment endpoints' 404). Lower-cased (both forms):
+ * ids are case-insensitive, and every spelling, from any transport, shares one cache entry.
  */
 function domainIdParamOf(uuid: boolean): Param<string> {
   const name = 'domain_id'
@@ -113,9 +113,12 @@ function domainIdParamOf(uuid: boolean): Param<string> {
   const text = (uuid ? base.regex(UUID_RE, { error: message }) : base)
     .meta({ format: 'uuid', description: DOMAIN_ID_DESCRIPTION })
     .transform((id) => id.toLowerCase())
-  const value = uuid
-    ? z.string({ error: message }).regex(UUID_RE, { error: message })
-    : z.string({ error: DOMAIN_ID_REQUIRED }).min(1, { error: DOMAIN_ID_REQUIRED })
+  const missing = (issue: { input?: unknown }) => (issue.input === undefined ? DOMAIN_ID_REQUIRED : message)
+  const value = (
+    uuid
+      ? z.string({ error: missing }).regex(UUID_RE, { error: message })
+      : z.string({ error: DOMAIN_ID_REQUIRED }).min(1, { error: DOMAIN_ID_REQUIRED })
+  ).transform((id) => id.toLowerCase())
   return {
     name,
     flag: 'domain',

@@ -23,6 +23,7 @@ describe('loadConfig', () => {
         maxPipelined: 16,
         maxHeaderBytes: 16_384,
       },
+      mcp: { maxSessions: 1000, maxSessionsPerKey: 20, idleSeconds: 900 },
     })
   })
 
@@ -46,6 +47,9 @@ describe('loadConfig', () => {
       VA_MAX_REQUESTS_PER_SOCKET: '0',
       VA_MAX_PIPELINED: '4',
       VA_MAX_HEADER_BYTES: '8192',
+      VA_MCP_MAX_SESSIONS: '50',
+      VA_MCP_MAX_SESSIONS_PER_KEY: '5',
+      VA_MCP_SESSION_IDLE_S: '120',
     })
     expect(config).toMatchObject({
       port: 9000,
@@ -67,6 +71,7 @@ describe('loadConfig', () => {
         maxPipelined: 4,
         maxHeaderBytes: 8_192,
       },
+      mcp: { maxSessions: 50, maxSessionsPerKey: 5, idleSeconds: 120 },
     })
   })
 
@@ -80,6 +85,8 @@ describe('loadConfig', () => {
       'VA_ADMIN_TOKEN must be at least 16 characters.',
     )
     expect(() => loadConfig({ VA_LOG_LEVEL: 'loud' })).toThrow(/VA_LOG_LEVEL/)
+    expect(() => loadConfig({ VA_MCP_MAX_SESSIONS: '0' })).toThrow(/VA_MCP_MAX_SESSIONS must be/)
+    expect(() => loadConfig({ VA_MCP_SESSION_IDLE_S: '1d' })).toThrow(/VA_MCP_SESSION_IDLE_S must be/)
     expect(loadConfig({ VA_ADMIN_TOKEN: '' }).adminToken).toBeUndefined()
     expect(() => loadConfig({ VA_MAX_CONNECTIONS: '0' })).toThrow(
       'VA_MAX_CONNECTIONS must be an integer from 1 to 1000000.',

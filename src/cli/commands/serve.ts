@@ -52,12 +52,19 @@ function demoCurls(url: string, key: string, domainId: string): string {
     `/api/v1/sentiment/overview?${q}`,
     `/api/v1/sentiment/themes?${q}&model=chatgpt`,
   ]
+  const mcpConfig = {
+    mcpServers: {
+      visibility: { type: 'http', url: `${url}/mcp`, headers: { Authorization: `Bearer ${key}` } },
+    },
+  }
   return [
     `Demo API key (shown once): ${key}`,
     'Try:',
     ...paths.map((p) => `  curl -i -H "Authorization: Bearer ${key}" "${url}${p}"`),
     `  curl -s "${url}/healthz"`,
     `  curl -s "${url}/api/v1/openapi.json"`,
+    'MCP client configuration (Streamable HTTP):',
+    `  ${JSON.stringify(mcpConfig)}`,
   ].join('\n')
 }
 
@@ -114,6 +121,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       maxIngestBytes: config.maxIngestBytes,
       edge: config.edge,
       logger: { level: config.logLevel },
+      mcp: config.mcp,
     })
     process.stderr.write(
       `Visibility Analytics API on ${server.url} (database ${config.dbPath}; ingest endpoint ${config.adminToken ? 'on' : 'off'}).\n`,

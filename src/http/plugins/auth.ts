@@ -6,6 +6,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
 import { checkKeyTeam, DETAIL } from '../../api/index.js'
+import type { ApiKeyInfo } from '../../index.js'
 import type { Caller, ServiceContext } from '../context.js'
 import type { RateLimitDecision } from '../rate-limit.js'
 
@@ -48,24 +49,45 @@ export function adminTokenProblem(token: string): string | null {
   return null
 }
 
-function setRateHeaders(reply: FastifyReply, rate: RateLimitDecision): void {
+/**
+ * The X-RateLimit-* headers of a counted request.
+ * @example
+ * setRateHeaders(reply, ctx.limiter.hit(key.id))
+ */
+export function setRateHeaders(reply: FastifyReply, rate: RateLimitDecision): void {
   reply.header('x-ratelimit-limit', String(rate.limit))
   reply.header('x-ratelimit-remaining', String(rate.remaining))
   reply.header('x-ratelimit-reset', String(rate.reset))
+}
+
+/**
+ * Check 1: the key of the request's bearer token; null once the 401 is sent.
+ * @example
+ * const key = await requireKey(ctx, request, reply)
+ * if (key === null) return reply
+ */
+export async function requireKey(
+  ctx: ServiceContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<ApiKeyInfo | null> {
+  const token = bearerToken(request.headers.authorization)
+  const key = token === null ? null : await ctx.verifyKey(token)
+  if (key === null) {
+    void reply
+      .code(401)
+      .header('www-authenticate', 'Bearer realm="visibility-analytics"')
+      .send({ detail: DETAIL.unauthorized })
+  }
+  return key
 }
 
 const auth: FastifyPluginAsync<{ ctx: ServiceContext }> = async (app, { ctx }) => {
   app.decorateRequest('caller', null)
 
   app.decorate('authenticate', async function authenticate(request: FastifyRequest, reply: FastifyReply) {
-    const token = bearerToken(request.headers.authorization)
-    const key = token === null ? null : await ctx.verifyKey(token)
-    if (key === null) {
-      return reply
-        .code(401)
-        .header('www-authenticate', 'Bearer realm="visibility-analytics"')
-        .send({ detail: DETAIL.unauthorized })
-    }
+    const key = await requireKey(ctx, request, reply)
+    if (key === null) return reply
     const rate = ctx.limiter.hit(key.id)
     request.caller = { key, rate }
     setRateHeaders(reply, rate)

@@ -6,7 +6,9 @@
  */
 import type { FastifyPluginAsync } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
-import { authorizeDomain, ENDPOINTS, type Endpoint } from '../../api/index.js'
+import { authorizeDomain, ENDPOINTS, type Endpoint, type Refusal } from '../../api/index.js'
+import type { ApiKeyInfo } from '../../index.js'
+import type { CacheStatus } from '../cache.js'
 import type { ServiceContext } from '../context.js'
 import { errorSchema } from '../schemas.js'
 import { methodNotAllowed } from './headers.js'
@@ -21,9 +23,44 @@ const ERRORS = {
   503: errorSchema,
 }
 
+/** The answer to a read request: the JSON body (and whether it came from the cache), or a refusal. */
+export type EndpointAnswer = { body: string; cache: CacheStatus | null } | Refusal
+
+/**
+ * Checks 5-6 and the answer of one read request whose key passed checks 1-3 and whose parameters
+ * are valid and normalized: the domain check of the row's access class, then the response cache
+ * (only after authorization, keyed by endpoint and normalized parameters, never by key) or the
+ * engine, the payload checked against its schema. Engine failures are thrown (the caller maps them
+ * with `toErrorAnswer`). Every transport of the service (REST routes, MCP tool calls) answers
+ * through here.
+ * @example
+ * const answer = await answerEndpoint(ctx, endpoint, caller.key, { domain_id: id, days: 30, limit: 25 })
+ * if ('detail' in answer) return reply.code(answer.status).send({ detail: answer.detail })
+ */
+export async function answerEndpoint(
+  ctx: ServiceContext,
+  endpoint: Endpoint,
+  key: ApiKeyInfo,
+  params: Readonly<Record<string, unknown>>,
+): Promise<EndpointAnswer> {
+  const { engine, cache, queries, clock } = ctx
+  if (endpoint.access !== 'none') {
+    const access = await authorizeDomain(engine, key, endpoint.access, params.domain_id as string)
+    if ('status' in access) return access
+  }
+  const compute = async () => {
+    const context = { now: new Date(clock()), caller: key }
+    const payload = await queries.run(() => endpoint.compute(engine, params as never, context))
+    return { body: JSON.stringify(endpoint.payload.parse(payload)) }
+  }
+  if (endpoint.cache === 'none') return { body: (await compute()).body, cache: null }
+  const cacheKey = JSON.stringify([endpoint.id, params])
+  const { value, status } = await cache.getOrCompute(cacheKey, ctx.ttlMs[endpoint.cache], compute)
+  return { body: value.body, cache: status }
+}
+
 /** Every row of the endpoint table as a GET route (and a 405 route for the other methods). */
 export const endpointsPlugin: FastifyPluginAsync<{ ctx: ServiceContext }> = async (app, { ctx }) => {
-  const { engine, cache, queries, clock } = ctx
   for (const endpoint of ENDPOINTS as readonly Endpoint[]) {
     const domainScoped = endpoint.access !== 'none'
     app.withTypeProvider<ZodTypeProvider>().route({
@@ -40,22 +77,11 @@ export const endpointsPlugin: FastifyPluginAsync<{ ctx: ServiceContext }> = asyn
       },
       onRequest: app.authenticate,
       handler: async (request, reply) => {
-        const caller = request.caller!
         const params = request.query as Record<string, unknown>
-        if (endpoint.access !== 'none') {
-          const domainId = params.domain_id as string
-          const access = await authorizeDomain(engine, caller.key, endpoint.access, domainId)
-          if ('status' in access) return reply.code(access.status).send({ detail: access.detail })
-        }
-        const compute = async () => {
-          const context = { now: new Date(clock()), caller: caller.key }
-          const payload = await queries.run(() => endpoint.compute(engine, params as never, context))
-          return { body: JSON.stringify(endpoint.payload.parse(payload)) }
-        }
-        if (endpoint.cache === 'none') return reply.type(JSON_TYPE).send((await compute()).body)
-        const cacheKey = JSON.stringify([endpoint.id, params])
-        const { value, status } = await cache.getOrCompute(cacheKey, ctx.ttlMs[endpoint.cache], compute)
-        return reply.header('x-cache', status).type(JSON_TYPE).send(value.body)
+        const answer = await answerEndpoint(ctx, endpoint, request.caller!.key, params)
+        if ('detail' in answer) return reply.code(answer.status).send({ detail: answer.detail })
+        if (answer.cache !== null) reply.header('x-cache', answer.cache)
+        return reply.type(JSON_TYPE).send(answer.body)
       },
     })
     app.route(methodNotAllowed(app, endpoint.path, 'GET'))

@@ -1,0 +1,34 @@
+/**
+ * @module The MCP server of visibility-analytics (subpath export `visibility-analytics/mcp`): one
+ * read-only tool per endpoint of the API, generated from the endpoint table, over stdio for a
+ * local database (`visibility mcp --db PATH`) or Streamable HTTP on the API server (`/mcp`).
+ * @example
+ * import { openEngine } from 'visibility-analytics'
+ * import { serveStdio } from 'visibility-analytics/mcp'
+ * const engine = await openEngine({ path: 'data/demo.duckdb', readOnly: true })
+ * const { closed } = await serveStdio(engine)
+ * await closed
+ * await engine.close()
+ */
+export { TOOLS, defineTool, forTools, toolName, type ToolDefinition } from './tools.js'
+export {
+  argumentsDetail,
+  createMcpServer,
+  listedTools,
+  toolResult,
+  weeklySummaryText,
+  SERVER_INFO,
+  type ToolBackend,
+  type ToolCallExtra,
+  type ToolOutcome,
+} from './server.js'
+export { localBackend, serveStdio, type StdioOptions } from './stdio.js'
+export { MCP_SESSION_DEFAULTS, SessionStore, type Closable, type McpSessionOptions } from './sessions.js'
+export {
+  MCP_METHODS,
+  MCP_PATH,
+  McpHttpSessions,
+  callContextOf,
+  toolCallIds,
+  type McpHttpRequest,
+} from './http.js'

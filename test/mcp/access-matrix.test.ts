@@ -1,0 +1,108 @@
+/**
+ * The authorization matrix over MCP: the REST suite's keys x domains x every domain-scoped
+ * endpoint (test/http/access-cases.ts), each cell asked as a tool call with the SDK's client. The
+ * cache stays on and authorized cells go first, so every refused cell is asked while a cached
+ * answer exists: no cross-tenant answer, ever; refusals carry the REST detail.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startServer, type RunningServer } from '../../src/http/index.js'
+import type { ApiKeyInfo, Engine } from '../../src/index.js'
+import { toolName } from '../../src/mcp/index.js'
+import {
+  CELLS,
+  DETAILS,
+  DOMAIN_IDS,
+  KEYS,
+  createMatrixKeys,
+  expectReadable,
+  type DomainName,
+} from '../http/access-cases.js'
+import { makeEngine, tenantRecords } from '../http/helpers.js'
+import { connectHttp, textOf, type HttpClient } from './helpers.js'
+
+describe('authorization matrix over MCP', () => {
+  let engine: Engine
+  let server: RunningServer
+  let secrets: Map<string, { key: string; info: ApiKeyInfo }>
+  const clients = new Map<string, HttpClient>()
+
+  beforeAll(async () => {
+    engine = await makeEngine()
+    await engine.ingest(tenantRecords())
+    secrets = await createMatrixKeys(engine)
+    server = await startServer({
+      engine,
+      port: 0,
+      signals: [],
+      closeEngine: false,
+      logger: false,
+      rateLimit: { limit: 100_000, windowSeconds: 60 },
+    })
+    for (const [name, spec] of Object.entries(KEYS)) {
+      if (!spec.revoke) clients.set(name, await connectHttp(server.url, secrets.get(name)!.key))
+    }
+  })
+  afterAll(async () => {
+    for (const c of clients.values()) await c.close()
+    await server.close()
+    await engine.close()
+  })
+
+  it('a revoked key cannot open a session (401 before any MCP exchange)', async () => {
+    const revoked = Object.entries(KEYS).filter(([, spec]) => spec.revoke)
+    expect(revoked.length).toBeGreaterThan(0)
+    for (const [name] of revoked) {
+      await expect(connectHttp(server.url, secrets.get(name)!.key)).rejects.toThrow(DETAILS[401])
+    }
+  })
+
+  const asked = CELLS.filter((c) => !KEYS[c.keyName]!.revoke)
+
+  it(`asserts all ${asked.length} cells of the live keys as tool calls`, async () => {
+    const failures: string[] = []
+    for (const { keyName, domainName, endpoint, cell } of asked) {
+      const { info } = secrets.get(keyName)!
+      const domainId = DOMAIN_IDS[domainName]
+      const name = toolName(endpoint)
+      const result = await clients.get(keyName)!.client.callTool({ name, arguments: { domain_id: domainId } })
+      const label = `${keyName} x ${domainName} x ${name}`
+      const text = textOf(result)
+      if (cell === 200) {
+        if (result.isError) {
+          failures.push(`${label}: expected an answer, got ${text}`)
+          continue
+        }
+        expectReadable(info, domainId, (ok, why) => expect(ok, `${label}: ${why}`).toBe(true))
+        expect((result.structuredContent as { domain_id: string }).domain_id, label).toBe(domainId)
+      } else {
+        if (!result.isError) {
+          failures.push(`${label}: expected ${String(cell)}, got an answer`)
+          continue
+        }
+        expect(result.structuredContent, label).toBeUndefined()
+        expect(text, label).not.toContain('generated_at')
+        // The REST detail, in the REST order of checks (a key team without access: 403 before 400).
+        expect(text, label).toBe(DETAILS[String(cell)])
+      }
+    }
+    expect(failures).toEqual([])
+  })
+
+  it('list_domains of each live key is exactly its answered cells', async () => {
+    for (const [keyName, spec] of Object.entries(KEYS)) {
+      const client = clients.get(keyName)
+      if (client === undefined) continue
+      const result = await client.client.callTool({ name: 'list_domains', arguments: {} })
+      if (keyName === 'developerAccessOff') {
+        expect(textOf(result)).toBe(DETAILS[403])
+        continue
+      }
+      const expected = (Object.keys(DOMAIN_IDS) as DomainName[])
+        .filter((d) => spec.expect[d][0] === 200)
+        .map((d) => DOMAIN_IDS[d])
+        .sort()
+      const items = (result.structuredContent as { data: { items: Array<{ id: string }> } }).data.items
+      expect(items.map((d) => d.id).sort(), keyName).toEqual(expected)
+    }
+  })
+})
