@@ -63,6 +63,16 @@ export function keyCanRead(key: ApiKeyInfo, domain: DomainInfo, domainTeam: Team
 }
 
 /**
+ * The statuses the domain checks of an access class can refuse with (besides those of checks 1-4):
+ * what the endpoint documents, and nothing more.
+ * @example
+ * domainRefusalStatuses('series') // [403]
+ */
+export function domainRefusalStatuses(access: AccessClass): readonly Refusal['status'][] {
+  return access === 'sentiment' ? [403, 404] : access === 'series' ? [403] : []
+}
+
+/**
  * Checks 5 and 6 for one request about a domain. `series` endpoints answer every refusal with
  * the 403 access detail; `sentiment` endpoints answer a malformed, unknown or out-of-scope domain
  * with the one 404 body, then 403 for the allowlist and developer access, then 403 for the plan.

@@ -45,3 +45,4 @@ export {
   sentimentThemesPayloadSchema,
   type DomainsPayload,
 } from '../schemas/payloads.js'
+export { domainRefusalStatuses } from './access.js'

@@ -37,7 +37,15 @@ export interface Param<T = unknown, V = T> {
   readonly text: z.ZodType<T>
   /** Typed JSON in (library, tool arguments): validated, defaulted. */
   readonly value: z.ZodType<V>
+  /**
+   * The normalized value as a payload echoes it (its bounds, pattern or values): the echo field's
+   * schema in the payloads and the OpenAPI document. Undefined for a parameter never echoed (`now`).
+   */
+  readonly echo?: z.ZodType
 }
+
+/** A parameter that payloads echo: its `echo` schema is given. */
+export type EchoedParam<T = unknown, V = T> = Param<T, V> & { readonly echo: z.ZodType<T> }
 
 /**
  * The 400 detail for a missing or empty `domain_id` (every endpoint that takes one).
@@ -68,7 +76,7 @@ interface IntRule {
 }
 
 /** A decimal integer in [min, max] with a default (text: digits only, `007` is 7). */
-function intParam(rule: IntRule): Param<number> {
+function intParam(rule: IntRule): EchoedParam<number> {
   const { name, min, max, fallback, description } = rule
   const mustBe = `an integer from ${min} to ${max}`
   const message = paramMessage({ name, mustBe })
@@ -86,17 +94,29 @@ function intParam(rule: IntRule): Param<number> {
     .max(max, { error: message })
     .default(fallback)
     .meta({ description })
-  return { name, flag: name, required: false, mustBe, accepts: mustBe, description, text, value }
+  const echo = z.int().min(min).max(max)
+  return { name, flag: name, required: false, mustBe, accepts: mustBe, description, text, value, echo }
 }
 
 const DOMAIN_ID_DESCRIPTION = 'The domain to report on (see GET /api/v1/domains).'
+const DOMAIN_ID_DESCRIPTION_ANY = `${DOMAIN_ID_DESCRIPTION} A malformed, unknown or foreign id is answered 404.`
 
 /**
- * domain_id, required. `uuid`: a malformed id is invalid (400); otherwise any non-empty string
- * passes and the access check answers it (the sentiment endpoints' 404). Lower-cased (both forms):
- * ids are case-insensitive, and every spelling, from any transport, shares one cache entry.
+ * A UUID as payloads carry it (lower case, as stored): the echoed `domain_id` and every other id
+ * of a payload (`format: uuid` in the OpenAPI document).
+ * @example
+ * z.object({ id: uuidOutSchema })
  */
-function domainIdParamOf(uuid: boolean): Param<string> {
+export const uuidOutSchema = z.string().regex(UUID_RE).meta({ format: 'uuid' })
+
+/**
+ * domain_id, required. `uuid`: a malformed id is invalid (400) and the parameter is documented
+ * with `format: uuid`; otherwise any non-empty string passes and the access check answers it (the
+ * sentiment endpoints' 404), so no format is declared. Lower-cased (both forms): ids are
+ * case-insensitive, and every spelling, from any transport, shares one cache entry. Echoed as a
+ * UUID either way: only a domain that exists gets a payload.
+ */
+function domainIdParamOf(uuid: boolean): EchoedParam<string> {
   const name = 'domain_id'
   const mustBe = 'a UUID'
   const message = paramMessage({ name, mustBe })
@@ -110,9 +130,11 @@ function domainIdParamOf(uuid: boolean): Param<string> {
             : message,
     })
     .min(1, { error: DOMAIN_ID_REQUIRED })
-  const text = (uuid ? base.regex(UUID_RE, { error: message }) : base)
-    .meta({ format: 'uuid', description: DOMAIN_ID_DESCRIPTION })
-    .transform((id) => id.toLowerCase())
+  const text = (
+    uuid
+      ? base.regex(UUID_RE, { error: message }).meta({ format: 'uuid', description: DOMAIN_ID_DESCRIPTION })
+      : base.meta({ description: DOMAIN_ID_DESCRIPTION_ANY })
+  ).transform((id) => id.toLowerCase())
   const missing = (issue: { input?: unknown }) => (issue.input === undefined ? DOMAIN_ID_REQUIRED : message)
   const value = (
     uuid
@@ -128,6 +150,7 @@ function domainIdParamOf(uuid: boolean): Param<string> {
     description: DOMAIN_ID_DESCRIPTION,
     text,
     value: value.meta({ description: DOMAIN_ID_DESCRIPTION }),
+    echo: uuidOutSchema,
   }
 }
 
@@ -178,7 +201,7 @@ function modelParamOf(
   mustBe: string,
   description: string,
   schema: (error: string | ((issue: { input?: unknown }) => string)) => z.ZodType<string>,
-): Param<string> {
+): EchoedParam<string> {
   const name = 'model'
   const message = paramMessage({ name, mustBe })
   return {
@@ -193,6 +216,7 @@ function modelParamOf(
       .default('all')
       .meta({ description }),
     value: schema(message).default('all').meta({ description }),
+    echo: schema(message),
   }
 }
 

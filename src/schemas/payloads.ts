@@ -4,6 +4,15 @@
  * the order of the JSON.
  */
 import { z } from 'zod'
+import {
+  channelModelParam,
+  daysParam,
+  domainIdParam,
+  limitParam,
+  modelParam,
+  uuidOutSchema,
+} from './params.js'
+import { UUID_RE } from './records.js'
 import type {
   CompetitorSeriesPayload,
   PromptSeriesPayload,
@@ -37,16 +46,36 @@ function envelope<D extends z.ZodType, E extends z.ZodRawShape>(id: string, data
   return z.object({ data, ...echoes, generated_at: generatedAt }).meta({ id })
 }
 
-/** Echo fields of the parameters, by name. */
+/**
+ * Echo fields of the parameters, by name: each the parameter's own `echo` schema (src/schemas/params.ts),
+ * so a payload documents the bounds the request accepted. `model` is the raw-id form (sentiment and
+ * extension endpoints); the competitor series echoes `channelModelParam.echo`.
+ */
 const echo = {
-  domain_id: z.string(),
-  days: z.number().int(),
-  limit: z.number().int(),
-  model: z.string(),
+  domain_id: domainIdParam.echo,
+  days: daysParam.echo,
+  limit: limitParam.echo,
+  model: modelParam.echo,
 }
 
+/** An id of a stored record in a payload: a lower-case UUID (`format: uuid`). */
+const uuid = uuidOutSchema
+
+/**
+ * The id of a per-entity row: a competitor's UUID, or `user-brand-<domain_id>` for the brand row.
+ * @example
+ * z.object({ id: entityIdSchema, is_brand: z.boolean() })
+ */
+export const entityIdSchema = z.union([
+  uuid,
+  z
+    .string()
+    .regex(new RegExp(`^user-brand-${UUID_RE.source.slice(1)}`))
+    .meta({ description: 'The brand row: user-brand-<domain_id>.' }),
+])
+
 export const promptEntrySchema = z.object({
-  id: z.string(),
+  id: uuid,
   text: z.string(),
   estimated_search_volume: count.nullable(),
   series: z.array(
@@ -72,7 +101,7 @@ export const promptSeriesPayloadSchema = envelope(
 )
 
 export const competitorEntrySchema = z.object({
-  id: z.string(),
+  id: entityIdSchema,
   name: z.string(),
   website: z.string().nullable(),
   is_brand: z.boolean(),
@@ -102,7 +131,7 @@ export const competitorEntrySchema = z.object({
 export const competitorSeriesPayloadSchema = envelope(
   'CompetitorSeriesResponse',
   z.object({ items: z.array(competitorEntrySchema) }),
-  { domain_id: echo.domain_id, days: echo.days, model: echo.model },
+  { domain_id: echo.domain_id, days: echo.days, model: channelModelParam.echo },
 )
 
 /**
@@ -121,7 +150,7 @@ export const sentimentOverviewPayloadSchema = envelope(
 )
 
 export const themeEntrySchema = z.object({
-  id: z.string(),
+  id: uuid,
   name: z.string(),
   sentiment: z.enum(['positive', 'negative']),
   occurrences: count,
@@ -149,10 +178,10 @@ export const domainsPayloadSchema = envelope(
   z.object({
     items: z.array(
       z.object({
-        id: z.string(),
+        id: uuid,
         brand_name: z.string(),
         website: z.string().nullable(),
-        team_id: z.string(),
+        team_id: uuid,
       }),
     ),
   }),

@@ -30,7 +30,8 @@ export const EDGE_DETAIL = {
   hostRequired: 'Bad request: an HTTP/1.1 request must carry a Host header.',
 } as const
 
-const SANE_REQUEST_ID = /^[A-Za-z0-9._:/+=-]{1,128}$/
+/** The request ids echoed (unless shaped like an API key): 1-128 characters of this set. */
+export const SANE_REQUEST_ID = /^[A-Za-z0-9._:/+=-]{1,128}$/
 
 /**
  * Fastify's `genReqId`: the client's X-Request-Id when it is 1-128 characters of

@@ -13,7 +13,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { DETAIL } from '../../api/index.js'
 import { sha256, type ServiceContext } from '../context.js'
 import { NDJSON_MEDIA_TYPES, ingestGate, spoolIngestBody } from '../edge/index.js'
-import { errorSchema, ingestErrorSchema, ingestResultSchema } from '../schemas.js'
+import { ADMIN_SCHEME } from '../openapi.js'
+import { errorSchema, ingestBodySchema, ingestErrorSchema, ingestResultSchema } from '../schemas.js'
 import { adminTokenProblem, bearerToken } from './auth.js'
 import { methodNotAllowed } from './headers.js'
 
@@ -48,8 +49,22 @@ export const adminPlugin: FastifyPluginAsync<AdminOptions> = async (
     method: 'POST',
     url: INGEST_PATH,
     schema: {
-      hide: true,
-      response: { 200: ingestResultSchema, 400: ingestErrorSchema, 401: errorSchema, 413: errorSchema },
+      operationId: 'ingestRecords',
+      summary: 'Ingest NDJSON records',
+      description:
+        'Internal: stores the NDJSON records of the body in one transaction (all or none) and clears the response cache. Exists only when an admin token is configured.',
+      security: [{ [ADMIN_SCHEME]: [] }],
+      consumes: NDJSON_MEDIA_TYPES,
+      body: ingestBodySchema,
+      response: {
+        200: ingestResultSchema,
+        400: ingestErrorSchema.or(errorSchema),
+        401: errorSchema,
+        413: errorSchema,
+        415: errorSchema,
+        500: errorSchema,
+        503: errorSchema,
+      },
     },
     onRequest: async (request, reply) => {
       const token = bearerToken(request.headers.authorization)

@@ -6,7 +6,13 @@
  */
 import type { FastifyPluginAsync } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
-import { authorizeDomain, ENDPOINTS, type Endpoint, type Refusal } from '../../api/index.js'
+import {
+  authorizeDomain,
+  domainRefusalStatuses,
+  ENDPOINTS,
+  type Endpoint,
+  type Refusal,
+} from '../../api/index.js'
 import type { ApiKeyInfo } from '../../index.js'
 import type { CacheStatus } from '../cache.js'
 import type { ServiceContext } from '../context.js'
@@ -14,6 +20,7 @@ import { errorSchema } from '../schemas.js'
 import { methodNotAllowed } from './headers.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
+/** The answers of every row besides its 200 (403: check 3, the key's team, on every row). */
 const ERRORS = {
   400: errorSchema,
   401: errorSchema,
@@ -62,7 +69,8 @@ export async function answerEndpoint(
 /** Every row of the endpoint table as a GET route (and a 405 route for the other methods). */
 export const endpointsPlugin: FastifyPluginAsync<{ ctx: ServiceContext }> = async (app, { ctx }) => {
   for (const endpoint of ENDPOINTS as readonly Endpoint[]) {
-    const domainScoped = endpoint.access !== 'none'
+    // 404 only where the row's domain check answers it (the sentiment access class).
+    const notFound = domainRefusalStatuses(endpoint.access).includes(404)
     app.withTypeProvider<ZodTypeProvider>().route({
       method: 'GET',
       url: endpoint.path,
@@ -73,7 +81,7 @@ export const endpointsPlugin: FastifyPluginAsync<{ ctx: ServiceContext }> = asyn
         ...(endpoint.description !== undefined && { description: endpoint.description }),
         security: [{ bearerAuth: [] }],
         ...(Object.keys(endpoint.params).length > 0 && { querystring: endpoint.query }),
-        response: { 200: endpoint.payload, ...(domainScoped && { 404: errorSchema }), ...ERRORS },
+        response: { 200: endpoint.payload, ...ERRORS, ...(notFound && { 404: errorSchema }) },
       },
       onRequest: app.authenticate,
       handler: async (request, reply) => {
