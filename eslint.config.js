@@ -4,7 +4,7 @@ import globals from 'globals'
 
 /**
  * The package's public entry points, as paths under src/ without `.js`: exactly the modules the
- * package.json `exports` map publishes (".", "./api", "./http", "./report", "./arrow", "./mcp";
+ * package.json `exports` map publishes (".", "./api", "./http", "./report", "./arrow", "./mcp", "./demo";
  * test/tooling.test.ts keeps the two lists equal).
  */
 export const PUBLIC_ENTRY_POINTS = [
@@ -14,6 +14,7 @@ export const PUBLIC_ENTRY_POINTS = [
   'report/index',
   'arrow/index',
   'mcp/index',
+  'demo/index',
 ]
 
 /** Folders of src/ that are clients of the package: they import it only through its entry points. */

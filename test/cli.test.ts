@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { COMPUTABLE } from '../src/cli/commands/data.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const bin = join(root, 'dist/src/cli/main.js')
@@ -156,5 +157,42 @@ describe.skipIf(!existsSync(bin))('visibility CLI', () => {
     expect(r.code).toBe(1)
     expect(r.stderr).toMatch(/ingest refused, nothing stored: 5 invalid records/)
     expect(r.stderr).toMatch(/line 2: record: is not valid JSON/)
+  })
+})
+
+describe.skipIf(!existsSync(bin))('visibility demo', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'va-demo-'))
+
+  it('--example prints the payloads of the worked example, equal to expected.json', async () => {
+    const r = await run('demo', '--example', '--db', join(dir, 'example.duckdb'))
+    expect([r.code, r.stderr]).toEqual([0, ''])
+    const blocks = r.stdout.split(/^# visibility compute .*$/m).slice(1)
+    const expected = JSON.parse(readFileSync(join(example, 'expected.json'), 'utf8')) as unknown[]
+    expect(blocks.map((b) => JSON.parse(b) as unknown)).toEqual(expected)
+  })
+
+  it('seeds the demo dataset and prints a compute command per report, each answering with data', async () => {
+    const db = join(dir, 'demo.duckdb')
+    const r = await run('demo', '--db', db, '--now', '2026-11-20T15:00:00Z')
+    expect([r.code, r.stderr]).toEqual([0, ''])
+    expect(r.stdout).toMatch(/^Seeded .*: \d+ analyses from 2026-07-24 to 2026-11-20/)
+    const commands = r.stdout.match(/^ {2}visibility compute .*$/gm) ?? []
+    expect(commands.map((c) => c.split(' ')[4])).toEqual([...COMPUTABLE.keys()])
+    for (const command of commands) {
+      const args = command.trim().split(' ').slice(1)
+      const out = await run(...args, '--now', '2026-11-20T15:00:00Z')
+      expect(out.code, command).toBe(0)
+      const payload = JSON.parse(out.stdout) as { data: Record<string, unknown>; days?: number }
+      if ('days' in payload) expect(payload.days, command).toBe(90)
+      expect(JSON.stringify(payload.data), command).toMatch(/[1-9]/)
+    }
+  })
+
+  it('leaves a store holding other data alone', async () => {
+    const db = join(dir, 'other.duckdb')
+    expect((await run('ingest', join(root, 'fixtures/datasets/competitors.ndjson'), '--db', db)).code).toBe(0)
+    const r = await run('demo', '--db', db)
+    expect([r.code, r.stdout]).toEqual([1, ''])
+    expect(r.stderr).toMatch(/holds other data; not seeded/)
   })
 })

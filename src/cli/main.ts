@@ -19,7 +19,7 @@ Usage:
                      [--days N] [--limit N] [--model M] [--now ISO]
   visibility report --db PATH (--domain UUID... | --all) --out DIR [--days N] [--model M] [--now ISO]
   visibility export --db PATH --out DIR [--domain UUID]...
-  visibility demo [--db PATH]
+  visibility demo [--db PATH] [--now ISO] | visibility demo --example [--db PATH]
   visibility serve [--db PATH] [--port N] [--host H] [--demo]
   visibility mcp --db PATH [--now ISO]   (MCP server on stdio: read-only, no key)
   visibility keys create --db PATH --team UUID [--scope-team UUID]... [--allow-domain UUID]... [--name N]

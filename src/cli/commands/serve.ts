@@ -3,69 +3,51 @@
  *
  *   visibility serve [--db PATH] [--port N] [--host H] [--demo]
  *
- * Flags override the VA_* environment variables (docs/HTTP.md). `--demo` seeds an empty database
- * with the bundled example dataset, creates a fresh demo API key and prints a curl per endpoint.
+ * Flags override the VA_* environment variables (docs/HTTP.md). `--demo` seeds the database with
+ * the demo dataset up to today (when it is empty or holds only demo data), creates a fresh demo
+ * API key for the demo teams and prints it with a curl per endpoint of the table.
  * The process runs until SIGTERM or SIGINT, then drains in-flight requests and closes DuckDB.
  */
-import { existsSync, mkdirSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { mkdirSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { seedDemo } from '../../demo/index.js'
 import { openEngine, type Engine } from '../../index.js'
 import { loadConfig, startServer } from '../../http/index.js'
+import { demoCurls, describeSeed } from './demo.js'
 import { oneLine } from './keys.js'
 
 const USAGE = 'usage: visibility serve [--db PATH] [--port N] [--host H] [--demo]'
-const DEMO_DATASET = join('fixtures', 'spec-example', 'data.ndjson')
 
-/** The package root (holds package.json), from this file in src/ or dist/src/. */
-function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url))
-  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir)
-  return dir
-}
-
-/** Seeds an empty database with the demo dataset. */
-async function seedDemo(engine: Engine): Promise<boolean> {
-  if ((await engine.listDomains()).length > 0) return false
-  await engine.ingestFile(join(packageRoot(), DEMO_DATASET))
-  return true
-}
-
-/** Revokes earlier demo keys and creates a new one for the team of the first domain. */
-async function demoKey(engine: Engine): Promise<{ key: string; domainId: string } | null> {
-  const [domain] = await engine.listDomains()
-  if (domain === undefined) return null
+/**
+ * Seeds the demo (see `seedDemo`), revokes earlier demo keys and creates a new one for the demo's
+ * first team, scoped to every demo team; the domain to try is the demo's first. A store holding
+ * other data is not seeded: the key is then for the team of its first domain.
+ */
+async function prepareDemo(
+  engine: Engine,
+  dbPath: string,
+): Promise<{ key: string; domainId: string } | null> {
+  const seed = await seedDemo(engine)
+  let target: { teamId: string; domainId: string; scopeTeamIds?: string[] } | undefined
+  if (seed.stored !== null) {
+    process.stderr.write(
+      `Seeded ${dbPath} with the demo dataset: ${seed.stored.analyses} analyses from ${seed.from} to ${seed.to}.\n${describeSeed(seed).join('\n')}\n`,
+    )
+    target = { teamId: seed.teamIds[0]!, domainId: seed.domains[0]!.id, scopeTeamIds: seed.teamIds }
+  } else {
+    process.stderr.write(`${dbPath} holds other data: not seeded with the demo dataset.\n`)
+    const [first] = await engine.listDomains()
+    if (first !== undefined) target = { teamId: first.team_id, domainId: first.id }
+  }
+  if (target === undefined) return null
   for (const old of await engine.listApiKeys()) {
     if (old.name === 'demo' && old.revoked_at === null) await engine.revokeApiKey(old.id)
   }
-  const { key } = await engine.createApiKey({ teamId: domain.team_id, name: 'demo' })
-  return { key, domainId: domain.id }
-}
-
-function demoCurls(url: string, key: string, domainId: string): string {
-  const q = `domain_id=${domainId}&days=365`
-  const paths = [
-    '/api/v1/domains',
-    `/api/v1/prompt-statistics-time-series?${q}&limit=10`,
-    `/api/v1/competitor-time-series?${q}&model=all`,
-    `/api/v1/sentiment/overview?${q}`,
-    `/api/v1/sentiment/themes?${q}&model=chatgpt`,
-  ]
-  const mcpConfig = {
-    mcpServers: {
-      visibility: { type: 'http', url: `${url}/mcp`, headers: { Authorization: `Bearer ${key}` } },
-    },
-  }
-  return [
-    `Demo API key (shown once): ${key}`,
-    'Try:',
-    ...paths.map((p) => `  curl -i -H "Authorization: Bearer ${key}" "${url}${p}"`),
-    `  curl -s "${url}/healthz"`,
-    `  curl -s "${url}/api/v1/openapi.json"`,
-    'MCP client configuration (Streamable HTTP):',
-    `  ${JSON.stringify(mcpConfig)}`,
-  ].join('\n')
+  const { teamId, domainId, scopeTeamIds } = target
+  const scope = scopeTeamIds !== undefined ? { scopeTeamIds } : {}
+  const { key } = await engine.createApiKey({ teamId, name: 'demo', ...scope })
+  return { key, domainId }
 }
 
 /**
@@ -104,11 +86,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     mkdirSync(dirname(dbPath), { recursive: true })
     engine = await openEngine({ path: dbPath, hardened: true })
 
-    let demo: { key: string; domainId: string } | null = null
-    if (values.demo) {
-      if (await seedDemo(engine)) process.stderr.write(`Seeded ${config.dbPath} with ${DEMO_DATASET}.\n`)
-      demo = await demoKey(engine)
-    }
+    const demo = values.demo ? await prepareDemo(engine, config.dbPath) : null
 
     const server = await startServer({
       engine,
@@ -126,7 +104,28 @@ export async function serveCommand(argv: string[]): Promise<number> {
     process.stderr.write(
       `Visibility Analytics API on ${server.url} (database ${config.dbPath}; ingest endpoint ${config.adminToken ? 'on' : 'off'}).\n`,
     )
-    if (demo !== null) process.stderr.write(`${demoCurls(server.url, demo.key, demo.domainId)}\n`)
+    if (demo !== null) {
+      const curls = demoCurls({ url: server.url, key: demo.key, domainId: demo.domainId })
+      const mcpConfig = {
+        mcpServers: {
+          visibility: {
+            type: 'http',
+            url: `${server.url}/mcp`,
+            headers: { Authorization: `Bearer ${demo.key}` },
+          },
+        },
+      }
+      process.stderr.write(
+        [
+          `Demo API key (shown once): ${demo.key}`,
+          `Try (domain ${demo.domainId}):`,
+          ...curls.map((c) => `  ${c}`),
+          'MCP client configuration (Streamable HTTP):',
+          `  ${JSON.stringify(mcpConfig)}`,
+          '',
+        ].join('\n'),
+      )
+    }
     await server.closed
     return 0
   } catch (error) {
