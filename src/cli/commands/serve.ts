@@ -22,32 +22,31 @@ const USAGE = 'usage: visibility serve [--db PATH] [--port N] [--host H] [--demo
 /**
  * Seeds the demo (see `seedDemo`), revokes earlier demo keys and creates a new one for the demo's
  * first team, scoped to every demo team; the domain to try is the demo's first. A store holding
- * other data is not seeded: the key is then for the team of its first domain.
+ * other data is neither seeded nor given a demo key.
  */
 async function prepareDemo(
   engine: Engine,
   dbPath: string,
 ): Promise<{ key: string; domainId: string } | null> {
   const seed = await seedDemo(engine)
-  let target: { teamId: string; domainId: string; scopeTeamIds?: string[] } | undefined
-  if (seed.stored !== null) {
+  if (seed.stored === null) {
     process.stderr.write(
-      `Seeded ${dbPath} with the demo dataset: ${seed.stored.analyses} analyses from ${seed.from} to ${seed.to}.\n${describeSeed(seed).join('\n')}\n`,
+      `${dbPath} holds other data: not seeded with the demo dataset, no demo key (create one with visibility keys create).\n`,
     )
-    target = { teamId: seed.teamIds[0]!, domainId: seed.domains[0]!.id, scopeTeamIds: seed.teamIds }
-  } else {
-    process.stderr.write(`${dbPath} holds other data: not seeded with the demo dataset.\n`)
-    const [first] = await engine.listDomains()
-    if (first !== undefined) target = { teamId: first.team_id, domainId: first.id }
+    return null
   }
-  if (target === undefined) return null
+  process.stderr.write(
+    `Seeded ${dbPath} with the demo dataset: ${seed.stored.analyses} analyses from ${seed.from} to ${seed.to}.\n${describeSeed(seed).join('\n')}\n`,
+  )
   for (const old of await engine.listApiKeys()) {
     if (old.name === 'demo' && old.revoked_at === null) await engine.revokeApiKey(old.id)
   }
-  const { teamId, domainId, scopeTeamIds } = target
-  const scope = scopeTeamIds !== undefined ? { scopeTeamIds } : {}
-  const { key } = await engine.createApiKey({ teamId, name: 'demo', ...scope })
-  return { key, domainId }
+  const { key } = await engine.createApiKey({
+    teamId: seed.teamIds[0]!,
+    scopeTeamIds: seed.teamIds,
+    name: 'demo',
+  })
+  return { key, domainId: seed.domains[0]!.id }
 }
 
 /**
