@@ -6,7 +6,7 @@
  * Adding an endpoint = one row here + its parameter rules (src/schemas/params.ts, usually
  * reused) + its payload schema (src/schemas/payloads.ts) + its engine function.
  */
-import type { z } from 'zod'
+import { z } from 'zod'
 import {
   channelModelParam,
   daysParam,
@@ -25,6 +25,7 @@ import {
   sentimentOverviewPayloadSchema,
   sentimentThemesPayloadSchema,
 } from '../schemas/payloads.js'
+import { payloadNames } from '../schemas/payloads.js'
 import type { ApiKeyInfo, Clock, Engine } from '../types.js'
 import { listReadableDomains, type AccessClass } from './access.js'
 
@@ -79,8 +80,37 @@ export interface Endpoint<
   readonly query: z.ZodType<ParamValues<P>>
 }
 
+/** The exact payload of each payload schema, with the parameters it was made for. */
+const exactPayloads = new WeakMap<z.ZodType, { params: ParamSet; payload: z.ZodType }>()
+
 /**
- * Completes a row: checks that parameter keys are their wire names and adds the query schema.
+ * The row's payload with each echo field narrowed to its parameter's `echo` schema (`days` 1-365,
+ * `limit` as the row bounds it, ...) and registered under the body's component name: what the
+ * route checks before sending and what the OpenAPI document shows. Rows sharing a payload schema
+ * share the result, and must echo the same parameters.
+ */
+function exactPayload<R extends z.ZodType>(id: string, payload: R, params: ParamSet): R {
+  const seen = exactPayloads.get(payload)
+  if (seen !== undefined) {
+    const same = Object.keys(params).every((name) => seen.params[name]?.echo === params[name]?.echo)
+    if (!same) throw new Error(`endpoint ${id}: its payload schema is shared with other parameters`)
+    return seen.payload as R
+  }
+  if (!(payload instanceof z.ZodObject)) return payload
+  const echoes: Record<string, z.ZodType> = {}
+  for (const param of Object.values(params)) {
+    if (param.echo !== undefined && param.name in payload.shape) echoes[param.name] = param.echo
+  }
+  const name = payloadNames.get(payload)?.id
+  const exact = payload.extend(echoes)
+  const registered = name === undefined ? exact : exact.meta({ id: name })
+  exactPayloads.set(payload, { params, payload: registered })
+  return registered as unknown as R
+}
+
+/**
+ * Completes a row: checks that parameter keys are their wire names, narrows the payload's echo
+ * fields to the parameters' bounds and adds the query schema.
  * @example
  * defineEndpoint({ id: 'x', path: '/api/v1/x', operationId: 'getX', summary: 'X', access: 'none',
  *   cache: 'none', params: {}, payload: xPayloadSchema, compute: (engine) => engine.x() })
@@ -92,7 +122,8 @@ export function defineEndpoint<const I extends string, P extends ParamSet, R ext
     if (key !== param.name)
       throw new Error(`endpoint ${definition.id}: parameter ${key} is named ${param.name}`)
   }
-  return { ...definition, query: querySchema(definition.params) }
+  const payload = exactPayload(definition.id, definition.payload, definition.params)
+  return { ...definition, payload, query: querySchema(definition.params) }
 }
 
 const SENTIMENT_PLAN_NOTE = 'Requires a Pro, Business or Enterprise plan.'

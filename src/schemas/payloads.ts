@@ -43,18 +43,29 @@ const generatedAt = z.iso
  * const fooPayloadSchema = envelope('FooResponse', z.object({ items: z.array(fooSchema) }), { domain_id: echo.domain_id })
  */
 function envelope<D extends z.ZodType, E extends z.ZodRawShape>(id: string, data: D, echoes: E) {
-  return z.object({ data, ...echoes, generated_at: generatedAt }).meta({ id })
+  const schema = z.object({ data, ...echoes, generated_at: generatedAt })
+  payloadNames.add(schema, { id })
+  return schema
 }
 
 /**
- * Echo fields of the parameters, by name: each the parameter's own `echo` schema (src/schemas/params.ts),
- * so a payload documents the bounds the request accepted. `model` is the raw-id form (sentiment and
- * extension endpoints); the competitor series echoes `channelModelParam.echo`.
+ * The component name of each response body (`PromptSeriesResponse`, ...). The endpoint table
+ * registers it on the row's payload, whose echo fields it makes exact (src/api/endpoints.ts), so
+ * the OpenAPI document has one component per body.
+ * @example
+ * payloadNames.get(promptSeriesPayloadSchema)?.id // 'PromptSeriesResponse'
+ */
+export const payloadNames = z.registry<{ id: string }>()
+
+/**
+ * Echo fields of the parameters, by name, as wide as every endpoint's parameter of that name
+ * allows. Each row of the endpoint table narrows them to its own parameters' `echo` schemas
+ * (src/api/endpoints.ts), so the bodies it serves and documents carry the exact bounds.
  */
 const echo = {
   domain_id: domainIdParam.echo,
   days: daysParam.echo,
-  limit: limitParam.echo,
+  limit: z.int().min(1),
   model: modelParam.echo,
 }
 
@@ -97,7 +108,7 @@ export const promptEntrySchema = z.object({
 export const promptSeriesPayloadSchema = envelope(
   'PromptSeriesResponse',
   z.object({ items: z.array(promptEntrySchema) }),
-  { domain_id: echo.domain_id, days: echo.days, limit: echo.limit },
+  { domain_id: echo.domain_id, days: echo.days, limit: limitParam.echo },
 )
 
 export const competitorEntrySchema = z.object({
