@@ -218,9 +218,11 @@ describe('demo seeded into an engine', () => {
     return Math.max(own, ...Object.values(value).map(longestSeries))
   }
 
-  it('every endpoint of the table answers every demo domain with data (90 days: a point per date)', async () => {
+  it('every domain endpoint of the table answers every demo domain with data (90 days: a point per date)', async () => {
+    // Rows without a domain (listings of the key's reach) are checked over HTTP with the demo key
+    // (test/http/cli.test.ts).
     for (const { id: domainId, brand } of demoDataset({ now: NOW }).domains) {
-      for (const row of rows) {
+      for (const row of rows.filter((r) => r.access !== 'none')) {
         const params = row.query.parse({ domain_id: domainId, days: '90' })
         const payload = (await row.compute(engine, params, { now: NOW, caller: null })) as { data: unknown }
         expect(hasData(payload.data), `${row.id} ${brand}`).toBe(true)
