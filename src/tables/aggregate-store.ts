@@ -9,10 +9,12 @@ import {
   AGGREGATE_TABLE_NAMES,
   AGGREGATE_TABLES,
   loadQueryId,
+  modelQueryId,
   namedColumns,
   type AggregateRows,
   type AggregateSource,
   type AggregateTable,
+  type ModelTable,
 } from './aggregates.js'
 
 interface Entry {
@@ -61,6 +63,20 @@ export class AggregateStore implements AggregateSource {
       },
     )
     return rows
+  }
+
+  /** A raw model's rows: read from DuckDB on every call (the slower path of a raw model filter). */
+  async modelRows<T extends ModelTable>(
+    table: T,
+    domainKey: number,
+    modelKey: number,
+  ): Promise<AggregateRows<T>> {
+    const arrays = await this.pool.loadColumns(
+      modelQueryId(table),
+      { domain_key: domainKey, model_key: modelKey },
+      AGGREGATE_TABLES[table],
+    )
+    return namedColumns(table, arrays)
   }
 
   /** Drops every entry of these domains. */

@@ -132,8 +132,9 @@ export const NOW = '2026-03-31T23:59:00Z'
 
 /** What a client can observe: the four payloads of every domain (365 days, every model), domains and teams. */
 export async function observe(engine: Engine, now = NOW): Promise<string> {
-  const domains = await engine.listDomains()
-  const out: unknown[] = [domains]
+  const listing = await engine.listDomains({ now })
+  const domains = await Promise.all(listing.data.items.map(async (d) => (await engine.getDomain(d.id))!))
+  const out: unknown[] = [listing]
   for (const d of domains) {
     const p = { domainId: d.id, days: 365, now }
     out.push(
