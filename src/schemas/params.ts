@@ -78,7 +78,7 @@ function intParam(rule: IntRule): Param<number> {
     .string({ error: textError(name, mustBe, message) })
     .regex(digits, { error: message })
     .transform(Number)
-    .pipe(z.number().int().min(min, { error: message }).max(max, { error: message }))
+    .pipe(z.number().int({ error: message }).min(min, { error: message }).max(max, { error: message }))
     .optional()
     .default(fallback)
     .meta({ type: 'integer', minimum: min, maximum: max, default: fallback, description })

@@ -46,7 +46,7 @@ const createdAtSchema = z.iso
   .refine(
     (ts) => {
       const ms = timestampMs(ts)
-      return ms >= FIRST_MS && ms <= LAST_MS
+      return Number.isNaN(ms) || (ms >= FIRST_MS && ms <= LAST_MS) // NaN: the format check says why
     },
     { error: 'must fall in the years 0000 to 9999 once in UTC' },
   )

@@ -118,6 +118,18 @@ export function consistencyProblems(path: string): Promise<string[]> {
         'agg_theme_day != theme_occurrences',
         'SELECT abs(coalesce((SELECT sum(occurrences) FROM agg_theme_day), 0) - coalesce((SELECT sum(occurrences) FROM theme_occurrences), 0))',
       ],
+      [
+        'agg_citation_day != citations',
+        'SELECT abs(coalesce((SELECT sum(citations) FROM agg_citation_day), 0) - (SELECT count(*) FROM citations))',
+      ],
+      [
+        'agg_entity_prompt_pos != positioned mentions',
+        'SELECT abs(coalesce((SELECT sum(pos_cnt) FROM agg_entity_prompt_pos), 0) - (SELECT count(position) FROM mentions))',
+      ],
+      [
+        'agg_channel_prompts != (day, channel, prompt) of analyses',
+        'SELECT abs(coalesce((SELECT sum(bit_count(bits)) FROM agg_channel_prompts), 0) - (SELECT count(*) FROM (SELECT DISTINCT domain_key, day, channel, prompt_idx FROM analyses)))',
+      ],
     ]
     const out: string[] = []
     for (const [name, sql] of checks) {
