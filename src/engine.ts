@@ -102,8 +102,11 @@ class DuckDBEngine implements Engine {
     if (!this.#open) throw new EngineClosedError()
   }
 
-  /** Runs a report under the read lock, on the catalog and aggregates of one committed state. */
-  #report<P, R>(compute: (ctx: QueryContext, params: P) => Promise<R>, params: P): Promise<R> {
+  /**
+   * Runs a report under the read lock, on the catalog and aggregates of one committed state (a
+   * closed engine rejects, never throws synchronously).
+   */
+  async #report<P, R>(compute: (ctx: QueryContext, params: P) => Promise<R>, params: P): Promise<R> {
     this.#check()
     return this.#rw.read(() => compute({ catalog: this.catalog, aggregates: this.aggregates }, params))
   }

@@ -19,7 +19,7 @@ const VALUES: Record<ModelTable, Record<string, 'sum' | 'or'>> = {
   agg_entity_day: { mentions: 'sum', pos_sum: 'sum', pos_cnt: 'sum', sent_sum: 'sum', sent_cnt: 'sum' },
   agg_entity_prompts: { lo: 'or', hi: 'or' },
   agg_channel_prompts: { lo: 'or', hi: 'or' },
-  agg_entity_prompt_pos: { pos_sum: 'sum', pos_cnt: 'sum' },
+  agg_entity_prompt_day: { mentions: 'sum', pos_sum: 'sum', pos_cnt: 'sum' },
   agg_citation_day: { citations: 'sum', brand_citations: 'sum' },
 }
 

@@ -57,7 +57,7 @@ describe('schema version 1', () => {
     const migrated = await openEngine({ path })
     const stats = await migrated.stats()
     expect(stats).toEqual(now.stats)
-    expect(stats.agg_entity_prompt_pos).toBeGreaterThan(0)
+    expect(stats.agg_entity_prompt_day).toBeGreaterThan(0)
     expect(stats.agg_citation_day).toBeGreaterThan(0)
     expect(stats.agg_channel_prompts).toBeGreaterThan(0)
     const reports = await everyReport(migrated)

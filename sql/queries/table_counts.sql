@@ -13,5 +13,5 @@ SELECT (SELECT count(*) FROM teams)::INTEGER AS teams,
        (SELECT count(*) FROM agg_entity_day)::INTEGER AS agg_entity_day,
        (SELECT count(*) FROM agg_theme_day)::INTEGER AS agg_theme_day,
        (SELECT count(*) FROM agg_channel_prompts)::INTEGER AS agg_channel_prompts,
-       (SELECT count(*) FROM agg_entity_prompt_pos)::INTEGER AS agg_entity_prompt_pos,
+       (SELECT count(*) FROM agg_entity_prompt_day)::INTEGER AS agg_entity_prompt_day,
        (SELECT count(*) FROM agg_citation_day)::INTEGER AS agg_citation_day

@@ -16,12 +16,12 @@ CREATE TABLE IF NOT EXISTS agg_channel_prompts (
   domain_key INTEGER NOT NULL, day DATE NOT NULL, channel UTINYINT NOT NULL, chunk INTEGER NOT NULL,
   bits UBIGINT NOT NULL);
 
--- Per (domain, day, channel, entity, prompt): the sum and count of the entity's non-null positions
--- (avg_position of the brand rankings: a mean per prompt, then over prompts). Only rows with a
--- position.
-CREATE TABLE IF NOT EXISTS agg_entity_prompt_pos (
+-- Per (domain, day, channel, entity, prompt): the analyses mentioning the entity and the sum and
+-- count of its non-null positions (the brand rankings: mentions, prompts_mentioned, and
+-- avg_position, a mean per prompt then over prompts).
+CREATE TABLE IF NOT EXISTS agg_entity_prompt_day (
   domain_key INTEGER NOT NULL, day DATE NOT NULL, channel UTINYINT NOT NULL, entity_idx INTEGER NOT NULL,
-  prompt_idx INTEGER NOT NULL, pos_sum BIGINT NOT NULL, pos_cnt INTEGER NOT NULL);
+  prompt_idx INTEGER NOT NULL, mentions INTEGER NOT NULL, pos_sum BIGINT NOT NULL, pos_cnt INTEGER NOT NULL);
 
 -- Per (domain, day, channel): citation entries and brand citation entries (the citations and
 -- citability time series).

@@ -12,7 +12,7 @@ import { sqlIds, sqlText } from './sql.js'
 export const SCHEMA_VERSION = 2
 
 /** The aggregate tables schema version 2 adds: a version-1 file gets them filled from its raw tables. */
-const AGGREGATES_OF_V2 = ['agg_channel_prompts', 'agg_entity_prompt_pos', 'agg_citation_day'] as const
+const AGGREGATES_OF_V2 = ['agg_channel_prompts', 'agg_entity_prompt_day', 'agg_citation_day'] as const
 
 /** Marks every (domain, day) with analyses as affected, for the ingest fill steps that follow. */
 async function affectEveryDay(conn: DuckDBConnection): Promise<void> {

@@ -34,6 +34,8 @@ const EVERY_ANALYSIS: ModelFilter = { channel: 0, modelKey: -1 }
 /** Where a report reads aggregate rows for its `model` value, and the filter still to apply to them. */
 export interface FilteredRows {
   readonly filter: ModelFilter
+  /** Whether the rows are those the aggregate store keeps in memory (so an index may be kept with them). */
+  readonly kept: boolean
   rows<T extends ModelTable>(table: T): Promise<AggregateRows<T>>
 }
 
@@ -50,10 +52,13 @@ export interface FilteredRows {
 export function rowsForModel(ctx: QueryContext, domainKey: number, model: string): FilteredRows | null {
   const filter = resolveModelFilter(ctx.catalog, model)
   if (filter === null) return null
-  if (filter.modelKey === -1) return { filter, rows: (table) => ctx.aggregates.rows(table, domainKey) }
+  if (filter.modelKey === -1) {
+    return { filter, kept: ctx.aggregates.keepsRows, rows: (table) => ctx.aggregates.rows(table, domainKey) }
+  }
   const modelKey = filter.modelKey
   return {
     filter: EVERY_ANALYSIS,
+    kept: false,
     rows: (table) => ctx.aggregates.modelRows(table, domainKey, modelKey),
   }
 }

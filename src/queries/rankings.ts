@@ -2,11 +2,12 @@
  * Brand rankings and the model leaderboard: extensions.md section 4.
  *
  * The rankings read, for the window and the model filter (rowsForModel: a raw model id takes the
- * slower path): agg_channel_day (A, the analyses), agg_entity_day (each entity's mentions),
- * agg_entity_prompts and agg_channel_prompts (prompt bitmasks: prompts_mentioned, total_prompts)
- * and agg_entity_prompt_pos (position sums per entity and prompt: avg_position, a mean per prompt
- * then over prompts). The leaderboard reads agg_channel_day and the brand's rows of
- * agg_entity_day per channel. Entity 0 is the brand, entity i the domain's competitor of index i.
+ * slower path): agg_channel_day (A, the analyses), agg_channel_prompts (prompt bitmasks:
+ * total_prompts) and agg_entity_prompt_day (per entity and prompt: mentions and position sums, so
+ * mentions, prompts_mentioned and avg_position, a mean per prompt then over prompts; summed over
+ * the window by entity-prompt-sums.ts). The leaderboard reads agg_channel_day and the brand's
+ * rows of agg_entity_day per channel. Entity 0 is the brand, entity i the domain's competitor of
+ * index i.
  */
 import type { DomainRow } from '../catalog.js'
 import { brandReportParamsSchema, modelLeaderboardParamsSchema } from '../schemas/params.js'
@@ -23,6 +24,7 @@ import { compareText } from './compare.js'
 import { parseRequest, type QueryContext } from './context.js'
 import { ExactSum } from './exact-mean.js'
 import { passes, rowsForModel, type FilteredRows } from './model-filter.js'
+import { entityPromptSums } from './entity-prompt-sums.js'
 import { distinctPrompts } from './prompt-masks.js'
 import { rowRange, type DayWindow } from './window.js'
 
@@ -92,51 +94,35 @@ async function entityTotals(
   entities: number,
 ): Promise<EntityTotals> {
   const f = source.filter
-  const [channelDay, entityDay, entityPrompts, channelPrompts, positions] = await Promise.all([
+  const [channelDay, entityPromptDay, channelPrompts] = await Promise.all([
     source.rows('agg_channel_day'),
-    source.rows('agg_entity_day'),
-    source.rows('agg_entity_prompts'),
+    source.rows('agg_entity_prompt_day'),
     source.rows('agg_channel_prompts'),
-    source.rows('agg_entity_prompt_pos'),
   ])
   const out = emptyTotals(entities)
-
-  let [from, to] = rowRange(channelDay.day, w)
+  const [from, to] = rowRange(channelDay.day, w)
   for (let i = from; i < to; i++)
     if (passes(f, channelDay.channel[i]!)) out.analyses += channelDay.analyses[i]!
+  out.totalPrompts = distinctPrompts(channelPrompts, w, f, null, 1)[0]!
 
-  ;[from, to] = rowRange(entityDay.day, w)
-  for (let i = from; i < to; i++) {
-    const e = entityDay.entity_idx[i]!
-    if (e < entities && passes(f, entityDay.channel[i]!)) out.mentions[e]! += entityDay.mentions[i]!
-  }
-
-  // Position sums per (entity, prompt) over the window, then per entity the mean of the prompts' means.
+  // Per entity: its mentions and mentioned prompts, and the mean over prompts of its mean position
+  // in each prompt (prompts without a position left out).
   const prompts = domain.prompts.length
-  const posSum = new Float64Array(entities * prompts)
-  const posCnt = new Float64Array(entities * prompts)
-  ;[from, to] = rowRange(positions.day, w)
-  const { channel, entity_idx, prompt_idx, pos_sum, pos_cnt } = positions
-  for (let i = from; i < to; i++) {
-    const e = entity_idx[i]!
-    if (e >= entities || !passes(f, channel[i]!)) continue
-    const at = e * prompts + prompt_idx[i]!
-    posSum[at]! += pos_sum[i]!
-    posCnt[at]! += pos_cnt[i]!
-  }
+  const sums = entityPromptSums(entityPromptDay, w, f, entities, prompts, source.kept)
   for (let e = 0; e < entities; e++) {
     const means = new ExactSum()
-    let n = 0
+    let positioned = 0
     for (let at = e * prompts; at < (e + 1) * prompts; at++) {
-      if (posCnt[at]! === 0) continue
-      means.add(posSum[at]! / posCnt[at]!)
-      n++
+      const mentions = sums.mentions[at]!
+      if (mentions === 0) continue
+      out.mentions[e]! += mentions
+      out.promptsMentioned[e]! += 1
+      if (sums.posCnt[at]! === 0) continue
+      means.add(sums.posSum[at]! / sums.posCnt[at]!)
+      positioned++
     }
-    if (n > 0) out.avgPosition[e] = means.mean()
+    if (positioned > 0) out.avgPosition[e] = means.mean()
   }
-
-  out.promptsMentioned = distinctPrompts(entityPrompts, w, f, entityPrompts.entity_idx, entities)
-  out.totalPrompts = distinctPrompts(channelPrompts, w, f, null, 1)[0]!
   return out
 }
 

@@ -39,6 +39,10 @@ export class AggregateStore implements AggregateSource {
     readonly options: AggregateStoreOptions,
   ) {}
 
+  get keepsRows(): boolean {
+    return this.options.retain
+  }
+
   rows<T extends AggregateTable>(table: T, domainKey: number): Promise<AggregateRows<T>> {
     if (!this.options.retain) return this.#load(table, domainKey)
     const key = `${domainKey}:${table}`

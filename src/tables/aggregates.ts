@@ -22,8 +22,8 @@ export const AGGREGATE_TABLES = {
   agg_theme_day: ['day', 'channel', 'model_key', 'theme_idx', 'occurrences'],
   /** Per (day, channel, chunk of 64 prompts): the prompts with an analysis, as two 32-bit masks. */
   agg_channel_prompts: ['day', 'channel', 'chunk', 'lo', 'hi'],
-  /** Per (day, channel, entity, prompt) with a position: position sum and count. */
-  agg_entity_prompt_pos: ['day', 'channel', 'entity_idx', 'prompt_idx', 'pos_sum', 'pos_cnt'],
+  /** Per (day, channel, entity, prompt): mentions, position sum and count. */
+  agg_entity_prompt_day: ['day', 'channel', 'entity_idx', 'prompt_idx', 'mentions', 'pos_sum', 'pos_cnt'],
   /** Per (day, channel): citation entries and brand citation entries. */
   agg_citation_day: ['day', 'channel', 'citations', 'brand_citations'],
 } as const
@@ -48,7 +48,7 @@ export const MODEL_TABLES = [
   'agg_entity_day',
   'agg_entity_prompts',
   'agg_channel_prompts',
-  'agg_entity_prompt_pos',
+  'agg_entity_prompt_day',
   'agg_citation_day',
 ] as const satisfies readonly AggregateTable[]
 export type ModelTable = (typeof MODEL_TABLES)[number]
@@ -65,6 +65,8 @@ export function namedColumns<T extends AggregateTable>(table: T, arrays: Float64
 
 /** Where the reports get aggregate rows from. */
 export interface AggregateSource {
+  /** Whether `rows` hands out the same rows again until a commit changes them (kept in memory). */
+  readonly keepsRows: boolean
   rows<T extends AggregateTable>(table: T, domainKey: number): Promise<AggregateRows<T>>
   /** The rows of `table` for one domain's analyses of one raw model (computed on each call, not kept). */
   modelRows<T extends ModelTable>(table: T, domainKey: number, modelKey: number): Promise<AggregateRows<T>>

@@ -123,8 +123,8 @@ export function consistencyProblems(path: string): Promise<string[]> {
         'SELECT abs(coalesce((SELECT sum(citations) FROM agg_citation_day), 0) - (SELECT count(*) FROM citations))',
       ],
       [
-        'agg_entity_prompt_pos != positioned mentions',
-        'SELECT abs(coalesce((SELECT sum(pos_cnt) FROM agg_entity_prompt_pos), 0) - (SELECT count(position) FROM mentions))',
+        'agg_entity_prompt_day != mentions',
+        'SELECT abs(coalesce((SELECT sum(mentions) FROM agg_entity_prompt_day), 0) - (SELECT count(*) FROM mentions)) + abs(coalesce((SELECT sum(pos_cnt) FROM agg_entity_prompt_day), 0) - (SELECT count(position) FROM mentions))',
       ],
       [
         'agg_channel_prompts != (day, channel, prompt) of analyses',
