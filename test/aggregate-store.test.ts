@@ -80,6 +80,10 @@ describe('AggregateStore', () => {
         loads.push(`${id}:${values.domain_key}`)
         return columns.map(() => new Float64Array(rows))
       },
+      async loadStrings(id: string, values: Record<string, number>, columns: readonly string[]) {
+        loads.push(`${id}:${values.domain_key}`)
+        return columns.map(() => [])
+      },
     }
   }
 

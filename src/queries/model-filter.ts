@@ -3,6 +3,7 @@
  * the parameter schemas decide which values reach here) a raw model identifier.
  */
 import type { Catalog } from '../catalog.js'
+import type { Combos } from '../tables/cited-index.js'
 import { CHANNELS, type Channel } from '../types.js'
 
 /** A resolved filter over the aggregate tables' `channel` and `model_key` columns. */
@@ -25,4 +26,11 @@ export function resolveModelFilter(catalog: Catalog, model: string): ModelFilter
 /** Whether a row of (channel, model key) passes; tables without a model column pass -1. */
 export function passes(f: ModelFilter, channel: number, modelKey = -1): boolean {
   return (f.channel === 0 || channel === f.channel) && (f.modelKey === -1 || modelKey === f.modelKey)
+}
+
+/** Which of a domain's (channel, model) combos pass: 1 or 0 by combo index. */
+export function comboMask(combos: Combos, f: ModelFilter): Uint8Array {
+  const out = new Uint8Array(combos.channel.length)
+  for (let c = 0; c < out.length; c++) out[c] = passes(f, combos.channel[c]!, combos.modelKey[c]!) ? 1 : 0
+  return out
 }

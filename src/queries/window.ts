@@ -20,8 +20,11 @@ export function windowOfDays(nowMs: number, days: number): DayWindow {
   return { startDay: endDay - days + 1, endDay }
 }
 
+/** Day columns: loaded as doubles (aggregate tables) or 32-bit integers (src/tables/cited-index.ts). */
+type DayColumn = Float64Array | Int32Array
+
 /** First index whose day is >= `day` (days ascending). */
-function lowerBound(days: Float64Array, day: number): number {
+function lowerBound(days: DayColumn, day: number): number {
   let lo = 0
   let hi = days.length
   while (lo < hi) {
@@ -33,7 +36,7 @@ function lowerBound(days: Float64Array, day: number): number {
 }
 
 /** The rows [from, to) of a table sorted by day whose day is in the window. */
-export function rowRange(days: Float64Array, w: DayWindow): [from: number, to: number] {
+export function rowRange(days: DayColumn, w: DayWindow): [from: number, to: number] {
   return [lowerBound(days, w.startDay), lowerBound(days, w.endDay + 1)]
 }
 

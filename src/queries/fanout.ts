@@ -1,0 +1,89 @@
+/**
+ * Fan-out queries: extensions section 6.
+ *
+ * Reads the domain's per-(day, channel, model, prompt, query) rows for the window after the model
+ * filter (src/tables/cited-index.ts): per (prompt, query), the analyses that emitted it (queries
+ * are stored trimmed, so they compare exactly) and their channels. A prompt is listed when one of
+ * its queries was emitted; its queries by count descending then UTF-16 order, the prompts by the sum
+ * of their counts descending then id.
+ */
+import { fanoutQueriesParamsSchema } from '../schemas/params.js'
+import { fanoutRows, textsIndex } from '../tables/cited-index.js'
+import {
+  CHANNELS,
+  type FanoutPromptItem,
+  type FanoutQueriesParams,
+  type FanoutQueriesPayload,
+  type FanoutQueryItem,
+} from '../types.js'
+import { compareText } from './compare.js'
+import { parseRequest, type QueryContext } from './context.js'
+import { comboMask, resolveModelFilter } from './model-filter.js'
+import { rowRange } from './window.js'
+
+/** Channels in UTF-16 order, with the bit of each (bit c-1 for channel number c). */
+const CHANNELS_BY_NAME = CHANNELS.map((name, i) => ({ name, bit: 1 << i })).sort((a, b) =>
+  compareText(a.name, b.name),
+)
+
+export async function fanoutQueries(
+  ctx: QueryContext,
+  params: FanoutQueriesParams,
+): Promise<FanoutQueriesPayload> {
+  const { p, scope } = parseRequest(ctx, fanoutQueriesParamsSchema, params)
+  const { domain, window } = scope
+  const envelope = {
+    domain_id: domain.id,
+    days: p.days,
+    model: p.model,
+    generated_at: scope.generatedAt,
+  }
+  const filter = resolveModelFilter(ctx.catalog, p.model)
+  if (filter === null) return { data: { items: [], total: 0 }, ...envelope }
+  const [texts, rows] = await Promise.all([
+    ctx.aggregates.derived(textsIndex, domain.key),
+    ctx.aggregates.derived(fanoutRows, domain.key),
+  ])
+  const mask = comboMask(rows.combos, filter)
+  const channelBit = Int32Array.from(rows.combos.channel, (c) => 1 << (c - 1))
+  const nPairs = rows.pairPrompt.length
+  const counts = new Float64Array(nPairs)
+  const channels = new Int32Array(nPairs)
+  const { combo, pair, analyses } = rows
+  const [from, to] = rowRange(rows.day, window)
+  for (let i = from; i < to; i++) {
+    const c = combo[i]!
+    if (mask[c] === 0) continue
+    const q = pair[i]!
+    counts[q]! += analyses[i]!
+    channels[q]! |= channelBit[c]!
+  }
+  const byPrompt = new Map<number, number[]>()
+  for (let q = 0; q < nPairs; q++) {
+    if (counts[q] === 0) continue
+    const prompt = rows.pairPrompt[q]!
+    let list = byPrompt.get(prompt)
+    if (list === undefined) byPrompt.set(prompt, (list = []))
+    list.push(q)
+  }
+  const ranked: { item: FanoutPromptItem; sum: number }[] = []
+  const rank = texts.queries.rank
+  const queryOf = rows.pairQuery
+  for (const [idx, list] of byPrompt) {
+    const prompt = domain.prompts[idx]
+    if (prompt === undefined) continue
+    list.sort((a, b) => counts[b]! - counts[a]! || rank[queryOf[a]!]! - rank[queryOf[b]!]!)
+    let sum = 0
+    const fanout = list.map((q): FanoutQueryItem => {
+      sum += counts[q]!
+      return {
+        query: texts.queries.text[queryOf[q]!]!,
+        count: counts[q]!,
+        channels: CHANNELS_BY_NAME.filter((ch) => (channels[q]! & ch.bit) !== 0).map((ch) => ch.name),
+      }
+    })
+    ranked.push({ item: { id: prompt.id, text: prompt.text, fanout_queries: fanout }, sum })
+  }
+  ranked.sort((a, b) => b.sum - a.sum || compareText(a.item.id, b.item.id))
+  return { data: { items: ranked.map((r) => r.item), total: ranked.length }, ...envelope }
+}
