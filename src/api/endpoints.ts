@@ -111,6 +111,22 @@ const sentimentArgs = (p: { domain_id: string; days: number; model: string }, no
   now,
 })
 
+/** What the citations and cited-domains endpoints share: access class, cache group, parameters. */
+const CITATION_LISTS = {
+  access: 'series',
+  cache: 'series',
+  params: { domain_id: domainIdParam, days: daysParam, model: modelParam, limit: citationLimitParam },
+} as const
+
+/** The engine's parameters of a citations or cited-domains request. */
+const citationArgs = (p: { domain_id: string; days: number; model: string; limit: number }, now: Clock) => ({
+  domainId: p.domain_id,
+  days: p.days,
+  model: p.model,
+  limit: p.limit,
+  now,
+})
+
 /**
  * The endpoints, in the order of the OpenAPI document.
  * @example
@@ -191,13 +207,10 @@ export const ENDPOINTS = [
     summary: 'Cited pages',
     description:
       "The URLs cited by the AI answers of the window, most cited first: how often, by how many answers and prompts, on which channels and models, their latest title and page type, and whether the page is the brand's or a competitor's.",
-    access: 'series',
-    cache: 'series',
-    params: { domain_id: domainIdParam, days: daysParam, model: modelParam, limit: citationLimitParam },
+    ...CITATION_LISTS,
     payload: citationsPayloadSchema,
     cli: 'citations',
-    compute: (engine, p, { now }) =>
-      engine.citations({ domainId: p.domain_id, days: p.days, model: p.model, limit: p.limit, now }),
+    compute: (engine, p, { now }) => engine.citations(citationArgs(p, now)),
   }),
   defineEndpoint({
     id: 'cited-domains',
@@ -206,13 +219,10 @@ export const ENDPOINTS = [
     summary: 'Cited domains',
     description:
       'The hosts cited by the AI answers of the window, most cited first, with their share of all citations.',
-    access: 'series',
-    cache: 'series',
-    params: { domain_id: domainIdParam, days: daysParam, model: modelParam, limit: citationLimitParam },
+    ...CITATION_LISTS,
     payload: citedDomainsPayloadSchema,
     cli: 'cited-domains',
-    compute: (engine, p, { now }) =>
-      engine.citedDomains({ domainId: p.domain_id, days: p.days, model: p.model, limit: p.limit, now }),
+    compute: (engine, p, { now }) => engine.citedDomains(citationArgs(p, now)),
   }),
   defineEndpoint({
     id: 'fanout-queries',
