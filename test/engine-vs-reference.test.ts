@@ -23,7 +23,7 @@ import {
   paramsFor,
   queryArb,
 } from './support/arbitraries.js'
-import type { Dataset, ExtDataset, ExtQuery, Query } from './support/arbitraries.js'
+import type { Dataset, ExtDataset, ExtQuery } from './support/arbitraries.js'
 
 const numRuns = Number(process.env.PROPERTY_RUNS ?? 75)
 /** Each engine costs a few hundred ms to open and fill; shrinking a failure opens many. */

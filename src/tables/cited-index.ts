@@ -8,11 +8,8 @@
  * - rows sorted by day, as typed arrays, with a `combo` column: the index of the row's (channel,
  *   model) pair among the domain's pairs, so a model filter is one lookup per row.
  */
-import type { ReadPool } from '../db/read-pool.js'
 import { compareText } from '../queries/compare.js'
 import type { Derived } from './aggregates.js'
-
-type Pool = Pick<ReadPool, 'loadColumns' | 'loadStrings'>
 
 /** Kinds of `texts` (sql/schema/002_citations_fanout.sql). */
 const KIND = { url: 1, host: 2, title: 3, pageType: 4, query: 5 } as const
