@@ -1,6 +1,11 @@
--- One domain's texts (sql/schema/002: cited URLs with their host, hosts, titles, page types,
--- fan-out queries), by kind then text in binary order (the UTF-16 order for ASCII; the reader
--- checks it). Read by src/tables/cited-index.ts. Every column VARCHAR.
--- Parameters: $domain_key INTEGER.
-SELECT kind::VARCHAR AS kind, idx::VARCHAR AS idx, text, host
-FROM texts WHERE domain_key = $domain_key ORDER BY kind, text
+-- One domain's texts (sql/schema/002: cited URLs, hosts, titles, page types, fan-out queries) by
+-- kind then text in binary order: kind, index, and for a URL the index of its host (-1 otherwise).
+-- Their strings, in the same order, come from load_texts_text. Read by src/tables/cited-index.ts;
+-- every column DOUBLE NOT NULL. Parameters: $domain_key INTEGER.
+SELECT (t.kind)::DOUBLE AS kind,
+       (t.idx)::DOUBLE AS idx,
+       (coalesce(h.idx, -1))::DOUBLE AS host_idx
+FROM texts t
+LEFT JOIN texts h ON h.domain_key = t.domain_key AND h.kind = 2 AND h.text = t.host
+WHERE t.domain_key = $domain_key
+ORDER BY t.kind, t.text

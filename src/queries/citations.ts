@@ -1,12 +1,14 @@
 /**
  * Citations and cited domains: extensions section 6.
  *
- * Both read the domain's per-(day, channel, model, prompt, URL) citation rows for the window after
- * the model filter (src/tables/cited-index.ts). Every URL's frequency comes from one pass over
- * them; the report then keeps the first `limit` URLs (or hosts) by frequency and UTF-16 order, and
- * only for those a second pass gathers the rest (citing analyses, prompts, channels, models, title,
- * page type, first and last seen). Hosts take their citing analyses from the per-(day, channel,
- * model, host) rows, since one analysis may cite several URLs of a host.
+ * Both read the domain's per-(day, channel, model, prompt, URL) citation rows, grouped by URL and
+ * sorted by day within each URL (src/tables/cited-index.ts). Every URL's frequency in the window
+ * comes from its running sum of entries (two binary searches per URL) when every analysis passes
+ * the model filter, else from its rows in the window; the report then keeps the first `limit` URLs
+ * (or hosts) by frequency and UTF-16 order, and only for those reads the rows again for the rest
+ * (citing analyses, prompts, channels, models, title, page type, first and last seen). Hosts take
+ * their citing analyses from the per-(day, channel, model, host) rows, since one analysis may cite
+ * several URLs of a host.
  */
 import type { Catalog, DomainRow } from '../catalog.js'
 import { citationsParamsSchema } from '../schemas/params.js'
@@ -14,6 +16,8 @@ import { isSiteOrSubdomain, siteHost } from '../schemas/records.js'
 import {
   citedHostRows,
   citedUrlRows,
+  readByDay,
+  sumByDay,
   textsIndex,
   type CitedUrlRows,
   type Combos,
@@ -32,7 +36,7 @@ import {
 import { compareText } from './compare.js'
 import { parseRequest, type QueryContext } from './context.js'
 import { comboMask, resolveModelFilter } from './model-filter.js'
-import { DAY_MS, rowRange, type DayWindow } from './window.js'
+import { DAY_MS, rowRange, segmentFrom, segmentTo, type DayWindow } from './window.js'
 
 /** The request resolved: the rows' range in the window and which combos pass (null: none can). */
 async function citationScope(ctx: QueryContext, params: CitationsParams) {
@@ -48,12 +52,24 @@ async function citationScope(ctx: QueryContext, params: CitationsParams) {
   return { p, domain: scope.domain, window: scope.window, filter, envelope }
 }
 
-/** Every URL's citation entries in rows [from, to) whose combo passes (`mask` null: all pass). */
-function urlFrequencies(rows: CitedUrlRows, from: number, to: number, mask: Uint8Array | null, n: number) {
+/**
+ * Every URL's citation entries in the window, from rows whose combo passes (`mask` null: all pass):
+ * from each URL's running sum when all pass and the window holds many rows per URL, else from the
+ * window's rows by day (see `readByDay`).
+ */
+function urlFrequencies(rows: CitedUrlRows, w: DayWindow, mask: Uint8Array | null, n: number) {
   const freq = new Float64Array(n)
-  const { url, entries, combo } = rows
-  if (mask === null) for (let i = from; i < to; i++) freq[url[i]!]! += entries[i]!
-  else for (let i = from; i < to; i++) if (mask[combo[i]!] === 1) freq[url[i]!]! += entries[i]!
+  const urls = Math.min(n, rows.urlStart.length - 1)
+  if (readByDay(rows.byDay, w, mask !== null, urls)) {
+    sumByDay(rows.byDay, w, mask, freq)
+    return freq
+  }
+  const { urlStart, day, entriesBefore } = rows
+  for (let u = 0; u < urls; u++) {
+    const end = urlStart[u + 1]!
+    const from = segmentFrom(day, w, urlStart[u]!, end)
+    freq[u] = entriesBefore[segmentTo(day, w, from, end)]! - entriesBefore[from]!
+  }
   return freq
 }
 
@@ -152,71 +168,121 @@ const popcount = (x: number): number => {
 /** ISO 8601 UTC with milliseconds. */
 const iso = (ms: number): string => new Date(ms).toISOString()
 
-/** What the second pass gathers for each selected URL (slot s of `top`). */
-function urlDetails(
+/**
+ * The text of the latest entry with a title (or page type) among rows [from, to) of one URL
+ * (sorted by day) whose combo passes: read from the last day back, the greatest (offset, tie) of
+ * the last day that has one; -1 when none.
+ */
+function latestText(
   rows: CitedUrlRows,
   from: number,
   to: number,
   mask: Uint8Array | null,
+  off: Int32Array,
+  tie: Int32Array,
+  idx: Int32Array,
+): number {
+  const { day, combo } = rows
+  let best = -1
+  let bestDay = 0
+  let bestOff = -1
+  let bestTie = 0
+  for (let i = to - 1; i >= from; i--) {
+    if (best >= 0 && day[i]! < bestDay) break
+    if (off[i]! < 0 || (mask !== null && mask[combo[i]!] === 0)) continue
+    if (best < 0 || off[i]! > bestOff || (off[i] === bestOff && tie[i]! > bestTie)) {
+      best = idx[i]!
+      bestDay = day[i]!
+      bestOff = off[i]!
+      bestTie = tie[i]!
+    }
+  }
+  return best
+}
+
+/** What the second pass gathers for each selected URL (slot s of the selection). */
+class UrlDetails {
+  readonly responses: Float64Array
+  readonly brand: Float64Array
+  readonly firstSeen: Float64Array
+  readonly lastSeen: Float64Array
+  /** Bits over prompt indexes, `pw` words per slot. */
+  readonly prompts: Uint32Array
+  /** Bits over combo indexes, `cw` words per slot. */
+  readonly combos: Uint32Array
+  /** Text indexes (-1: none). */
+  readonly title: Int32Array
+  readonly pageType: Int32Array
+  constructor(
+    k: number,
+    readonly pw: number,
+    readonly cw: number,
+  ) {
+    this.responses = new Float64Array(k)
+    this.brand = new Float64Array(k)
+    this.firstSeen = new Float64Array(k).fill(Infinity)
+    this.lastSeen = new Float64Array(k).fill(-Infinity)
+    this.prompts = new Uint32Array(k * pw)
+    this.combos = new Uint32Array(k * cw)
+    this.title = new Int32Array(k)
+    this.pageType = new Int32Array(k)
+  }
+}
+
+/** The details of the URLs `top` (slot s: top[s]) over their rows in the window whose combo passes. */
+function urlDetails(
+  rows: CitedUrlRows,
+  w: DayWindow,
+  mask: Uint8Array | null,
   top: number[],
-  nUrls: number,
   nPrompts: number,
-) {
-  const k = top.length
-  const slotOf = new Int32Array(nUrls).fill(-1)
-  top.forEach((u, s) => (slotOf[u] = s))
-  const pw = (nPrompts + 31) >>> 5
-  const cw = (rows.combos.channel.length + 31) >>> 5
-  const d = {
-    pw,
-    cw,
-    responses: new Float64Array(k),
-    brand: new Float64Array(k),
-    first: new Float64Array(k).fill(Infinity),
-    last: new Float64Array(k).fill(-Infinity),
-    prompts: new Uint32Array(k * pw),
-    combos: new Uint32Array(k * cw),
-    titleRank: new Int32Array(k),
-    titleIdx: new Int32Array(k).fill(-1),
-    pageTypeRank: new Int32Array(k),
-    pageTypeIdx: new Int32Array(k).fill(-1),
-  }
-  const { url, combo, day, prompt } = rows
-  for (let i = from; i < to; i++) {
-    const s = slotOf[url[i]!]!
-    if (s < 0) continue
-    const c = combo[i]!
-    if (mask !== null && mask[c] === 0) continue
-    d.responses[s]! += rows.analyses[i]!
-    d.brand[s]! += rows.brand[i]!
-    const dayMs = day[i]! * DAY_MS
-    const first = dayMs + rows.firstOff[i]!
-    const last = dayMs + rows.lastOff[i]!
-    if (first < d.first[s]!) d.first[s] = first
-    if (last > d.last[s]!) d.last[s] = last
-    const p = prompt[i]!
-    d.prompts[s * pw + (p >>> 5)]! |= 1 << (p & 31)
-    d.combos[s * cw + (c >>> 5)]! |= 1 << (c & 31)
-    if (rows.titleRank[i]! > d.titleRank[s]!) {
-      d.titleRank[s] = rows.titleRank[i]!
-      d.titleIdx[s] = rows.titleIdx[i]!
-    }
-    if (rows.pageTypeRank[i]! > d.pageTypeRank[s]!) {
-      d.pageTypeRank[s] = rows.pageTypeRank[i]!
-      d.pageTypeIdx[s] = rows.pageTypeIdx[i]!
-    }
-  }
+): UrlDetails {
+  const d = new UrlDetails(top.length, (nPrompts + 31) >>> 5, (rows.combos.channel.length + 31) >>> 5)
+  top.forEach((u, s) => {
+    const end = rows.urlStart[u + 1]!
+    const from = segmentFrom(rows.day, w, rows.urlStart[u]!, end)
+    const to = segmentTo(rows.day, w, from, end)
+    gatherUrlDetails(d, s, rows, from, to, mask)
+    d.title[s] = latestText(rows, from, to, mask, rows.titleOff, rows.titleTie, rows.titleIdx)
+    d.pageType[s] = latestText(rows, from, to, mask, rows.pageTypeOff, rows.pageTypeTie, rows.pageTypeIdx)
+  })
   return d
 }
 
-/** Rows of the window and the texts, for a domain whose model filter can match. */
-async function windowRows(ctx: QueryContext, domain: DomainRow, window: DayWindow) {
+/** Adds rows [from, to) whose combo passes to slot `s` of the details. */
+function gatherUrlDetails(
+  d: UrlDetails,
+  s: number,
+  rows: CitedUrlRows,
+  from: number,
+  to: number,
+  mask: Uint8Array | null,
+): void {
+  const { combo, day, prompt, analyses, brand, firstOff, lastOff } = rows
+  const { responses, firstSeen, lastSeen, prompts, combos, pw, cw } = d
+  for (let i = from; i < to; i++) {
+    const c = combo[i]!
+    if (mask !== null && mask[c] === 0) continue
+    responses[s]! += analyses[i]!
+    d.brand[s]! += brand[i]!
+    const dayMs = day[i]! * DAY_MS
+    const first = dayMs + firstOff[i]!
+    const last = dayMs + lastOff[i]!
+    if (first < firstSeen[s]!) firstSeen[s] = first
+    if (last > lastSeen[s]!) lastSeen[s] = last
+    const p = prompt[i]!
+    prompts[s * pw + (p >>> 5)]! |= 1 << (p & 31)
+    combos[s * cw + (c >>> 5)]! |= 1 << (c & 31)
+  }
+}
+
+/** The domain's texts and cited-URL rows. */
+async function citedUrls(ctx: QueryContext, domain: DomainRow) {
   const [texts, rows] = await Promise.all([
     ctx.aggregates.derived(textsIndex, domain.key),
     ctx.aggregates.derived(citedUrlRows, domain.key),
   ])
-  const [from, to] = rowRange(rows.day, window)
-  return { texts, rows, from, to }
+  return { texts, rows }
 }
 
 /**
@@ -226,12 +292,11 @@ async function windowRows(ctx: QueryContext, domain: DomainRow, window: DayWindo
 export async function citations(ctx: QueryContext, params: CitationsParams): Promise<CitationsPayload> {
   const { p, domain, window, filter, envelope } = await citationScope(ctx, params)
   if (filter === null) return { data: { items: [], total: 0 }, ...envelope }
-  const { texts, rows, from, to } = await windowRows(ctx, domain, window)
+  const { texts, rows } = await citedUrls(ctx, domain)
   const mask = maskOrNull(comboMask(rows.combos, filter))
-  const nUrls = texts.urls.text.length
-  const freq = urlFrequencies(rows, from, to, mask, nUrls)
+  const freq = urlFrequencies(rows, window, mask, texts.urls.text.length)
   const { top, total } = topByValue(freq, texts.urls.rank, p.limit)
-  const d = urlDetails(rows, from, to, mask, top, nUrls, domain.prompts.length)
+  const d = urlDetails(rows, window, mask, top, domain.prompts.length)
   const owners = hostOwners(domain)
   const items = top.map((u, s): CitationItem => {
     const host = hostText(texts, u)
@@ -241,8 +306,8 @@ export async function citations(ctx: QueryContext, params: CitationsParams): Pro
     return {
       url: texts.urls.text[u]!,
       domain: host,
-      title: d.titleIdx[s]! < 0 ? null : texts.titles.text[d.titleIdx[s]!]!,
-      page_type: d.pageTypeIdx[s]! < 0 ? null : texts.pageTypes.text[d.pageTypeIdx[s]!]!,
+      title: d.title[s]! < 0 ? null : texts.titles.text[d.title[s]!]!,
+      page_type: d.pageType[s]! < 0 ? null : texts.pageTypes.text[d.pageType[s]!]!,
       frequency: freq[u]!,
       responses: d.responses[s]!,
       prompt_count: prompts,
@@ -250,8 +315,8 @@ export async function citations(ctx: QueryContext, params: CitationsParams): Pro
       channels,
       models,
       ...owners(host),
-      first_seen: iso(d.first[s]!),
-      last_seen: iso(d.last[s]!),
+      first_seen: iso(d.firstSeen[s]!),
+      last_seen: iso(d.lastSeen[s]!),
     }
   })
   return { data: { items, total }, ...envelope }
@@ -272,12 +337,12 @@ export async function citedDomains(
 ): Promise<CitedDomainsPayload> {
   const { p, domain, window, filter, envelope } = await citationScope(ctx, params)
   if (filter === null) return { data: { items: [], total: 0 }, ...envelope }
-  const [{ texts, rows, from, to }, hostRows] = await Promise.all([
-    windowRows(ctx, domain, window),
+  const [{ texts, rows }, hostRows] = await Promise.all([
+    citedUrls(ctx, domain),
     ctx.aggregates.derived(citedHostRows, domain.key),
   ])
   const urlMask = maskOrNull(comboMask(rows.combos, filter))
-  const urlFreq = urlFrequencies(rows, from, to, urlMask, texts.urls.text.length)
+  const urlFreq = urlFrequencies(rows, window, urlMask, texts.urls.text.length)
   const nHosts = texts.hosts.text.length
   const freq = new Float64Array(nHosts)
   const urls = new Float64Array(nHosts)

@@ -8,7 +8,7 @@
  * of their counts descending then id.
  */
 import { fanoutQueriesParamsSchema } from '../schemas/params.js'
-import { fanoutRows, textsIndex } from '../tables/cited-index.js'
+import { fanoutRows, readByDay, textsIndex, type FanoutRows } from '../tables/cited-index.js'
 import {
   CHANNELS,
   type FanoutPromptItem,
@@ -18,13 +18,52 @@ import {
 } from '../types.js'
 import { compareText } from './compare.js'
 import { parseRequest, type QueryContext } from './context.js'
-import { comboMask, resolveModelFilter } from './model-filter.js'
-import { rowRange } from './window.js'
+import { comboMask, resolveModelFilter, type ModelFilter } from './model-filter.js'
+import { rowRange, segmentFrom, segmentTo, type DayWindow } from './window.js'
 
 /** Channels in UTF-16 order, with the bit of each (bit c-1 for channel number c). */
 const CHANNELS_BY_NAME = CHANNELS.map((name, i) => ({ name, bit: 1 << i })).sort((a, b) =>
   compareText(a.name, b.name),
 )
+
+/**
+ * Adds to each (prompt, query) pair its analyses in the window and the bits of their channels (bit
+ * c-1 for channel number c): from the rows of the window by day (a short window, or a raw model
+ * id), else from the running sum of each group (one pair, one channel) the filter keeps.
+ */
+function countPairs(
+  rows: FanoutRows,
+  w: DayWindow,
+  filter: ModelFilter,
+  counts: Float64Array,
+  channels: Int32Array,
+): void {
+  const { groupStart, groupPair, groupChannel, day, analysesBefore, byDay } = rows
+  // A channel filter keeps or drops whole groups; a raw model id, rows.
+  if (readByDay(byDay, w, filter.modelKey !== -1, groupPair.length)) {
+    const mask = comboMask(rows.combos, filter)
+    const bit = Int32Array.from(rows.combos.channel, (c) => 1 << (c - 1))
+    const [from, to] = rowRange(byDay.day, w)
+    const { key, combo, count } = byDay
+    for (let i = from; i < to; i++) {
+      const c = combo[i]!
+      if (mask[c] === 0) continue
+      counts[key[i]!]! += count[i]!
+      channels[key[i]!]! |= bit[c]!
+    }
+    return
+  }
+  for (let g = 0; g < groupPair.length; g++) {
+    const channel = groupChannel[g]!
+    if (filter.channel !== 0 && channel !== filter.channel) continue
+    const end = groupStart[g + 1]!
+    const from = segmentFrom(day, w, groupStart[g]!, end)
+    const n = analysesBefore[segmentTo(day, w, from, end)]! - analysesBefore[from]!
+    if (n === 0) continue
+    counts[groupPair[g]!]! += n
+    channels[groupPair[g]!]! |= 1 << (channel - 1)
+  }
+}
 
 export async function fanoutQueries(
   ctx: QueryContext,
@@ -44,20 +83,10 @@ export async function fanoutQueries(
     ctx.aggregates.derived(textsIndex, domain.key),
     ctx.aggregates.derived(fanoutRows, domain.key),
   ])
-  const mask = comboMask(rows.combos, filter)
-  const channelBit = Int32Array.from(rows.combos.channel, (c) => 1 << (c - 1))
   const nPairs = rows.pairPrompt.length
   const counts = new Float64Array(nPairs)
   const channels = new Int32Array(nPairs)
-  const { combo, pair, analyses } = rows
-  const [from, to] = rowRange(rows.day, window)
-  for (let i = from; i < to; i++) {
-    const c = combo[i]!
-    if (mask[c] === 0) continue
-    const q = pair[i]!
-    counts[q]! += analyses[i]!
-    channels[q]! |= channelBit[c]!
-  }
+  countPairs(rows, window, filter, counts, channels)
   const byPrompt = new Map<number, number[]>()
   for (let q = 0; q < nPairs; q++) {
     if (counts[q] === 0) continue

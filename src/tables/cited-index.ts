@@ -5,10 +5,14 @@
  *
  * - texts: the domain's cited URLs (with their host), hosts, titles, page types and fan-out queries
  *   by index, and each text's rank in UTF-16 order (so orderings compare integers);
- * - rows sorted by day, as typed arrays, with a `combo` column: the index of the row's (channel,
- *   model) pair among the domain's pairs, so a model filter is one lookup per row.
+ * - rows as typed arrays, with a `combo` column: the index of the row's (channel, model) pair among
+ *   the domain's pairs, so a model filter is one lookup per row. Cited-URL rows are grouped by URL
+ *   and fan-out rows by (prompt, query, channel), each group sorted by day, with a running sum of
+ *   their count: the count of a group over a window is two binary searches and a subtraction, so a
+ *   year costs no more than a week. Cited-host rows (few) are sorted by day.
  */
 import { compareText } from '../queries/compare.js'
+import { rowRange, type DayWindow } from '../queries/window.js'
 import type { Derived } from './aggregates.js'
 
 /** Kinds of `texts` (sql/schema/002_citations_fanout.sql). */
@@ -36,76 +40,108 @@ export interface Combos {
   readonly modelKey: Int32Array
 }
 
-/** Rows sorted by day: `day` (days since 1970-01-01) and `combo` in every table. */
-export interface DayRows {
+/** Rows with `day` (days since 1970-01-01) and `combo`. */
+export interface ComboRows {
   readonly day: Int32Array
   readonly combo: Int32Array
   readonly combos: Combos
 }
 
-/** agg_cited_url: per (day, channel, model, prompt, cited URL). */
-export interface CitedUrlRows extends DayRows {
+/**
+ * A copy of some columns of grouped rows sorted by day: what a short window reads (its rows are
+ * a range here; fewer than the groups, they cost less to read than a search in every group).
+ */
+export interface ByDay {
+  readonly day: Int32Array
+  /** The row's group (URL, or (prompt, query) pair). */
+  readonly key: Int32Array
+  readonly combo: Int32Array
+  /** The count summed by the running sums (entries, or analyses). */
+  readonly count: Int32Array
+}
+
+/**
+ * agg_cited_url: per (day, channel, model, prompt, cited URL), grouped by URL (rows
+ * `urlStart[u]` to `urlStart[u + 1]`), each URL's rows by day.
+ */
+export interface CitedUrlRows extends ComboRows {
+  readonly urlStart: Int32Array
+  /** entriesBefore[i]: the entries of rows [0, i). */
+  readonly entriesBefore: Float64Array
+  /** URL, combo and entries of every row, by day. */
+  readonly byDay: ByDay
   readonly prompt: Int32Array
-  readonly url: Int32Array
   readonly entries: Int32Array
   readonly analyses: Int32Array
   readonly brand: Int32Array
   /** answered_at of the row's first and last analysis, in milliseconds into the day. */
   readonly firstOff: Int32Array
   readonly lastOff: Int32Array
-  /** The latest titled entry's title index (-1: none), and its rank among the domain's rows (0: none). */
+  /**
+   * The row's latest entry with a title: its answered_at in milliseconds into the day (-1: none),
+   * its title index, and its tie rank (agg_cited_url, sql/schema/002): the latest over rows of a URL
+   * is the one of greatest (day, titleOff, titleTie). The same for page types.
+   */
+  readonly titleOff: Int32Array
   readonly titleIdx: Int32Array
-  readonly titleRank: Int32Array
+  readonly titleTie: Int32Array
+  readonly pageTypeOff: Int32Array
   readonly pageTypeIdx: Int32Array
-  readonly pageTypeRank: Int32Array
+  readonly pageTypeTie: Int32Array
 }
 
-/** agg_cited_host: per (day, channel, model, cited host). */
-export interface CitedHostRows extends DayRows {
+/** agg_cited_host: per (day, channel, model, cited host), by day. */
+export interface CitedHostRows extends ComboRows {
   readonly host: Int32Array
   readonly entries: Int32Array
   readonly analyses: Int32Array
 }
 
-/** agg_fanout: per (day, channel, model, prompt, query). */
-export interface FanoutRows extends DayRows {
-  /** The row's (prompt, query) pair: an index into `pairPrompt` and `pairQuery`. */
-  readonly pair: Int32Array
+/**
+ * agg_fanout: per (day, channel, model, prompt, query), grouped by (prompt, query, channel): group
+ * g holds rows `groupStart[g]` to `groupStart[g + 1]` by day, of pair `groupPair[g]` and channel
+ * `groupChannel[g]`; a pair is a (prompt, query).
+ */
+export interface FanoutRows extends ComboRows {
+  readonly groupStart: Int32Array
+  readonly groupPair: Int32Array
+  readonly groupChannel: Int32Array
   readonly pairPrompt: Int32Array
   readonly pairQuery: Int32Array
   readonly analyses: Int32Array
+  /** analysesBefore[i]: the analyses of rows [0, i). */
+  readonly analysesBefore: Float64Array
+  /** Pair, combo and analyses of every row, by day. */
+  readonly byDay: ByDay
 }
 
 /** The domain's texts by kind, each with its UTF-16 ranks. */
 export const textsIndex: Derived<DomainTexts> = {
   name: 'texts',
   async build(pool, domainKey) {
-    const [kinds, idxs, texts, hosts] = await pool.loadStrings(
-      'queries/load_texts',
-      { domain_key: domainKey },
-      ['kind', 'idx', 'text', 'host'],
-    )
-    const byKind = new Map<number, { idx: number[]; text: string[]; host: (string | null)[] }>()
+    const values = { domain_key: domainKey }
+    const [[kinds, idxs, hostIdxs], [texts]] = await Promise.all([
+      pool.loadColumns('queries/load_texts', values, ['kind', 'idx', 'host_idx'], ['i32', 'i32', 'i32']),
+      pool.loadStrings('queries/load_texts_text', values, ['text']),
+    ])
+    const byKind = new Map<number, { idx: number[]; text: string[]; host: number[] }>()
     for (let i = 0; i < kinds!.length; i++) {
-      const kind = Number(kinds![i])
+      const kind = kinds![i]!
       let k = byKind.get(kind)
       if (k === undefined) byKind.set(kind, (k = { idx: [], text: [], host: [] }))
-      k.idx.push(Number(idxs![i]))
-      k.text.push(texts![i]!)
-      k.host.push(hosts![i] ?? null)
+      k.idx.push(idxs![i]!)
+      k.text.push(texts![i] ?? '')
+      k.host.push(hostIdxs![i]!)
     }
     const list = (kind: number): TextList => textList(byKind.get(kind))
     const urls = list(KIND.url)
-    const hostList = list(KIND.host)
-    const hostIndex = new Map<string, number>()
-    hostList.text.forEach((h, i) => hostIndex.set(h, i))
     const urlHost = new Int32Array(urls.text.length).fill(-1)
     const u = byKind.get(KIND.url)
-    if (u !== undefined) u.idx.forEach((idx, i) => (urlHost[idx] = hostIndex.get(u.host[i] ?? '') ?? -1))
+    if (u !== undefined) u.idx.forEach((idx, i) => (urlHost[idx] = u.host[i]!))
     const value: DomainTexts = {
       urls,
       urlHost,
-      hosts: hostList,
+      hosts: list(KIND.host),
       titles: list(KIND.title),
       pageTypes: list(KIND.pageType),
       queries: list(KIND.query),
@@ -159,96 +195,174 @@ function toCombos(channel: Int32Array, modelKey: Int32Array): { combo: Int32Arra
   return { combo, combos: { channel: Int32Array.from(ch), modelKey: Int32Array.from(mk) } }
 }
 
-/** Numbers the distinct (a, b) pairs of two columns of non-negative integers, in order of appearance. */
-function densePairs(
-  a: Int32Array,
-  b: Int32Array,
-): { pair: Int32Array; pairPrompt: Int32Array; pairQuery: Int32Array } {
-  let nb = 0
-  for (let i = 0; i < b.length; i++) nb = Math.max(nb, b[i]! + 1)
-  let na = 0
-  for (let i = 0; i < a.length; i++) na = Math.max(na, a[i]! + 1)
-  // A lookup table while it stays small, else a map.
-  const table = na * nb <= 1 << 22 ? new Int32Array(na * nb).fill(-1) : null
-  const map = table === null ? new Map<number, number>() : null
-  const pair = new Int32Array(a.length)
-  const pa: number[] = []
-  const pb: number[] = []
-  for (let i = 0; i < a.length; i++) {
-    const key = a[i]! * nb + b[i]!
-    let p = table !== null ? table[key]! : (map!.get(key) ?? -1)
-    if (p < 0) {
-      p = pa.length
-      pa.push(a[i]!)
-      pb.push(b[i]!)
-      if (table !== null) table[key] = p
-      else map!.set(key, p)
-    }
-    pair[i] = p
+/**
+ * Whether a window's counts are better read from its rows by day than from the running sums of
+ * `groups` groups: always when rows must be filtered one by one, else when the window holds fewer
+ * than a few rows per group (a row costs a few nanoseconds; a search in a group, tens).
+ */
+export function readByDay(byDay: ByDay, w: DayWindow, filtered: boolean, groups: number): boolean {
+  if (filtered) return true
+  const [from, to] = rowRange(byDay.day, w)
+  return to - from < 8 * groups
+}
+
+/** Adds the count of each row of the window whose combo passes to `sums` at its key. */
+export function sumByDay(byDay: ByDay, w: DayWindow, mask: Uint8Array | null, sums: Float64Array): void {
+  const [from, to] = rowRange(byDay.day, w)
+  const { key, combo, count } = byDay
+  if (mask === null) for (let i = from; i < to; i++) sums[key[i]!]! += count[i]!
+  else for (let i = from; i < to; i++) if (mask[combo[i]!] === 1) sums[key[i]!]! += count[i]!
+}
+
+/** Columns of rows sorted by day (a stable counting sort: rows of one day keep their order). */
+function sortByDay(day: Int32Array, key: Int32Array, combo: Int32Array, count: Int32Array): ByDay {
+  const n = day.length
+  let min = Infinity
+  let max = -Infinity
+  for (let i = 0; i < n; i++) {
+    if (day[i]! < min) min = day[i]!
+    if (day[i]! > max) max = day[i]!
   }
-  return { pair, pairPrompt: Int32Array.from(pa), pairQuery: Int32Array.from(pb) }
+  const at = new Int32Array(n === 0 ? 1 : max - min + 2)
+  for (let i = 0; i < n; i++) at[day[i]! - min + 1]!++
+  for (let d = 1; d < at.length; d++) at[d]! += at[d - 1]!
+  const out = {
+    day: new Int32Array(n),
+    key: new Int32Array(n),
+    combo: new Int32Array(n),
+    count: new Int32Array(n),
+  }
+  for (let i = 0; i < n; i++) {
+    const j = at[day[i]! - min]!++
+    out.day[j] = day[i]!
+    out.key[j] = key[i]!
+    out.combo[j] = combo[i]!
+    out.count[j] = count[i]!
+  }
+  return out
+}
+
+/** Running sums: out[i] is the sum of xs[0, i). */
+function runningSum(xs: Int32Array): Float64Array {
+  const out = new Float64Array(xs.length + 1)
+  for (let i = 0; i < xs.length; i++) out[i + 1] = out[i]! + xs[i]!
+  return out
 }
 
 /**
- * A per-domain table of rows sorted by day, loaded by query `id` (columns `day`, `channel`,
- * `model_key`, then `columns`' values, every one an integer) into Int32Arrays named by `columns`'
- * keys, the channel and model replaced by combos.
+ * Loads a domain's rows by query `id` (columns `day`, `channel`, `model_key`, then `columns`'
+ * values, every one an integer) into Int32Arrays named by `columns`' keys, the channel and model
+ * replaced by combos; and the typed arrays' size in bytes.
  */
-function dayRows<K extends string>(
-  name: string,
+async function loadRows<K extends string>(
+  pool: Parameters<Derived<unknown>['build']>[0],
   id: string,
+  domainKey: number,
   columns: Readonly<Record<K, string>>,
-): Derived<DayRows & Record<K, Int32Array>> {
+): Promise<{ rows: ComboRows & Record<K, Int32Array>; bytes: number }> {
   const keys = Object.keys(columns) as K[]
   const names = ['day', 'channel', 'model_key', ...keys.map((k) => columns[k])]
-  return {
-    name,
-    async build(pool, domainKey) {
-      const arrays = (await pool.loadColumns(
-        id,
-        { domain_key: domainKey },
-        names,
-        names.map(() => 'i32' as const),
-      )) as Int32Array[]
-      const [day, channel, modelKey, ...rest] = arrays
-      const value: Record<string, unknown> = { day, ...toCombos(channel!, modelKey!) }
-      keys.forEach((k, i) => (value[k] = rest[i]))
-      return { value: value as DayRows & Record<K, Int32Array>, rows: day!.length }
-    },
-  }
+  const arrays = (await pool.loadColumns(
+    id,
+    { domain_key: domainKey },
+    names,
+    names.map(() => 'i32' as const),
+  )) as Int32Array[]
+  const [day, channel, modelKey, ...rest] = arrays
+  const rows: Record<string, unknown> = { day, ...toCombos(channel!, modelKey!) }
+  keys.forEach((k, i) => (rows[k] = rest[i]))
+  return { rows: rows as ComboRows & Record<K, Int32Array>, bytes: day!.length * 4 * (names.length - 1) }
 }
 
-export const citedUrlRows: Derived<CitedUrlRows> = dayRows('cited_url', 'queries/load_agg_cited_url', {
-  prompt: 'prompt_idx',
-  url: 'url_idx',
-  entries: 'entries',
-  analyses: 'analyses',
-  brand: 'brand',
-  firstOff: 'first_off',
-  lastOff: 'last_off',
-  titleIdx: 'title_idx',
-  titleRank: 'title_rank',
-  pageTypeIdx: 'page_type_idx',
-  pageTypeRank: 'page_type_rank',
-})
+/** Bytes of an aggregate-store row (its budget counts rows of about this size). */
+const ROW_BYTES = 40
 
-export const citedHostRows: Derived<CitedHostRows> = dayRows('cited_host', 'queries/load_agg_cited_host', {
-  host: 'host_idx',
-  entries: 'entries',
-  analyses: 'analyses',
-})
+export const citedUrlRows: Derived<CitedUrlRows> = {
+  name: 'cited_url',
+  async build(pool, domainKey) {
+    const { rows: r, bytes } = await loadRows(pool, 'queries/load_agg_cited_url', domainKey, {
+      url: 'url_idx',
+      prompt: 'prompt_idx',
+      entries: 'entries',
+      analyses: 'analyses',
+      brand: 'brand',
+      firstOff: 'first_off',
+      lastOff: 'last_off',
+      titleOff: 'title_off',
+      titleIdx: 'title_idx',
+      titleTie: 'title_tie',
+      pageTypeOff: 'page_type_off',
+      pageTypeIdx: 'page_type_idx',
+      pageTypeTie: 'page_type_tie',
+    })
+    // Rows come grouped by URL: count each URL's rows, then run the counts.
+    let nUrls = 0
+    for (let i = 0; i < r.url.length; i++) nUrls = Math.max(nUrls, r.url[i]! + 1)
+    const urlStart = new Int32Array(nUrls + 1)
+    for (let i = 0; i < r.url.length; i++) urlStart[r.url[i]! + 1]!++
+    for (let u = 0; u < nUrls; u++) urlStart[u + 1]! += urlStart[u]!
+    const { url, ...rest } = r
+    const byDay = sortByDay(r.day, url, r.combo, r.entries)
+    const value: CitedUrlRows = { ...rest, urlStart, entriesBefore: runningSum(r.entries), byDay }
+    return { value, rows: Math.ceil((bytes + r.day.length * 20) / ROW_BYTES) }
+  },
+}
 
-const fanoutColumns = dayRows('fanout_columns', 'queries/load_agg_fanout', {
-  prompt: 'prompt_idx',
-  query: 'query_idx',
-  analyses: 'analyses',
-})
+export const citedHostRows: Derived<CitedHostRows> = {
+  name: 'cited_host',
+  async build(pool, domainKey) {
+    const { rows, bytes } = await loadRows(pool, 'queries/load_agg_cited_host', domainKey, {
+      host: 'host_idx',
+      entries: 'entries',
+      analyses: 'analyses',
+    })
+    return { value: rows, rows: Math.ceil(bytes / ROW_BYTES) }
+  },
+}
 
 export const fanoutRows: Derived<FanoutRows> = {
   name: 'fanout',
-  async build(pool, domainKey, source) {
-    const built = await fanoutColumns.build(pool, domainKey, source)
-    const { prompt, query, ...rest } = built.value
-    return { value: { ...rest, ...densePairs(prompt, query) }, rows: built.rows }
+  async build(pool, domainKey) {
+    const { rows: r, bytes } = await loadRows(pool, 'queries/load_agg_fanout', domainKey, {
+      prompt: 'prompt_idx',
+      query: 'query_idx',
+      analyses: 'analyses',
+    })
+    const channel = (i: number) => r.combos.channel[r.combo[i]!]!
+    // Rows come grouped by (prompt, query, channel): a group starts where one of them changes.
+    const starts: number[] = []
+    const pairs: number[] = []
+    const channels: number[] = []
+    const pairPrompt: number[] = []
+    const pairQuery: number[] = []
+    for (let i = 0; i < r.day.length; i++) {
+      const newPair = i === 0 || r.prompt[i] !== r.prompt[i - 1] || r.query[i] !== r.query[i - 1]
+      if (newPair) {
+        pairPrompt.push(r.prompt[i]!)
+        pairQuery.push(r.query[i]!)
+      }
+      if (newPair || channel(i) !== channel(i - 1)) {
+        starts.push(i)
+        pairs.push(pairPrompt.length - 1)
+        channels.push(channel(i))
+      }
+    }
+    starts.push(r.day.length)
+    const pairOfRow = new Int32Array(r.day.length)
+    for (let g = 0; g < pairs.length; g++) pairOfRow.fill(pairs[g]!, starts[g]!, starts[g + 1]!)
+    const value: FanoutRows = {
+      day: r.day,
+      combo: r.combo,
+      combos: r.combos,
+      groupStart: Int32Array.from(starts),
+      groupPair: Int32Array.from(pairs),
+      groupChannel: Int32Array.from(channels),
+      pairPrompt: Int32Array.from(pairPrompt),
+      pairQuery: Int32Array.from(pairQuery),
+      analyses: r.analyses,
+      analysesBefore: runningSum(r.analyses),
+      byDay: sortByDay(r.day, pairOfRow, r.combo, r.analyses),
+    }
+    return { value, rows: Math.ceil((bytes + r.day.length * 24) / ROW_BYTES) }
   },
 }
