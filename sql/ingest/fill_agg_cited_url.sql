@@ -7,15 +7,16 @@
 -- its rank among the day's rows of the URL tied on answered_at (whole days are refilled, so the
 -- ranks of a day stay consistent).
 INSERT INTO agg_cited_url
-SELECT domain_key, day, channel, model_key, prompt_idx, url_idx, entries, analyses, brand, first_ms, last_ms,
-       title.ms, title.idx,
+SELECT domain_key, day, channel, model_key, prompt_idx, url_idx, entries, analyses, brand,
+       (first_ms - day_ms)::INTEGER, (last_ms - day_ms)::INTEGER,
+       (title.ms - day_ms)::INTEGER, title.idx,
        CASE WHEN title IS NOT NULL THEN
          rank() OVER (PARTITION BY domain_key, day, url_idx, title.ms ORDER BY title.aid, title.ord) END::INTEGER,
-       page_type.ms, page_type.idx,
+       (page_type.ms - day_ms)::INTEGER, page_type.idx,
        CASE WHEN page_type IS NOT NULL THEN
          rank() OVER (PARTITION BY domain_key, day, url_idx, page_type.ms ORDER BY page_type.aid, page_type.ord)
        END::INTEGER
-FROM (
+FROM (SELECT *, epoch_ms(day::TIMESTAMP) AS day_ms FROM (
   SELECT c.domain_key, c.day, a.channel, a.model_key, a.prompt_idx, c.url_idx,
          count(*)::INTEGER AS entries,
          count(DISTINCT c.analysis_key)::INTEGER AS analyses,
@@ -31,5 +32,5 @@ FROM (
   JOIN analyses a ON a.analysis_key = c.analysis_key
   LEFT JOIN mentions b ON b.analysis_key = c.analysis_key AND b.entity_idx = 0
   GROUP BY c.domain_key, c.day, a.channel, a.model_key, a.prompt_idx, c.url_idx
-)
+))
 ORDER BY domain_key, day, channel, model_key, prompt_idx, url_idx

@@ -23,17 +23,18 @@ CREATE TABLE IF NOT EXISTS fanout_queries (
   query_idx INTEGER NOT NULL);
 
 -- Per (domain, day, channel, model, prompt, cited URL): citation entries, citing analyses, those
--- mentioning the brand, the first and last answered_at (epoch ms), and the latest entry with a title
--- (by answered_at, then analysis id, then position in the analysis): its answered_at, its title,
--- and `title_tie`, its rank among the rows of the same day and URL whose latest titled entry has the
--- same answered_at (1 = the smallest analysis id, then position). So the latest title over any rows
--- of a URL is the one of the row with the greatest (title_ms, title_tie). The same for page types.
+-- mentioning the brand, the first and last answered_at (milliseconds into the day), and the latest
+-- entry with a title (by answered_at, then analysis id, then position in the analysis): its
+-- answered_at (ms into the day), its title, and `title_tie`, its rank among the rows of the same day
+-- and URL whose latest titled entry has the same answered_at (1 = the smallest analysis id, then
+-- position). So the latest title over any rows of a URL is the one of the row with the greatest
+-- (day, title_off, title_tie). The same for page types.
 CREATE TABLE IF NOT EXISTS agg_cited_url (
   domain_key INTEGER NOT NULL, day DATE NOT NULL, channel UTINYINT NOT NULL, model_key INTEGER NOT NULL,
   prompt_idx INTEGER NOT NULL, url_idx INTEGER NOT NULL, entries INTEGER NOT NULL, analyses INTEGER NOT NULL,
-  brand INTEGER NOT NULL, first_ms BIGINT NOT NULL, last_ms BIGINT NOT NULL,
-  title_ms BIGINT, title_idx INTEGER, title_tie INTEGER,
-  page_type_ms BIGINT, page_type_idx INTEGER, page_type_tie INTEGER);
+  brand INTEGER NOT NULL, first_off INTEGER NOT NULL, last_off INTEGER NOT NULL,
+  title_off INTEGER, title_idx INTEGER, title_tie INTEGER,
+  page_type_off INTEGER, page_type_idx INTEGER, page_type_tie INTEGER);
 
 -- Per (domain, day, channel, model, cited host): citation entries and citing analyses.
 CREATE TABLE IF NOT EXISTS agg_cited_host (

@@ -32,8 +32,8 @@ export class ReadConnection {
     columns: readonly string[],
   ): Promise<Float64Array[]>
   /**
-   * The same, each column kept in the typed array `arrays` names (an `i32` column must hold
-   * integers of 32 bits, which its query guarantees).
+   * The same, each column kept in the typed array `arrays` names: an `i32` column is INTEGER (its
+   * vectors' Int32Arrays are copied whole) or DOUBLE holding integers of 32 bits.
    */
   async loadColumns(
     id: string,
@@ -59,7 +59,8 @@ export class ReadConnection {
         const vector = chunk.getColumnVector(col)
         const target = out[col]!
         const items = (vector as unknown as { items?: unknown }).items
-        if (items instanceof Float64Array && items.length === n) target.set(items, offset)
+        if ((items instanceof Float64Array || items instanceof Int32Array) && items.length === n)
+          target.set(items, offset)
         else for (let i = 0; i < n; i++) target[offset + i] = Number(vector.getItem(i) ?? 0)
       }
       offset += n

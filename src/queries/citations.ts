@@ -24,7 +24,6 @@ import {
   type DomainTexts,
 } from '../tables/cited-index.js'
 import {
-  CHANNELS,
   type Channel,
   type CitationItem,
   type CitationsParams,
@@ -35,10 +34,11 @@ import {
 } from '../types.js'
 import { compareText } from './compare.js'
 import { parseRequest, type QueryContext } from './context.js'
-import { comboMask, resolveModelFilter } from './model-filter.js'
+import { popcount32 } from './competitor-series.js'
+import { channelNames, comboMask, resolveModelFilter } from './model-filter.js'
 import { DAY_MS, rowRange, segmentFrom, segmentTo, type DayWindow } from './window.js'
 
-/** The request resolved: the rows' range in the window and which combos pass (null: none can). */
+/** The request resolved: parameters, domain, window, model filter (null: an unseen raw id), envelope. */
 async function citationScope(ctx: QueryContext, params: CitationsParams) {
   const { p, scope } = parseRequest(ctx, citationsParamsSchema, params)
   const envelope = {
@@ -82,11 +82,7 @@ function maskOrNull(mask: Uint8Array): Uint8Array | null {
  * The first `k` of the candidates (indexes with a positive `value`) by value descending, then
  * rank ascending, in that order; and how many candidates there were.
  */
-export function topByValue(
-  value: Float64Array,
-  rank: Int32Array,
-  k: number,
-): { top: number[]; total: number } {
+function topByValue(value: Float64Array, rank: Int32Array, k: number): { top: number[]; total: number } {
   const better = (a: number, b: number) =>
     value[a]! > value[b]! || (value[a] === value[b] && rank[a]! < rank[b]!)
   // A heap of the best k so far, its worst at the root.
@@ -135,9 +131,6 @@ function hostOwners(
   })
 }
 
-/** Channel names in UTF-16 order, by channel number (1-based). */
-const CHANNELS_SORTED = [...CHANNELS].sort(compareText)
-
 /** The sorted channel names and raw model ids of a set of combos (bits over combo indexes). */
 function channelsAndModels(
   bits: Uint32Array,
@@ -145,24 +138,14 @@ function channelsAndModels(
   combos: Combos,
   catalog: Catalog,
 ): { channels: Channel[]; models: string[] } {
-  const channels = new Set<Channel>()
+  let channels = 0
   const models = new Set<string>()
   for (let c = 0; c < combos.channel.length; c++) {
     if ((bits[at + (c >>> 5)]! & (1 << (c & 31))) === 0) continue
-    channels.add(CHANNELS[combos.channel[c]! - 1]!)
+    channels |= 1 << (combos.channel[c]! - 1)
     models.add(catalog.modelsByKey[combos.modelKey[c]!] ?? '')
   }
-  return {
-    channels: CHANNELS_SORTED.filter((ch) => channels.has(ch)),
-    models: [...models].sort(compareText),
-  }
-}
-
-const popcount = (x: number): number => {
-  x -= (x >>> 1) & 0x55555555
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333)
-  x = (x + (x >>> 4)) & 0x0f0f0f0f
-  return Math.imul(x, 0x01010101) >>> 24
+  return { channels: channelNames(channels), models: [...models].sort(compareText) }
 }
 
 /** ISO 8601 UTC with milliseconds. */
@@ -301,7 +284,7 @@ export async function citations(ctx: QueryContext, params: CitationsParams): Pro
   const items = top.map((u, s): CitationItem => {
     const host = hostText(texts, u)
     let prompts = 0
-    for (let w = 0; w < d.pw; w++) prompts += popcount(d.prompts[s * d.pw + w]!)
+    for (let w = 0; w < d.pw; w++) prompts += popcount32(d.prompts[s * d.pw + w]!)
     const { channels, models } = channelsAndModels(d.combos, s * d.cw, rows.combos, ctx.catalog)
     return {
       url: texts.urls.text[u]!,

@@ -10,7 +10,6 @@
 import { fanoutQueriesParamsSchema } from '../schemas/params.js'
 import { fanoutRows, readByDay, textsIndex, type FanoutRows } from '../tables/cited-index.js'
 import {
-  CHANNELS,
   type FanoutPromptItem,
   type FanoutQueriesParams,
   type FanoutQueriesPayload,
@@ -18,13 +17,8 @@ import {
 } from '../types.js'
 import { compareText } from './compare.js'
 import { parseRequest, type QueryContext } from './context.js'
-import { comboMask, resolveModelFilter, type ModelFilter } from './model-filter.js'
+import { channelNames, comboMask, resolveModelFilter, type ModelFilter } from './model-filter.js'
 import { rowRange, segmentFrom, segmentTo, type DayWindow } from './window.js'
-
-/** Channels in UTF-16 order, with the bit of each (bit c-1 for channel number c). */
-const CHANNELS_BY_NAME = CHANNELS.map((name, i) => ({ name, bit: 1 << i })).sort((a, b) =>
-  compareText(a.name, b.name),
-)
 
 /**
  * Adds to each (prompt, query) pair its analyses in the window and the bits of their channels (bit
@@ -108,7 +102,7 @@ export async function fanoutQueries(
       return {
         query: texts.queries.text[queryOf[q]!]!,
         count: counts[q]!,
-        channels: CHANNELS_BY_NAME.filter((ch) => (channels[q]! & ch.bit) !== 0).map((ch) => ch.name),
+        channels: channelNames(channels[q]!),
       }
     })
     ranked.push({ item: { id: prompt.id, text: prompt.text, fanout_queries: fanout }, sum })

@@ -18,20 +18,10 @@ import type { Derived } from './aggregates.js'
 /** Kinds of `texts` (sql/schema/002_citations_fanout.sql). */
 const KIND = { url: 1, host: 2, title: 3, pageType: 4, query: 5 } as const
 
-/** One kind of text: the texts by index, and each index's rank in UTF-16 order. */
+/** One kind of a domain's texts: the texts by index, and each index's rank in UTF-16 order. */
 export interface TextList {
   readonly text: readonly string[]
   readonly rank: Int32Array
-}
-
-export interface DomainTexts {
-  readonly urls: TextList
-  /** The host index of each URL. */
-  readonly urlHost: Int32Array
-  readonly hosts: TextList
-  readonly titles: TextList
-  readonly pageTypes: TextList
-  readonly queries: TextList
 }
 
 /** The (channel, model key) pairs of a domain's rows; a row's `combo` indexes them. */
@@ -115,38 +105,46 @@ export interface FanoutRows extends ComboRows {
   readonly byDay: ByDay
 }
 
-/** The domain's texts by kind, each with its UTF-16 ranks. */
-export const textsIndex: Derived<DomainTexts> = {
-  name: 'texts',
+/** One kind of the domain's texts, with their UTF-16 ranks (each kind loaded when a report needs it). */
+function textsOf(kind: number): Derived<TextList> {
+  return {
+    name: `texts_${kind}`,
+    async build(pool, domainKey) {
+      const values = { domain_key: domainKey, kind }
+      const [[idxs], [texts]] = await Promise.all([
+        pool.loadColumns('queries/load_texts', values, ['idx'], ['i32']),
+        pool.loadStrings('queries/load_texts_text', values, ['text']),
+      ])
+      const value = textList([...idxs!], texts!.map((t) => t ?? ''))
+      return { value, rows: Math.ceil(value.text.length / 4) }
+    },
+  }
+}
+
+/** The domain's texts by kind. */
+export const TEXTS = {
+  urls: textsOf(KIND.url),
+  hosts: textsOf(KIND.host),
+  titles: textsOf(KIND.title),
+  pageTypes: textsOf(KIND.pageType),
+  queries: textsOf(KIND.query),
+} as const
+
+/** The host index of each cited URL (by URL index; -1 when none). */
+export const urlHosts: Derived<Int32Array> = {
+  name: 'url_hosts',
   async build(pool, domainKey) {
-    const values = { domain_key: domainKey }
-    const [[kinds, idxs, hostIdxs], [texts]] = await Promise.all([
-      pool.loadColumns('queries/load_texts', values, ['kind', 'idx', 'host_idx'], ['i32', 'i32', 'i32']),
-      pool.loadStrings('queries/load_texts_text', values, ['text']),
-    ])
-    const byKind = new Map<number, { idx: number[]; text: string[]; host: number[] }>()
-    for (let i = 0; i < kinds!.length; i++) {
-      const kind = kinds![i]!
-      let k = byKind.get(kind)
-      if (k === undefined) byKind.set(kind, (k = { idx: [], text: [], host: [] }))
-      k.idx.push(idxs![i]!)
-      k.text.push(texts![i] ?? '')
-      k.host.push(hostIdxs![i]!)
-    }
-    const list = (kind: number): TextList => textList(byKind.get(kind))
-    const urls = list(KIND.url)
-    const urlHost = new Int32Array(urls.text.length).fill(-1)
-    const u = byKind.get(KIND.url)
-    if (u !== undefined) u.idx.forEach((idx, i) => (urlHost[idx] = u.host[i]!))
-    const value: DomainTexts = {
-      urls,
-      urlHost,
-      hosts: list(KIND.host),
-      titles: list(KIND.title),
-      pageTypes: list(KIND.pageType),
-      queries: list(KIND.query),
-    }
-    return { value, rows: kinds!.length }
+    const [idxs, hosts] = (await pool.loadColumns(
+      'queries/load_url_hosts',
+      { domain_key: domainKey },
+      ['idx', 'host_idx'],
+      ['i32', 'i32'],
+    )) as Int32Array[]
+    let n = 0
+    for (const idx of idxs!) n = Math.max(n, idx + 1)
+    const value = new Int32Array(n).fill(-1)
+    idxs!.forEach((idx, i) => (value[idx] = hosts![i]!))
+    return { value, rows: Math.ceil(n / 10) }
   },
 }
 
@@ -155,22 +153,21 @@ export const textsIndex: Derived<DomainTexts> = {
  * is the UTF-16 order unless characters beyond U+FFFF meet U+E000-U+FFFF; then they are sorted
  * again.
  */
-function textList(k: { idx: number[]; text: string[] } | undefined): TextList {
-  if (k === undefined) return { text: [], rank: new Int32Array(0) }
+function textList(idx: number[], texts: string[]): TextList {
   let n = 0
-  for (const idx of k.idx) n = Math.max(n, idx + 1)
+  for (const i of idx) n = Math.max(n, i + 1)
   const text: string[] = new Array<string>(n).fill('')
   const rank = new Int32Array(n)
-  let order = k.idx.map((_, i) => i)
-  for (let i = 1; i < k.text.length; i++) {
-    if (compareText(k.text[i - 1]!, k.text[i]!) > 0) {
-      order = order.sort((a, b) => compareText(k.text[a]!, k.text[b]!))
+  let order = idx.map((_, i) => i)
+  for (let i = 1; i < texts.length; i++) {
+    if (compareText(texts[i - 1]!, texts[i]!) > 0) {
+      order = order.sort((a, b) => compareText(texts[a]!, texts[b]!))
       break
     }
   }
   order.forEach((i, r) => {
-    text[k.idx[i]!] = k.text[i]!
-    rank[k.idx[i]!] = r
+    text[idx[i]!] = texts[i]!
+    rank[idx[i]!] = r
   })
   return { text, rank }
 }
