@@ -15,7 +15,12 @@ export const FLAT_TABLES = [
   'citations',
   'theme_occurrences',
 ] as const
-export type FlatTableName = (typeof FLAT_TABLES)[number]
+/**
+ * Tables accepted on input only (Arrow): `deletes`, one delete record per row (entity, id). An
+ * export never writes them; a Parquet import does not read them.
+ */
+export const INPUT_ONLY_TABLES = ['deletes'] as const
+export type FlatTableName = (typeof FLAT_TABLES)[number] | (typeof INPUT_ONLY_TABLES)[number]
 
 /** Rows of each flat table (any subset of the tables). */
 export type FlatRows = Partial<Record<FlatTableName, Iterable<Record<string, unknown>>>>
@@ -26,6 +31,7 @@ const SINGLE: Record<string, string> = {
   prompts: 'prompt',
   competitors: 'competitor',
   themes: 'theme',
+  deletes: 'delete',
 }
 
 /** The columns of each table, as in semantics.md 1.1; anything else in a row is dropped. */
@@ -39,6 +45,7 @@ const COLUMNS: Record<FlatTableName, string[]> = {
   mentions: ['analysis_id', 'entity_id', 'position', 'sentiment'],
   citations: ['analysis_id', 'url'],
   theme_occurrences: ['analysis_id', 'theme_id', 'occurrences'],
+  deletes: ['entity', 'id'],
 }
 
 function normalize(value: unknown, column: string): unknown {
@@ -82,7 +89,7 @@ export interface FlatRecord {
  * analysis_id of child rows that matches no analyses row.
  */
 export function* flatToRecords(tables: FlatRows): Generator<FlatRecord> {
-  for (const table of ['teams', 'domains', 'prompts', 'competitors', 'themes'] as const) {
+  for (const table of ['teams', 'domains', 'prompts', 'competitors', 'themes', 'deletes'] as const) {
     let row = 0
     for (const r of tables[table] ?? [])
       yield { record: { type: SINGLE[table], ...pick(r, table) }, table, row: row++ }
