@@ -7,7 +7,7 @@
  * with the bundled example dataset, creates a fresh demo API key and prints a curl per endpoint.
  * The process runs until SIGTERM or SIGINT, then drains in-flight requests and closes DuckDB.
  */
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -61,6 +61,17 @@ function demoCurls(url: string, key: string, domainId: string): string {
   ].join('\n')
 }
 
+/** Refuses to start with a backup directory the service could not write into. */
+function checkBackupDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true })
+    rmSync(mkdtempSync(join(dir, '.va-write-check-')), { recursive: true })
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? 'error'
+    throw new Error(`VA_BACKUP_DIR ${dir} is not a writable directory (${code}).`)
+  }
+}
+
 /**
  * Runs `visibility serve ...` (argv after `serve`); resolves with the exit code once the server
  * has shut down.
@@ -93,6 +104,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       ...(values.host !== undefined ? { VA_HOST: values.host } : {}),
       ...(values.db !== undefined ? { VA_DB: values.db } : {}),
     })
+    if (config.backupDir !== undefined) checkBackupDir(config.backupDir)
     const dbPath = resolve(config.dbPath)
     mkdirSync(dirname(dbPath), { recursive: true })
     engine = await openEngine({ path: dbPath, hardened: true })
@@ -114,9 +126,16 @@ export async function serveCommand(argv: string[]): Promise<number> {
       maxIngestBytes: config.maxIngestBytes,
       edge: config.edge,
       logger: { level: config.logLevel },
+      backupDir: config.backupDir,
+      retainDays: config.retainDays,
     })
+    const ops = [
+      `admin endpoints ${config.adminToken ? 'on' : 'off'}`,
+      `backups ${config.backupDir === undefined ? 'off' : `to ${config.backupDir}`}`,
+      `retention ${config.retainDays === undefined ? 'off' : `${config.retainDays} days`}`,
+    ]
     process.stderr.write(
-      `Visibility Analytics API on ${server.url} (database ${config.dbPath}; ingest endpoint ${config.adminToken ? 'on' : 'off'}).\n`,
+      `Visibility Analytics API on ${server.url} (database ${config.dbPath}; ${ops.join('; ')}).\n`,
     )
     if (demo !== null) process.stderr.write(`${demoCurls(server.url, demo.key, demo.domainId)}\n`)
     await server.closed
