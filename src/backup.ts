@@ -18,6 +18,8 @@ import {
 } from 'node:fs'
 import { basename, dirname, join, relative, resolve } from 'node:path'
 import { randomUUID } from 'node:crypto'
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
 import { VARCHAR, type DuckDBConnection } from '@duckdb/node-api'
 import { sqlText } from './db/sql.js'
 import { ValidationError } from './errors.js'
@@ -168,4 +170,17 @@ export async function verifyBackup(from: string, schemaVersion: number): Promise
       throw bad(`${f} does not match its checksum.`)
   }
   return manifest
+}
+
+/**
+ * Copies a database file and its write-ahead log (when there is one) in a child process. Not in
+ * this one: DuckDB holds its lock on the file with fcntl, and closing any descriptor of the file
+ * in the process that holds it releases that lock, letting another process open the database.
+ * The caller keeps every write out while this runs.
+ */
+export async function copyDatabaseFiles(file: string, to: string): Promise<void> {
+  const script =
+    'const fs = require("node:fs"); const [from, to] = process.argv.slice(-2);' +
+    ' fs.copyFileSync(from, to); if (fs.existsSync(from + ".wal")) fs.copyFileSync(from + ".wal", to + ".wal")'
+  await promisify(execFile)(process.execPath, ['-e', script, file, to], { timeout: 600_000 })
 }

@@ -4,7 +4,7 @@
  * (ingest/), reports (queries/), Parquet export (parquet.ts). The database itself (connections,
  * migrations, serving mode) is opened by db/database.ts.
  */
-import { copyFile, mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { existsSync, rmSync, statSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { Catalog } from './catalog.js'
@@ -23,6 +23,7 @@ import {
 } from './errors.js'
 import {
   abandonBackup,
+  copyDatabaseFiles,
   finishBackup,
   KEYS_FILE,
   startBackup,
@@ -328,8 +329,7 @@ class DuckDBEngine implements Engine {
       const copy = join(snapshot, 'snapshot.duckdb')
       await this.#writeMutex.run(async () => {
         this.#check()
-        await copyFile(file, copy)
-        if (existsSync(`${file}.wal`)) await copyFile(`${file}.wal`, `${copy}.wal`)
+        await copyDatabaseFiles(file, copy)
       })
       const scratch = (await openEngine({
         path: copy,

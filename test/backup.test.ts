@@ -12,7 +12,9 @@ import {
   readFileSync,
   writeFileSync,
 } from 'node:fs'
+import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
+import { promisify } from 'node:util'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -42,6 +44,17 @@ export async function everyPayload(e: Engine, domainIds: string[]) {
 }
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'va-backup-'))
+
+/** What another process gets when it opens the database file: 'opened', or DuckDB's error. */
+async function openFromAnotherProcess(path: string): Promise<string> {
+  const script =
+    "import('@duckdb/node-api').then((m) => m.DuckDBInstance.create(process.argv[1]))" +
+    ".then(() => console.log('opened'), (e) => console.log(e.message))"
+  const { stdout } = await promisify(execFile)(process.execPath, ['-e', script, path], {
+    cwd: new URL('..', import.meta.url).pathname,
+  })
+  return stdout.trim()
+}
 const domainIds = dims.domains.map((d) => d.id)
 
 let engine: Engine
@@ -119,6 +132,9 @@ describe('backup', () => {
       const { manifest } = await served.backup(dir)
       expect(manifest.tables).toMatchObject({ analyses: 120, api_keys: 0 })
       expect(readdirSync(join(dir, '..'))).toEqual(['b3']) // the copy is gone
+      // The copy must not cost the served file its lock (closing a descriptor of it in this
+      // process would): another process still cannot open it.
+      expect(await openFromAnotherProcess(path)).toMatch(/Could not set lock on file/)
       const back = join(tmp(), 'back.duckdb')
       await restoreBackup({ from: dir, path: back })
       const restored = await openEngine({ path: back, readOnly: true })

@@ -43,6 +43,19 @@ async function demoKey(engine: Engine): Promise<{ key: string; domainId: string 
   return { key, domainId: domain.id }
 }
 
+/** The admin commands of the demo, with the token left in the environment (never printed). */
+function adminCurls(url: string, backups: boolean): string[] {
+  const auth = '-H "Authorization: Bearer $VA_ADMIN_TOKEN"'
+  return [
+    'Admin (VA_ADMIN_TOKEN):',
+    `  curl -s ${auth} "${url}/internal/v1/keys"`,
+    `  curl -s ${auth} -H "content-type: application/json" -d '{"older_than_days": 400}' "${url}/internal/v1/prune"`,
+    ...(backups ? [`  curl -s ${auth} -X POST "${url}/internal/v1/backup"`] : []),
+    `  curl -s ${auth} "${url}/metrics"`,
+    `  visibility keys list --server ${url}`,
+  ]
+}
+
 function demoCurls(url: string, key: string, domainId: string): string {
   const q = `domain_id=${domainId}&days=365`
   const paths = [
@@ -138,6 +151,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
       `Visibility Analytics API on ${server.url} (database ${config.dbPath}; ${ops.join('; ')}).\n`,
     )
     if (demo !== null) process.stderr.write(`${demoCurls(server.url, demo.key, demo.domainId)}\n`)
+    if (values.demo && config.adminToken !== undefined)
+      process.stderr.write(`${adminCurls(server.url, config.backupDir !== undefined).join('\n')}\n`)
     await server.closed
     return 0
   } catch (error) {
