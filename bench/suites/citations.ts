@@ -22,7 +22,7 @@ import {
 import { diffPayloads } from '../lib/compare.js'
 import { loadEngineModule } from '../lib/engine.js'
 import { gc, outPath, profiles, removeStore, startSuite, writeJson } from '../lib/suite.js'
-import { quantile, stopwatch, timeCase } from '../lib/timing.js'
+import { stopwatch, summarize, timeCase } from '../lib/timing.js'
 import { NaiveSql } from '../peers/naive-sql.js'
 import {
   NaiveSqlCitations,
@@ -164,20 +164,10 @@ async function main(): Promise<void> {
         out.failures.push(`engine (cold) ${c.key}: wrong payload`)
       samples.push(ms)
     }
-    samples.sort((a, b) => a - b)
-    out.timings.push({
-      case: c.key,
-      fn: c.fn,
-      days: c.params.days as number,
-      impl: 'engine (cold: first call after open)',
-      median: quantile(samples, 0.5),
-      p95: quantile(samples, 0.95),
-      mean: samples.reduce((a, b) => a + b, 0) / samples.length,
-      min: samples[0]!,
-      max: samples[samples.length - 1]!,
-      samples: samples.length,
-    })
-    log('engine cold'.padEnd(10), c.key.padEnd(48), `median ${quantile(samples, 0.5).toFixed(1)} ms`)
+    const timing = summarize(samples)
+    const impl = 'engine (cold: first call after open)'
+    out.timings.push({ case: c.key, fn: c.fn, days: c.params.days as number, impl, ...timing })
+    log('engine cold'.padEnd(10), c.key.padEnd(48), `median ${timing.median.toFixed(1)} ms`)
   }
 
   await crowdVersusAlone(mod.module.openEngine, path, timed, oracle)
@@ -222,12 +212,25 @@ async function crowdVersusAlone(
         out.failures.push(`engine (crowd) ${cs.key}: wrong payload: ${diffs.slice(0, 3).join('; ')}`)
         continue
       }
-      for (const [impl, engine] of [
-        ['engine (alone)', alone],
-        ['engine (crowd)', crowded],
-      ] as const) {
-        gc()
-        const { timing } = await timeCase(`${impl} ${cs.key}`, () => call(engine, cs), prof.fast)
+      // Alternating rounds (alone, crowd, alone, ...), so a burst of load on the shared machine
+      // falls on both sides rather than on one.
+      const samples: Record<'alone' | 'crowd', number[]> = { alone: [], crowd: [] }
+      const engines = { alone, crowd: crowded }
+      for (const side of ['alone', 'crowd'] as const)
+        for (let i = 0; i < 3; i++) await call(engines[side], cs)
+      gc()
+      for (let round = 0; round < (quick ? 2 : 8); round++) {
+        for (const side of ['alone', 'crowd'] as const) {
+          for (let i = 0; i < (quick ? 3 : 8); i++) {
+            const t0 = performance.now()
+            await call(engines[side], cs)
+            samples[side].push(performance.now() - t0)
+          }
+        }
+      }
+      for (const side of ['alone', 'crowd'] as const) {
+        const timing = summarize(samples[side])
+        const impl = `engine (${side})`
         out.timings.push({ case: cs.key, fn: cs.fn, days: cs.params.days as number, impl, ...timing })
         log(impl.padEnd(15), cs.key.padEnd(48), `median ${timing.median.toFixed(2)} ms`)
       }

@@ -13,15 +13,16 @@
 import type { Catalog, DomainRow } from '../catalog.js'
 import { citationsParamsSchema } from '../schemas/params.js'
 import { isSiteOrSubdomain, siteHost } from '../schemas/records.js'
+import type { Derived } from '../tables/aggregates.js'
 import {
   citedHostRows,
   citedUrlRows,
   readByDay,
   sumByDay,
-  textsIndex,
+  TEXTS,
+  urlHosts,
   type CitedUrlRows,
   type Combos,
-  type DomainTexts,
 } from '../tables/cited-index.js'
 import {
   type Channel,
@@ -64,8 +65,16 @@ function urlFrequencies(rows: CitedUrlRows, w: DayWindow, mask: Uint8Array | nul
     sumByDay(rows.byDay, w, mask, freq)
     return freq
   }
-  const { urlStart, day, entriesBefore } = rows
+  const { urlStart, day, entriesBefore, urlFirstDay, urlLastDay, urlEntries } = rows
+  const { startDay, endDay } = w
   for (let u = 0; u < urls; u++) {
+    const first = urlFirstDay[u]!
+    const last = urlLastDay[u]!
+    if (last < startDay || first > endDay) continue // none in the window (or no rows)
+    if (first >= startDay && last <= endDay) {
+      freq[u] = urlEntries[u]!
+      continue
+    }
     const end = urlStart[u + 1]!
     const from = segmentFrom(day, w, urlStart[u]!, end)
     freq[u] = entriesBefore[segmentTo(day, w, from, end)]! - entriesBefore[from]!
@@ -85,11 +94,14 @@ function maskOrNull(mask: Uint8Array): Uint8Array | null {
 function topByValue(value: Float64Array, rank: Int32Array, k: number): { top: number[]; total: number } {
   const better = (a: number, b: number) =>
     value[a]! > value[b]! || (value[a] === value[b] && rank[a]! < rank[b]!)
-  // A heap of the best k so far, its worst at the root.
+  // A heap of the best k so far, its worst at the root; most candidates lose to the root on
+  // value alone, so its value is kept at hand.
   const heap: number[] = []
+  let rootValue = -Infinity
   let total = 0
   for (let i = 0; i < value.length; i++) {
-    if (!(value[i]! > 0)) continue
+    const v = value[i]!
+    if (!(v > 0)) continue
     total++
     if (heap.length < k) {
       heap.push(i)
@@ -99,7 +111,7 @@ function topByValue(value: Float64Array, rank: Int32Array, k: number): { top: nu
         ;[heap[parent], heap[c]] = [heap[c]!, heap[parent]!]
         c = parent
       }
-    } else if (better(i, heap[0]!)) {
+    } else if (v > rootValue || (v === rootValue && better(i, heap[0]!))) {
       heap[0] = i
       for (let c = 0; ;) {
         const l = 2 * c + 1
@@ -111,7 +123,8 @@ function topByValue(value: Float64Array, rank: Int32Array, k: number): { top: nu
         ;[heap[worst], heap[c]] = [heap[c]!, heap[worst]!]
         c = worst
       }
-    }
+    } else continue
+    rootValue = value[heap[0]!]!
   }
   return { top: heap.sort((a, b) => (better(a, b) ? -1 : 1)), total }
 }
@@ -259,13 +272,9 @@ function gatherUrlDetails(
   }
 }
 
-/** The domain's texts and cited-URL rows. */
-async function citedUrls(ctx: QueryContext, domain: DomainRow) {
-  const [texts, rows] = await Promise.all([
-    ctx.aggregates.derived(textsIndex, domain.key),
-    ctx.aggregates.derived(citedUrlRows, domain.key),
-  ])
-  return { texts, rows }
+/** What a report of the domain's structures needs, read (or taken from the store) at once. */
+function derivedOf(ctx: QueryContext, domain: DomainRow) {
+  return <T>(d: Derived<T>) => ctx.aggregates.derived(d, domain.key)
 }
 
 /**
@@ -275,22 +284,30 @@ async function citedUrls(ctx: QueryContext, domain: DomainRow) {
 export async function citations(ctx: QueryContext, params: CitationsParams): Promise<CitationsPayload> {
   const { p, domain, window, filter, envelope } = await citationScope(ctx, params)
   if (filter === null) return { data: { items: [], total: 0 }, ...envelope }
-  const { texts, rows } = await citedUrls(ctx, domain)
+  const get = derivedOf(ctx, domain)
+  const [urls, hosts, urlHost, titles, pageTypes, rows] = await Promise.all([
+    get(TEXTS.urls),
+    get(TEXTS.hosts),
+    get(urlHosts),
+    get(TEXTS.titles),
+    get(TEXTS.pageTypes),
+    get(citedUrlRows),
+  ])
   const mask = maskOrNull(comboMask(rows.combos, filter))
-  const freq = urlFrequencies(rows, window, mask, texts.urls.text.length)
-  const { top, total } = topByValue(freq, texts.urls.rank, p.limit)
+  const freq = urlFrequencies(rows, window, mask, urls.text.length)
+  const { top, total } = topByValue(freq, urls.rank, p.limit)
   const d = urlDetails(rows, window, mask, top, domain.prompts.length)
   const owners = hostOwners(domain)
   const items = top.map((u, s): CitationItem => {
-    const host = hostText(texts, u)
+    const host = urlHost[u]! < 0 ? '' : hosts.text[urlHost[u]!]!
     let prompts = 0
     for (let w = 0; w < d.pw; w++) prompts += popcount32(d.prompts[s * d.pw + w]!)
     const { channels, models } = channelsAndModels(d.combos, s * d.cw, rows.combos, ctx.catalog)
     return {
-      url: texts.urls.text[u]!,
+      url: urls.text[u]!,
       domain: host,
-      title: d.title[s]! < 0 ? null : texts.titles.text[d.title[s]!]!,
-      page_type: d.pageType[s]! < 0 ? null : texts.pageTypes.text[d.pageType[s]!]!,
+      title: d.title[s]! < 0 ? null : titles.text[d.title[s]!]!,
+      page_type: d.pageType[s]! < 0 ? null : pageTypes.text[d.pageType[s]!]!,
       frequency: freq[u]!,
       responses: d.responses[s]!,
       prompt_count: prompts,
@@ -305,11 +322,6 @@ export async function citations(ctx: QueryContext, params: CitationsParams): Pro
   return { data: { items, total }, ...envelope }
 }
 
-function hostText(texts: DomainTexts, url: number): string {
-  const h = texts.urlHost[url]!
-  return h < 0 ? '' : texts.hosts.text[h]!
-}
-
 /**
  * GET /cited-domains: one item per cited host of the window's filtered analyses, by frequency
  * descending then host; the first `limit`, and `total` before the cap.
@@ -320,24 +332,27 @@ export async function citedDomains(
 ): Promise<CitedDomainsPayload> {
   const { p, domain, window, filter, envelope } = await citationScope(ctx, params)
   if (filter === null) return { data: { items: [], total: 0 }, ...envelope }
-  const [{ texts, rows }, hostRows] = await Promise.all([
-    citedUrls(ctx, domain),
-    ctx.aggregates.derived(citedHostRows, domain.key),
+  const get = derivedOf(ctx, domain)
+  const [hosts, urlHost, rows, hostRows] = await Promise.all([
+    get(TEXTS.hosts),
+    get(urlHosts),
+    get(citedUrlRows),
+    get(citedHostRows),
   ])
   const urlMask = maskOrNull(comboMask(rows.combos, filter))
-  const urlFreq = urlFrequencies(rows, window, urlMask, texts.urls.text.length)
-  const nHosts = texts.hosts.text.length
+  const urlFreq = urlFrequencies(rows, window, urlMask, urlHost.length)
+  const nHosts = hosts.text.length
   const freq = new Float64Array(nHosts)
   const urls = new Float64Array(nHosts)
   let all = 0
   urlFreq.forEach((f, u) => {
     if (f === 0) return
-    const h = texts.urlHost[u]!
+    const h = urlHost[u]!
     freq[h]! += f
     urls[h]! += 1
     all += f
   })
-  const { top, total } = topByValue(freq, texts.hosts.rank, p.limit)
+  const { top, total } = topByValue(freq, hosts.rank, p.limit)
   const slotOf = new Int32Array(nHosts).fill(-1)
   top.forEach((h, s) => (slotOf[h] = s))
   const responses = new Float64Array(top.length)
@@ -349,12 +364,12 @@ export async function citedDomains(
   }
   const owners = hostOwners(domain)
   const items = top.map((h, s): CitedDomainItem => ({
-    domain: texts.hosts.text[h]!,
+    domain: hosts.text[h]!,
     frequency: freq[h]!,
     responses: responses[s]!,
     urls: urls[h]!,
     share: (freq[h]! * 100) / all,
-    ...owners(texts.hosts.text[h]!),
+    ...owners(hosts.text[h]!),
   }))
   return { data: { items, total }, ...envelope }
 }

@@ -8,7 +8,7 @@
  * of their counts descending then id.
  */
 import { fanoutQueriesParamsSchema } from '../schemas/params.js'
-import { fanoutRows, readByDay, textsIndex, type FanoutRows } from '../tables/cited-index.js'
+import { fanoutRows, readByDay, TEXTS, type FanoutRows } from '../tables/cited-index.js'
 import {
   type FanoutPromptItem,
   type FanoutQueriesParams,
@@ -73,8 +73,8 @@ export async function fanoutQueries(
   }
   const filter = resolveModelFilter(ctx.catalog, p.model)
   if (filter === null) return { data: { items: [], total: 0 }, ...envelope }
-  const [texts, rows] = await Promise.all([
-    ctx.aggregates.derived(textsIndex, domain.key),
+  const [queries, rows] = await Promise.all([
+    ctx.aggregates.derived(TEXTS.queries, domain.key),
     ctx.aggregates.derived(fanoutRows, domain.key),
   ])
   const nPairs = rows.pairPrompt.length
@@ -90,7 +90,7 @@ export async function fanoutQueries(
     list.push(q)
   }
   const ranked: { item: FanoutPromptItem; sum: number }[] = []
-  const rank = texts.queries.rank
+  const rank = queries.rank
   const queryOf = rows.pairQuery
   for (const [idx, list] of byPrompt) {
     const prompt = domain.prompts[idx]
@@ -100,7 +100,7 @@ export async function fanoutQueries(
     const fanout = list.map((q): FanoutQueryItem => {
       sum += counts[q]!
       return {
-        query: texts.queries.text[queryOf[q]!]!,
+        query: queries.text[queryOf[q]!]!,
         count: counts[q]!,
         channels: channelNames(channels[q]!),
       }

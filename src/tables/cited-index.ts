@@ -58,6 +58,10 @@ export interface CitedUrlRows extends ComboRows {
   readonly urlStart: Int32Array
   /** entriesBefore[i]: the entries of rows [0, i). */
   readonly entriesBefore: Float64Array
+  /** Per URL: the day of its first and last row, and its entries in all (a window holding both needs no search). */
+  readonly urlFirstDay: Int32Array
+  readonly urlLastDay: Int32Array
+  readonly urlEntries: Float64Array
   /** URL, combo and entries of every row, by day. */
   readonly byDay: ByDay
   readonly prompt: Int32Array
@@ -115,7 +119,10 @@ function textsOf(kind: number): Derived<TextList> {
         pool.loadColumns('queries/load_texts', values, ['idx'], ['i32']),
         pool.loadStrings('queries/load_texts_text', values, ['text']),
       ])
-      const value = textList([...idxs!], texts!.map((t) => t ?? ''))
+      const value = textList(
+        [...idxs!],
+        texts!.map((t) => t ?? ''),
+      )
       return { value, rows: Math.ceil(value.text.length / 4) }
     },
   }
@@ -300,7 +307,26 @@ export const citedUrlRows: Derived<CitedUrlRows> = {
     for (let u = 0; u < nUrls; u++) urlStart[u + 1]! += urlStart[u]!
     const { url, ...rest } = r
     const byDay = sortByDay(r.day, url, r.combo, r.entries)
-    const value: CitedUrlRows = { ...rest, urlStart, entriesBefore: runningSum(r.entries), byDay }
+    const entriesBefore = runningSum(r.entries)
+    const urlFirstDay = new Int32Array(nUrls)
+    const urlLastDay = new Int32Array(nUrls).fill(-1)
+    const urlEntries = new Float64Array(nUrls)
+    for (let u = 0; u < nUrls; u++) {
+      const [from, to] = [urlStart[u]!, urlStart[u + 1]!]
+      if (from === to) continue
+      urlFirstDay[u] = r.day[from]!
+      urlLastDay[u] = r.day[to - 1]!
+      urlEntries[u] = entriesBefore[to]! - entriesBefore[from]!
+    }
+    const value: CitedUrlRows = {
+      ...rest,
+      urlStart,
+      entriesBefore,
+      urlFirstDay,
+      urlLastDay,
+      urlEntries,
+      byDay,
+    }
     return { value, rows: Math.ceil((bytes + r.day.length * 20) / ROW_BYTES) }
   },
 }
