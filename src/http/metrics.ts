@@ -24,7 +24,7 @@ export interface RequestSample {
   route: string | null
   status: number
   seconds: number
-  /** The X-Cache header of the answer (HIT or MISS on report routes). */
+  /** The X-Cache header of the answer, on a route whose answers are cached (else undefined). */
   cache: string | undefined
 }
 

@@ -5,14 +5,21 @@
  */
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
+import { ENDPOINTS, type Endpoint } from '../../api/index.js'
 import type { ServiceContext } from '../context.js'
+
+/** The routes whose answers the response cache keeps (the others' X-Cache says nothing). */
+const CACHED_ROUTES: ReadonlySet<string> = new Set(
+  (ENDPOINTS as readonly Endpoint[]).filter((e) => e.cache !== 'none').map((e) => e.path),
+)
 
 const metrics: FastifyPluginAsync<{ ctx: ServiceContext }> = async (app, { ctx }) => {
   app.addHook('onResponse', async (request, reply) => {
-    const cache = reply.getHeader('x-cache')
+    const route = request.routeOptions.url ?? null
+    const cache = route !== null && CACHED_ROUTES.has(route) ? reply.getHeader('x-cache') : undefined
     ctx.metrics.observeRequest({
       method: request.method,
-      route: request.routeOptions.url ?? null,
+      route,
       status: reply.statusCode,
       seconds: reply.elapsedTime / 1000,
       cache: typeof cache === 'string' ? cache : undefined,
