@@ -36,7 +36,8 @@ import { olderThanDays } from './schemas/operations.js'
 import { nowParam } from './schemas/params.js'
 import { ApiKeys, loadActiveApiKeys, type StoredApiKey } from './keys.js'
 import { arrowToFlatRows, feedFlat, feedNdjsonPath, feedRecords } from './ingest/sources.js'
-import { prepareExportDir, readExport, writeExport, writeManifest } from './parquet.js'
+import { prepareExportDir, readExport, writeExport, writeManifest, type ExportPart } from './parquet.js'
+import { flatRecords, type FlatRows } from './ingest/flat.js'
 import { computeCompetitorSeries } from './queries/competitor-series.js'
 import type { QueryContext } from './queries/context.js'
 import { computePromptSeries } from './queries/prompt-series.js'
@@ -446,7 +447,18 @@ export async function restoreBackup(params: RestoreParams): Promise<RestoreResul
     ])
   const engine = (await openEngine({ path, aggregateCache: false })) as DuckDBEngine
   try {
-    const result = (await engine.ingestFile(resolve(params.from))) as unknown as Record<string, number>
+    // Domain by domain (one call each, after the teams and domains): memory holds one domain's rows.
+    const from = resolve(params.from)
+    const read = (part: ExportPart) => engine.pool.use((c) => readExport(c.conn, from, part))
+    const result: Record<string, number> = {}
+    const ingest = async (rows: FlatRows) => {
+      const r = await engine.ingest(flatRecords(rows))
+      for (const [table, n] of Object.entries(r))
+        if (typeof n === 'number') result[table] = (result[table] ?? 0) + n
+    }
+    const heads = await read({ kind: 'heads' })
+    await ingest(heads)
+    for (const d of heads.domains ?? []) await ingest(await read({ kind: 'domain', id: String(d.id) }))
     // The engine is this function's alone: nothing else writes while the keys go in.
     const keys = await engine.write.run(
       sqlText('backup/restore_api_keys'),

@@ -3,6 +3,7 @@
  * own tables keyed by analysis_id) turned back into records, for Arrow tables and Parquet exports.
  * Values are normalized (Date -> ISO string, bigint -> number) and then validated like any input.
  */
+import { ValidationError } from '../errors.js'
 
 export const FLAT_TABLES = [
   'teams',
@@ -127,3 +128,19 @@ export function* flatToRecords(tables: FlatRows): Generator<FlatRecord> {
   }
   for (const [id] of children) yield { record: undefined, table: 'analyses', row: -1, orphanOf: id }
 }
+
+/**
+ * The records of flat tables, for `ingest(records)`; child rows without their analyses row are an
+ * error (a damaged export).
+ */
+export function* flatRecords(tables: FlatRows): Generator<unknown> {
+  for (const { record, orphanOf } of flatToRecords(tables)) {
+    if (orphanOf !== undefined)
+      throw new ValidationError([{ path: 'analysis_id', message: orphanMessage(orphanOf) }])
+    yield record
+  }
+}
+
+/** The problem with child rows whose analysis_id matches no analyses row. */
+export const orphanMessage = (analysisId: string): string =>
+  `${analysisId} has mentions, citations or theme occurrences but no analyses row`

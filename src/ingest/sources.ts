@@ -7,7 +7,14 @@ import { createReadStream, statSync } from 'node:fs'
 import { ValidationError } from '../errors.js'
 import type { ArrowTables, RecordSource } from '../types.js'
 import type { IngestCall } from './call.js'
-import { FLAT_TABLES, INPUT_ONLY_TABLES, flatToRecords, type FlatRows, type FlatTableName } from './flat.js'
+import {
+  FLAT_TABLES,
+  INPUT_ONLY_TABLES,
+  flatToRecords,
+  orphanMessage,
+  type FlatRows,
+  type FlatTableName,
+} from './flat.js'
 import { parseNdjson } from './ndjson.js'
 import { feedNdjsonFile } from './ndjson-feed.js'
 
@@ -62,11 +69,7 @@ export function feedFlat(call: IngestCall, rows: FlatRows): void {
   for (const { record, table, row, orphanOf } of flatToRecords(rows)) {
     if (orphanOf !== undefined) {
       call.fieldPrefix = ''
-      call.issue(
-        { index: 0 },
-        'analysis_id',
-        `${orphanOf} has mentions, citations or theme occurrences but no analyses row`,
-      )
+      call.issue({ index: 0 }, 'analysis_id', orphanMessage(orphanOf))
       continue
     }
     call.fieldPrefix = `${table}.`
