@@ -433,7 +433,7 @@ export async function openEngine(options: OpenEngineOptions = {}): Promise<Engin
 
 /**
  * Builds a new database at `path` from a backup directory (manifest and checksums checked first):
- * every record through the Parquet import, then the API keys as they were (hashes, revocations).
+ * the export's records domain by domain, then the API keys as they were (hashes, revocations).
  * Row counts must equal the manifest's; on any failure the new file is removed.
  * @example
  * await restoreBackup({ from: 'backups/backup-2026-11-20T150000Z', path: 'data/restored.duckdb' })

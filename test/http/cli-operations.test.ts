@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { keysCommand } from '../../src/cli/commands/keys.js'
+import { serveCommand } from '../../src/cli/commands/serve.js'
 import { backupCommand, pruneCommand, restoreCommand } from '../../src/cli/commands/operations.js'
 import { reportError } from '../../src/cli/errors.js'
 import { startServer, type RunningServer } from '../../src/http/index.js'
@@ -74,7 +75,14 @@ describe('visibility keys --server', () => {
   beforeAll(async () => {
     engine = await openEngine()
     await engine.ingest(tenantRecords())
-    server = await startServer({ engine, port: 0, signals: [], logger: false, adminToken: ADMIN_TOKEN })
+    server = await startServer({
+      engine,
+      port: 0,
+      signals: [],
+      logger: false,
+      adminToken: ADMIN_TOKEN,
+      backupDir: mkdtempSync(join(tmpdir(), 'va-cli-backups-')),
+    })
   })
   afterAll(() => server.close())
 
@@ -106,6 +114,19 @@ describe('visibility keys --server', () => {
     expect(again).toMatchObject({
       code: 1,
       err: expect.stringMatching(/no API key with id .* already revoked/),
+    })
+  })
+
+  it('prune --server and backup --server act on the running server', async () => {
+    const pruned = await run(pruneCommand, ['--server', server.url, '--older-than', '30'], env)
+    expect(pruned).toMatchObject({ code: 0, out: expect.stringMatching(/^pruned the analyses dated before/) })
+    const backup = await run(backupCommand, ['--server', server.url], env)
+    expect(backup.code, backup.err).toBe(0)
+    expect(backup.out).toMatch(/^backup written to .*\/backup-\d{8}T\d{6}\.\d{3}Z: 5 teams, 6 domains/)
+    const refused = await run(pruneCommand, ['--server', server.url, '--older-than=-3'], env)
+    expect(refused).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/--older-than must be an integer from 0 to 36500/),
     })
   })
 
@@ -157,6 +178,20 @@ describe('visibility keys --server', () => {
       expect(res.err.trim().split('\n')).toHaveLength(1)
       expect(res.err).not.toContain(ADMIN_TOKEN)
     }
+  })
+})
+
+describe('visibility serve with a VA_BACKUP_DIR it cannot write', () => {
+  it('refuses to start, naming the variable', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'va-serve-')), 'file')
+    writeFileSync(file, 'x')
+    const res = await run(serveCommand, ['--port', '0', '--db', join(file, '..', 'db.duckdb')], {
+      VA_BACKUP_DIR: join(file, 'backups'),
+    })
+    expect(res.code).toBe(1)
+    expect(res.err).toMatch(
+      /^visibility serve: VA_BACKUP_DIR .*file\/backups is not a writable directory \((ENOTDIR|EEXIST)\)/,
+    )
   })
 })
 
