@@ -13,6 +13,7 @@ export {
   type Endpoint,
   type EndpointDefinition,
   type EndpointId,
+  type RateLimitState,
 } from './endpoints.js'
 export {
   authorizeDomain,
@@ -30,6 +31,8 @@ export {
   limitParam,
   modelParam,
   nowParam,
+  pageParam,
+  sizeParam,
   sentimentDomainIdParam,
   DOMAIN_ID_REQUIRED,
   type Param,
@@ -44,4 +47,11 @@ export {
   sentimentOverviewPayloadSchema,
   sentimentThemesPayloadSchema,
   type DomainsPayload,
+} from '../schemas/payloads.js'
+export {
+  brandRankingsPayloadSchema,
+  brandSeriesPayloadSchema,
+  modelLeaderboardPayloadSchema,
+  promptListPayloadSchema,
+  validatePayloadSchema,
 } from '../schemas/payloads.js'

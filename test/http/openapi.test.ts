@@ -9,6 +9,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ENDPOINTS as TABLE } from '../../src/api/index.js'
 import { buildServer } from '../../src/http/index.js'
 import type { Engine } from '../../src/types.js'
 import {
@@ -79,9 +80,7 @@ describe('OpenAPI document', () => {
   it('is a valid OpenAPI 3.1 document describing the public paths', async () => {
     await SwaggerParser.validate(structuredClone(doc) as never)
     expect(doc.openapi).toBe('3.1.0')
-    expect(Object.keys(doc.paths).sort()).toEqual(
-      [...Object.values(ENDPOINTS), '/api/v1/domains', '/healthz'].sort(),
-    )
+    expect(Object.keys(doc.paths).sort()).toEqual([...TABLE.map((e) => e.path), '/healthz'].sort())
     const prompts = doc.paths[ENDPOINTS.prompts]!.get!
     expect(Object.keys(prompts.responses).sort()).toEqual([
       '200',
@@ -168,5 +167,33 @@ describe('OpenAPI document', () => {
     expect(last!.statusCode).toBe(429)
     check(ENDPOINTS.themes, last!)
     expect(count).toBe(32)
+  })
+
+  it('every response of the listings, rankings and brand series validates against it', async () => {
+    const acme = '5b0e6c1a-8f2d-4e3b-a7c9-1d2e3f4a5b6c'
+    const scope = { teamId: T.acme, scopeTeamIds: [T.acme, '0a9c2f4e-1b7d-4c3a-9e8f-5d6b7a8c9d01'] }
+    const rows = TABLE.filter((e) => !Object.values(ENDPOINTS).includes(e.path as never))
+    expect(rows.map((e) => e.id)).toEqual(
+      expect.arrayContaining(['validate', 'prompt-list', 'brand-rankings']),
+    )
+    for (const row of rows) {
+      const own = bearer((await engine.createApiKey(scope)).key)
+      const requests: Array<[string, Record<string, string>]> =
+        row.access === 'none'
+          ? [
+              ['', own],
+              ['', {}],
+            ]
+          : [
+              [`domain_id=${acme}&days=365`, own], // 200 over the example dataset
+              [`domain_id=${acme}&days=365&model=gpt-4o-2024-08-06&size=1`, own], // 200, raw model id
+              [`domain_id=${D.acme1}&days=7`, own], // 200, empty
+              ['days=0', own], // 400
+              [`domain_id=${UNKNOWN_DOMAIN}`, own], // 403
+              [`domain_id=${D.acme1}`, {}], // 401
+            ]
+      for (const [query, headers] of requests)
+        check(row.path, await app.inject({ url: `${row.path}?${query}`, headers }))
+    }
   })
 })

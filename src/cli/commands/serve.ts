@@ -27,15 +27,16 @@ function packageRoot(): string {
 
 /** Seeds an empty database with the demo dataset. */
 async function seedDemo(engine: Engine): Promise<boolean> {
-  if ((await engine.listDomains()).length > 0) return false
+  if ((await engine.listDomains()).data.total > 0) return false
   await engine.ingestFile(join(packageRoot(), DEMO_DATASET))
   return true
 }
 
 /** Revokes earlier demo keys and creates a new one for the team of the first domain. */
 async function demoKey(engine: Engine): Promise<{ key: string; domainId: string } | null> {
-  const [domain] = await engine.listDomains()
-  if (domain === undefined) return null
+  const [first] = (await engine.listDomains()).data.items
+  const domain = first === undefined ? null : await engine.getDomain(first.id)
+  if (domain === null) return null
   for (const old of await engine.listApiKeys()) {
     if (old.name === 'demo' && old.revoked_at === null) await engine.revokeApiKey(old.id)
   }

@@ -48,7 +48,7 @@ export const endpointsPlugin: FastifyPluginAsync<{ ctx: ServiceContext }> = asyn
           if ('status' in access) return reply.code(access.status).send({ detail: access.detail })
         }
         const compute = async () => {
-          const context = { now: new Date(clock()), caller: caller.key }
+          const context = { now: new Date(clock()), caller: caller.key, rateLimit: caller.rate }
           const payload = await queries.run(() => endpoint.compute(engine, params as never, context))
           return { body: JSON.stringify(endpoint.payload.parse(payload)) }
         }
