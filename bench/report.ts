@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { SuiteOutput, TimingRow } from './lib/suite.js'
 import { ROOT } from './lib/suite.js'
+import { rankingsSection, rankingsTargets } from './report-rankings.js'
 
 export interface Machine {
   cpu: string
@@ -48,7 +49,7 @@ const FN_LABEL: Record<string, string> = {
 }
 const FNS = Object.keys(FN_LABEL)
 
-const ms = (x: number | undefined): string =>
+export const ms = (x: number | undefined): string =>
   x === undefined || !Number.isFinite(x)
     ? '–'
     : x >= 100
@@ -56,7 +57,7 @@ const ms = (x: number | undefined): string =>
       : x >= 10
         ? x.toFixed(1)
         : x.toFixed(2)
-const ratio = (x: number | undefined): string =>
+export const ratio = (x: number | undefined): string =>
   x === undefined || !Number.isFinite(x) ? '–' : `${x >= 10 ? x.toFixed(0) : x.toFixed(1)}x`
 const mark = (met: boolean | null): string => (met === null ? 'n/a' : met ? '**met**' : '**missed**')
 
@@ -142,6 +143,7 @@ export function evaluateTargets(runs: SuiteRun[], quick: boolean): Target[] {
       measured: 'not measured',
       met: false,
     })
+  t.push(...rankingsTargets(runs, quick))
   return t
 }
 
@@ -350,6 +352,7 @@ export function renderMarkdown(
     }
     L.push('')
   }
+  L.push(...rankingsSection(runs))
   L.push('## Peers: tried, and left out')
   L.push('')
   const notesOf = runs.flatMap((r) => r.output?.notes ?? [])

@@ -37,6 +37,7 @@ const PLAN: PlannedSuite[] = quick
       { id: 'crowd-Crowdq', script: 'crowd', dataset: 'Crowdq' },
       { id: 'ingest-S', script: 'ingest', dataset: 'S' },
       { id: 'http', slot: 'slot: HTTP suite comes with the HTTP service (another helper)' },
+      { id: 'rankings-S', script: 'rankings', dataset: 'S' },
     ]
   : [
       { id: 'reference-S', script: 'reference', dataset: 'S' },
@@ -45,6 +46,8 @@ const PLAN: PlannedSuite[] = quick
       { id: 'crowd-Crowd', script: 'crowd', dataset: 'Crowd', heapMB: 8192 },
       { id: 'ingest-L', script: 'ingest', dataset: 'L', heapMB: 8192 },
       { id: 'http', slot: 'slot: HTTP suite comes with the HTTP service (another helper)' },
+      { id: 'rankings-L', script: 'rankings', dataset: 'L', heapMB: 8192 },
+      { id: 'rankings-Crowd', script: 'rankings', dataset: 'Crowd', heapMB: 8192 },
     ]
 
 async function duckdbVersion(): Promise<string> {

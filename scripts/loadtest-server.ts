@@ -22,7 +22,9 @@ const http = (await import('../src/http/index.js' as string)) as {
 }
 const engine = await openEngine({ path: join(options.dir, 'serve.duckdb') })
 for (const f of options.files) await engine.ingestFile(f)
-const domains = await engine.listDomains()
+const domains = await Promise.all(
+  (await engine.listDomains()).data.items.map(async (d) => (await engine.getDomain(d.id))!),
+)
 const team = domains[0]!.team_id
 const keys: string[] = []
 for (let i = 0; i < (options.keys ?? 2); i++)

@@ -17,6 +17,8 @@ export interface PromptRow {
   idx: number
   text: string
   estimated_search_volume: number | null
+  /** ISO 8601 UTC with milliseconds, or null. */
+  created_at: string | null
 }
 export interface CompetitorRow {
   id: string
@@ -40,10 +42,15 @@ export interface DomainRow {
   brand_name: string
   website: string | null
   site_host: string | null
+  /** ISO 8601 UTC with milliseconds, or null. */
+  created_at: string | null
   prompts: PromptRow[]
   competitors: CompetitorRow[]
   themes: ThemeRow[]
 }
+
+/** A stored timestamp (ms since the epoch, or null) as the payloads return it. */
+const isoOfMs = (ms: unknown): string | null => (ms === null ? null : new Date(ms as number).toISOString())
 
 /** Where a prompt, competitor or theme lives. */
 export interface MemberRef {
@@ -75,8 +82,8 @@ export class Catalog {
         developer_access: dev as boolean,
       })
     }
-    for (const [key, id, team, brand, website, site] of await rows(
-      'SELECT domain_key, id::VARCHAR, team_id::VARCHAR, brand_name, website, site_host FROM domains ORDER BY domain_key',
+    for (const [key, id, team, brand, website, site, created] of await rows(
+      'SELECT domain_key, id::VARCHAR, team_id::VARCHAR, brand_name, website, site_host, epoch_ms(created_at)::DOUBLE FROM domains ORDER BY domain_key',
     )) {
       c.putDomain({
         key: key as number,
@@ -85,16 +92,18 @@ export class Catalog {
         brand_name: brand as string,
         website: website as string | null,
         site_host: site as string | null,
+        created_at: isoOfMs(created),
       })
     }
-    for (const [dk, idx, id, text, esv] of await rows(
-      'SELECT domain_key, prompt_idx, id::VARCHAR, text, estimated_search_volume::DOUBLE FROM prompts',
+    for (const [dk, idx, id, text, esv, created] of await rows(
+      'SELECT domain_key, prompt_idx, id::VARCHAR, text, estimated_search_volume::DOUBLE, epoch_ms(created_at)::DOUBLE FROM prompts',
     )) {
       c.putPrompt(dk as number, {
         id: id as string,
         idx: idx as number,
         text: text as string,
         estimated_search_volume: esv as number | null,
+        created_at: isoOfMs(created),
       })
     }
     for (const [dk, idx, id, name, website] of await rows(

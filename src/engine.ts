@@ -26,6 +26,9 @@ import { computeCompetitorSeries } from './queries/competitor-series.js'
 import type { QueryContext } from './queries/context.js'
 import { computePromptSeries } from './queries/prompt-series.js'
 import { sentimentOverview, sentimentThemes } from './queries/sentiment.js'
+import { brandSeries } from './queries/brand-series.js'
+import { listDomains, listPrompts, validate } from './queries/listings.js'
+import { brandRankings, modelLeaderboard } from './queries/rankings.js'
 import { AggregateStore } from './tables/aggregate-store.js'
 import type {
   ApiKeyInfo,
@@ -48,6 +51,18 @@ import type {
   SentimentParams,
   SentimentThemesPayload,
   TeamInfo,
+  BrandRankingsParams,
+  BrandRankingsPayload,
+  BrandSeriesParams,
+  BrandSeriesPayload,
+  ListDomainsParams,
+  ListDomainsPayload,
+  ListPromptsParams,
+  ListPromptsPayload,
+  ModelLeaderboardParams,
+  ModelLeaderboardPayload,
+  ValidateParams,
+  ValidatePayload,
 } from './types.js'
 
 export { SCHEMA_VERSION } from './db/migrate.js'
@@ -90,8 +105,11 @@ class DuckDBEngine implements Engine {
     if (!this.#open) throw new EngineClosedError()
   }
 
-  /** Runs a report under the read lock, on the catalog and aggregates of one committed state. */
-  #report<P, R>(compute: (ctx: QueryContext, params: P) => Promise<R>, params: P): Promise<R> {
+  /**
+   * Runs a report under the read lock, on the catalog and aggregates of one committed state (a
+   * closed engine rejects, never throws synchronously).
+   */
+  async #report<P, R>(compute: (ctx: QueryContext, params: P) => Promise<R>, params: P): Promise<R> {
     this.#check()
     return this.#rw.read(() => compute({ catalog: this.catalog, aggregates: this.aggregates }, params))
   }
@@ -181,6 +199,26 @@ class DuckDBEngine implements Engine {
     return this.#report(sentimentThemes, params)
   }
 
+  // Listings, rankings and brand time series (extensions 3-5).
+  validate(params: ValidateParams): Promise<ValidatePayload> {
+    return this.#report(validate, params)
+  }
+  listDomains(params: ListDomainsParams = {}): Promise<ListDomainsPayload> {
+    return this.#report(listDomains, params)
+  }
+  listPrompts(params: ListPromptsParams): Promise<ListPromptsPayload> {
+    return this.#report(listPrompts, params)
+  }
+  brandRankings(params: BrandRankingsParams): Promise<BrandRankingsPayload> {
+    return this.#report(brandRankings, params)
+  }
+  modelLeaderboard(params: ModelLeaderboardParams): Promise<ModelLeaderboardPayload> {
+    return this.#report(modelLeaderboard, params)
+  }
+  brandSeries(params: BrandSeriesParams): Promise<BrandSeriesPayload> {
+    return this.#report(brandSeries, params)
+  }
+
   async stats(): Promise<Record<string, number>> {
     this.#check()
     return this.#rw.read(() =>
@@ -189,13 +227,6 @@ class DuckDBEngine implements Engine {
         return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]))
       }),
     )
-  }
-
-  async listDomains(): Promise<DomainInfo[]> {
-    this.#check()
-    return [...this.catalog.domains.values()]
-      .map((d) => ({ id: d.id, brand_name: d.brand_name, website: d.website, team_id: d.team_id }))
-      .sort((a, b) => (a.id < b.id ? -1 : 1))
   }
 
   async getDomain(id: string): Promise<DomainInfo | null> {

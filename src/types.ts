@@ -36,6 +36,8 @@ export interface DomainRecord {
   team_id: string
   brand_name: string
   website: string | null
+  /** When the domain was created: ISO 8601 with Z or an offset; absent or null: unknown. */
+  created_at?: string | null
 }
 export interface PromptRecord {
   type: 'prompt'
@@ -43,6 +45,8 @@ export interface PromptRecord {
   domain_id: string
   text: string
   estimated_search_volume: number | null
+  /** When the prompt was created: ISO 8601 with Z or an offset; absent or null: unknown. */
+  created_at?: string | null
 }
 export interface CompetitorRecord {
   type: 'competitor'
@@ -201,7 +205,159 @@ export interface SentimentThemesPayload {
   generated_at: string
 }
 
-/** A domain as the domains listing shows it. */
+// ---------------------------------------------------------------------------------------------
+// Listings, rankings and brand time series (extensions.md sections 3-5).
+
+/** What an API key says about its reach, as the listings take it (semantics.md 8). */
+export interface KeyScope {
+  /** The key's own team. */
+  teamId: string
+  /** The teams the key may read. */
+  scopeTeamIds: string[]
+  /** null: every domain of the scoped teams. */
+  allowedDomains: string[] | null
+}
+export interface ValidateParams {
+  key: KeyScope
+  /** The key's rate-limit window after counting the request being answered. */
+  rateLimit: {
+    /** Requests allowed per window. */
+    limitPerMinute: number
+    /** Requests counted in the window, this one included. */
+    used: number
+    /** When the window ends. */
+    resetAt: Clock
+  }
+  now?: Clock
+}
+export interface ListDomainsParams {
+  /** Whose domains: omitted or null lists every domain (a local, trusted reader). */
+  key?: KeyScope | null
+  now?: Clock
+}
+export interface ListPromptsParams {
+  domainId: string
+  /** >= 1, default 1. */
+  page?: number
+  /** 1-500, default 50. */
+  size?: number
+  now?: Clock
+}
+/** domain_id, days, model: the brand rankings and the brand time series. */
+export interface BrandReportParams {
+  domainId: string
+  /** 1-365, default 30. */
+  days?: number
+  /** `all` (default), a channel name, or a raw model identifier. */
+  model?: string
+  now?: Clock
+}
+export type BrandRankingsParams = BrandReportParams
+export interface ModelLeaderboardParams {
+  domainId: string
+  days?: number
+  now?: Clock
+}
+export const BRAND_METRICS = ['visibility', 'mentions', 'citations', 'citability'] as const
+export type BrandMetric = (typeof BRAND_METRICS)[number]
+export interface BrandSeriesParams extends BrandReportParams {
+  /** Which of the four brand time series. */
+  metric: BrandMetric
+}
+
+export interface ValidatePayload {
+  data: {
+    team_id: string
+    team_name: string
+    plan: Plan
+    developer_access: boolean
+    scoped_team_ids: string[]
+    allowed_domains: string[] | null
+    rate_limit: { limit_per_minute: number; remaining: number; reset_at: string }
+  }
+  generated_at: string
+}
+
+/** One page of a listing. */
+export interface Page<T> {
+  items: T[]
+  total: number
+  page: number
+  size: number
+  total_pages: number
+}
+export interface DomainItem {
+  id: string
+  name: string
+  website: string | null
+  /** ISO 8601 UTC with milliseconds, or null. */
+  created_at: string | null
+}
+export interface ListDomainsPayload {
+  data: Page<DomainItem>
+  generated_at: string
+}
+export interface PromptItem {
+  id: string
+  text: string
+  estimated_search_volume: number | null
+  /** ISO 8601 UTC with milliseconds, or null. */
+  created_at: string | null
+}
+export interface ListPromptsPayload {
+  data: Page<PromptItem>
+  domain_id: string
+  page: number
+  size: number
+  generated_at: string
+}
+
+export interface BrandRankingItem {
+  id: string
+  name: string
+  website: string | null
+  is_brand: boolean
+  mentions: number
+  visibility: number
+  sov: number
+  avg_position: number | null
+  prompts_mentioned: number
+  total_prompts: number
+}
+export interface BrandRankingsPayload {
+  data: { items: BrandRankingItem[] }
+  domain_id: string
+  days: number
+  model: string
+  generated_at: string
+}
+export interface LeaderboardItem {
+  /** The channel. */
+  model: Channel
+  visibility: number
+  avg_position: number | null
+  mentions: number
+  responses: number
+}
+export interface ModelLeaderboardPayload {
+  data: { items: LeaderboardItem[] }
+  domain_id: string
+  days: number
+  generated_at: string
+}
+export interface ValuePoint {
+  date: string
+  value: number
+}
+export interface BrandSeriesPayload {
+  data: { items: ValuePoint[] }
+  domain_id: string
+  days: number
+  model: string
+  generated_at: string
+}
+
+/** A domain as `getDomain` returns it. */
 export interface DomainInfo {
   id: string
   brand_name: string
@@ -328,8 +484,23 @@ export interface Engine {
   sentimentOverview(params: SentimentParams): Promise<SentimentOverviewPayload>
   sentimentThemes(params: SentimentParams): Promise<SentimentThemesPayload>
 
-  /** Every domain, ordered by id. */
-  listDomains(): Promise<DomainInfo[]>
+  // Listings, rankings and brand time series (extensions 3-5).
+  /**
+   * The key's team, scope and rate-limit state (GET /api/v1/validate): the library takes what the
+   * key says and the rate-limit window the caller keeps.
+   */
+  validate(params: ValidateParams): Promise<ValidatePayload>
+  /** The domains a key may read, by name then id (every domain without a key), as one page. */
+  listDomains(params?: ListDomainsParams): Promise<ListDomainsPayload>
+  /** A page of the domain's prompts, newest first (by created_at; unknown last), then by id. */
+  listPrompts(params: ListPromptsParams): Promise<ListPromptsPayload>
+  /** The brand and every competitor ranked over the window. */
+  brandRankings(params: BrandRankingsParams): Promise<BrandRankingsPayload>
+  /** Per channel with analyses in the window, the brand's visibility and position. */
+  modelLeaderboard(params: ModelLeaderboardParams): Promise<ModelLeaderboardPayload>
+  /** One of the four brand time series (visibility, mentions, citations, citability). */
+  brandSeries(params: BrandSeriesParams): Promise<BrandSeriesPayload>
+
   /** A domain by id (any case), or null. */
   getDomain(id: string): Promise<DomainInfo | null>
   /** A team by id (any case), or null. */

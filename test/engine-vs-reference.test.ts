@@ -14,8 +14,9 @@ import { describe, expect, it } from 'vitest'
 import { openEngine } from '../src/index.js'
 import type { Engine } from '../src/index.js'
 import { ReferenceModel } from './reference/model.js'
-import { datasetArb, paramsFor, queryArb } from './support/arbitraries.js'
-import type { Dataset, Query } from './support/arbitraries.js'
+import { datasetArb, extDatasetArb, extQueryArb, paramsFor, queryArb } from './support/arbitraries.js'
+import type { Dataset, ExtDataset, ExtQuery } from './support/arbitraries.js'
+import type { ExtInputRecord } from './reference/types.js'
 
 const numRuns = Number(process.env.PROPERTY_RUNS ?? 75)
 /** Each engine costs a few hundred ms to open and fill; shrinking a failure opens many. */
@@ -26,11 +27,11 @@ const timeout = 600_000
  * call (so stale aggregates or caches between calls show up), both fed the same calls in order.
  * With `viaFile` the engine reads each call from an NDJSON file (ingestFile) instead of an array.
  */
-async function withBoth(
-  ds: Dataset,
-  queries: Query[],
+async function withBoth<Q>(
+  ds: Pick<Dataset | ExtDataset, 'calls'>,
+  queries: Q[],
   viaFile: boolean,
-  check: (engine: Engine, model: ReferenceModel, q: Query) => Promise<void>,
+  check: (engine: Engine, model: ReferenceModel, q: Q) => Promise<void>,
 ): Promise<void> {
   const engine = await openEngine()
   const dir = viaFile ? mkdtempSync(join(tmpdir(), 'va-ref-')) : null
@@ -113,6 +114,107 @@ describe('engine equals the reference model on random datasets', () => {
             const p = paramsFor(ds, q).sentiment
             expect(await engine.sentimentThemes(p)).toEqual(model.sentimentThemes(p))
           }),
+        ),
+        { numRuns },
+      )
+    },
+    timeout,
+  )
+})
+
+// ---------------------------------------------------------------------------------------------
+// Listings, rankings and brand time series (extensions 3-5), on datasets whose domains and
+// prompts may carry created_at (extensions 1).
+
+/**
+ * The records as this engine takes them: the citation title / page_type and fan-out fields of
+ * extensions 1 come with the citations change of issue 11; until then they are dropped here (the
+ * extra citation URLs stay: www., subdomains, fragments, competitors' parent domains).
+ */
+function withoutCitationFields(ds: ExtDataset): ExtDataset {
+  const strip = (r: ExtInputRecord): ExtInputRecord => {
+    if (r.type !== 'analysis') return r
+    const { fanout_queries: _fanout, ...rest } = r
+    return { ...rest, citations: r.citations.map((c) => ({ url: c.url })) }
+  }
+  const seen = new Map<ExtInputRecord, ExtInputRecord>()
+  const once = (r: ExtInputRecord) => seen.get(r) ?? seen.set(r, strip(r)).get(r)!
+  const calls = ds.calls.map((call) => call.map(once))
+  return { ...ds, calls, records: calls.flat() }
+}
+
+/** What an API key says, drawn from the dataset's teams and domains (plus an unknown domain). */
+const keyPlanArb = fc.record({
+  team: fc.nat(),
+  scope: fc.array(fc.nat(), { maxLength: 3 }),
+  allowed: fc.option(fc.array(fc.nat(), { maxLength: 3 }), { freq: 2 }),
+  upper: fc.boolean(),
+})
+type KeyPlan = typeof keyPlanArb extends fc.Arbitrary<infer T> ? T : never
+
+function keyOf(ds: ExtDataset, plan: KeyPlan) {
+  const lower = (xs: string[]) => [...new Set(xs.map((x) => x.toLowerCase()))]
+  const teams = lower(ds.records.filter((r) => r.type === 'team').map((r) => r.id))
+  const domains = [...ds.domainIds, 'd0000000-0000-4000-8000-0000000000ff']
+  const at = <T>(xs: T[], i: number): T => xs[i % xs.length]!
+  const spell = (id: string) => (plan.upper ? id.toUpperCase() : id)
+  return {
+    teamId: spell(at(teams, plan.team)),
+    scopeTeamIds: plan.scope.map((i) => spell(at(teams, i))),
+    allowedDomains: plan.allowed === null ? null : plan.allowed.map((i) => spell(at(domains, i))),
+  }
+}
+
+const METRICS = ['visibility', 'mentions', 'citations', 'citability'] as const
+
+describe('engine equals the reference model on the listings, rankings and brand series', () => {
+  it(
+    'validate, domains, prompts, brand rankings, model leaderboard, the four brand series',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          extDatasetArb.map(withoutCitationFields),
+          fc.array(fc.tuple(extQueryArb, keyPlanArb, fc.nat({ max: 100 })), { minLength: 1, maxLength: 3 }),
+          fc.boolean(),
+          (ds, qs, viaFile) =>
+            withBoth(
+              ds,
+              qs,
+              viaFile,
+              async (engine, model, [q, keyPlan, used]: [ExtQuery, KeyPlan, number]) => {
+                const { domainId, days = 30, model: m = 'all', now: clock } = paramsFor(ds, q.base).sentiment
+                const now = clock!
+                const key = keyOf(ds, keyPlan)
+                const same = async (engineCall: Promise<unknown>, modelCall: () => unknown) => {
+                  let expected: unknown
+                  try {
+                    expected = modelCall()
+                  } catch (e) {
+                    // The key's team may be gone from a dataset with repeated records: both refuse.
+                    await expect(engineCall).rejects.toThrow((e as Error).constructor as never)
+                    return
+                  }
+                  expect(await engineCall).toEqual(expected)
+                }
+                const rateLimit = { limitPerMinute: 100, used, resetAt: '2026-11-20T15:01:00Z' }
+                await same(engine.validate({ key, rateLimit, now }), () =>
+                  model.validate({ key, rateLimit, now }),
+                )
+                await same(engine.listDomains({ key, now }), () => model.listDomains({ key, now }))
+                const page = { domainId, page: q.page, size: q.size, now }
+                await same(engine.listPrompts(page), () => model.listPrompts(page))
+                const report = { domainId, days, model: m, now }
+                await same(engine.brandRankings(report), () => model.brandRankings(report))
+                await same(engine.modelLeaderboard({ domainId, days, now }), () =>
+                  model.modelLeaderboard({ domainId, days, now }),
+                )
+                for (const metric of METRICS) {
+                  await same(engine.brandSeries({ ...report, metric }), () =>
+                    model.brandSeries({ ...report, metric }),
+                  )
+                }
+              },
+            ),
         ),
         { numRuns },
       )

@@ -6,48 +6,13 @@
 import { ENVELOPE, ITEM } from './support/golden.js'
 import { describe, expect, it } from 'vitest'
 import { isValidationError, openEngine } from '../src/index.js'
-import type { AnalysisInputRecord, AnalysisRecord, Engine, MentionInput } from '../src/index.js'
-import {
-  analysis as buildAnalysis,
-  competitor,
-  domain,
-  mention,
-  prompt,
-  team,
-  theme as buildTheme,
-} from './support/records.js'
+import type { AnalysisInputRecord, Engine } from '../src/index.js'
+import { mention, theme as buildTheme } from './support/records.js'
+import { analysis, base, C1, C2, C3, D, D2, NOW, P1, P2, P3, TEAM, withEngine } from './support/inline.js'
 
-const NOW = '2026-11-20T15:00:00Z'
-const TEAM = '7ea00000-0000-4000-8000-000000000001'
-const D = 'd0000000-0000-4000-8000-000000000001'
-const D2 = 'd0000000-0000-4000-8000-000000000002'
-const P1 = 'f0000000-0000-4000-8000-000000000001'
-const P2 = 'f0000000-0000-4000-8000-000000000002'
-const P3 = 'f0000000-0000-4000-8000-000000000003'
-const C1 = 'c0000000-0000-4000-8000-000000000001'
-const C2 = 'c0000000-0000-4000-8000-000000000002'
-const C3 = 'c0000000-0000-4000-8000-000000000003'
 const T1 = 'e0000000-0000-4000-8000-000000000001'
 const T2 = 'e0000000-0000-4000-8000-000000000002'
 const T3 = 'e0000000-0000-4000-8000-000000000003'
-
-let serial = 0
-const aid = (): string => `a0000000-0000-4000-8000-${(++serial).toString(16).padStart(12, '0')}`
-
-/** A team, domain D (website acme.com) with prompts P1-P3, competitors and themes as given. */
-function base(
-  opts: { website?: string | null; competitors?: [string, string][]; themes?: AnalysisInputRecord[] } = {},
-): AnalysisInputRecord[] {
-  return [
-    team({ id: TEAM, name: 'Team' }),
-    domain({ id: D, team_id: TEAM, website: opts.website === undefined ? 'acme.com' : opts.website }),
-    ...[P1, P2, P3].map((id, i) =>
-      prompt({ id, domain_id: D, text: `prompt ${i + 1}`, estimated_search_volume: null }),
-    ),
-    ...(opts.competitors ?? []).map(([id, name]) => competitor({ id, domain_id: D, name, website: null })),
-    ...(opts.themes ?? []),
-  ]
-}
 
 function theme(
   id: string,
@@ -58,34 +23,6 @@ function theme(
 }
 
 const m = mention
-
-function analysis(
-  at: string,
-  mentions: MentionInput[] = [],
-  extra: Partial<AnalysisRecord> = {},
-): AnalysisRecord {
-  return buildAnalysis({
-    id: aid(),
-    domain_id: D,
-    prompt_id: P1,
-    model: 'gpt-5',
-    answered_at: at,
-    mentions,
-    citations: [],
-    themes: [],
-    ...extra,
-  })
-}
-
-async function withEngine<T>(records: AnalysisInputRecord[], fn: (e: Engine) => Promise<T>): Promise<T> {
-  const engine = await openEngine()
-  try {
-    await engine.ingest(records)
-    return await fn(engine)
-  } finally {
-    await engine.close()
-  }
-}
 
 /** The prompt series' dates of P1 (the first item), or [] when it is absent. */
 async function promptDates(records: AnalysisInputRecord[], days = 7, now = NOW): Promise<string[]> {

@@ -92,7 +92,8 @@ export function profiles(quick: boolean): { fast: TimingOptions; slow: TimingOpt
 /** One timed row of a suite's output. */
 export interface TimingRow {
   case: string
-  fn: FunctionName | 'floor'
+  /** A report function, 'floor', or another suite's function name (bench/suites/rankings.ts). */
+  fn: FunctionName | 'floor' | (string & {})
   days: number
   impl: string
   median: number

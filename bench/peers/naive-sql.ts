@@ -35,7 +35,8 @@ CREATE TABLE citations (analysis_id VARCHAR, url VARCHAR);
 CREATE TABLE theme_occurrences (analysis_id VARCHAR, theme_id VARCHAR, occurrences INTEGER);
 `
 
-const WINDOW_FILTER = `domain_id = $domain_id
+/** The window and model filter of a report over the raw analyses (also bench/peers/naive-sql-rankings.ts). */
+export const WINDOW_FILTER = `domain_id = $domain_id
     AND CAST(answered_at AS DATE) BETWEEN CAST($start AS DATE) AND CAST($end AS DATE)
     AND ($kind = 'all' OR ($kind = 'channel' AND channel = $model) OR ($kind = 'model' AND model = $model))`
 
@@ -83,7 +84,8 @@ WINDOW w AS (PARTITION BY s.entity_id)
 ORDER BY s.entity_id, s.d
 `
 
-const HOST = `regexp_replace(lower(regexp_extract(url, '^[a-zA-Z][a-zA-Z0-9+.-]*://(?:[^@/?#]*@)?([^:/?#]+)', 1)), '^www[.]', '')`
+/** A citation URL's host, lower case, a leading www. removed (also bench/peers/naive-sql-rankings.ts). */
+export const HOST = `regexp_replace(lower(regexp_extract(url, '^[a-zA-Z][a-zA-Z0-9+.-]*://(?:[^@/?#]*@)?([^:/?#]+)', 1)), '^www[.]', '')`
 
 const PROMPT_SQL = `
 WITH a AS (
@@ -264,7 +266,8 @@ export class NaiveSql implements ReportFunctions {
     return reader.getRowObjectsJS() as Row[]
   }
 
-  private windowParams(p: {
+  /** The bound parameters of WINDOW_FILTER for a request (also bench/peers/naive-sql-rankings.ts). */
+  windowParams(p: {
     domainId: string
     days: number
     now: string

@@ -5,16 +5,10 @@
  * both (checked before timing, and against the typed-array oracle); then each case is timed on both,
  * back to back, and the ratio crowd/alone reported.
  */
-import {
-  DATASETS,
-  datasetDays,
-  datasetRecords,
-  mainDomainId,
-  analysisCount,
-  type DatasetSpec,
-} from '../data/generator.js'
+import { DATASETS, datasetRecords, mainDomainId, analysisCount, type DatasetSpec } from '../data/generator.js'
 import { TypedArrayStore } from '../peers/typed-arrays.js'
 import { loadEngineModule } from '../lib/engine.js'
+import { ingestInterleaved } from '../lib/stores.js'
 import { diffPayloads } from '../lib/compare.js'
 import { timeCase, stopwatch } from '../lib/timing.js'
 import {
@@ -68,20 +62,8 @@ async function main(): Promise<void> {
     out.setup['alone: ingest (one call)'] = a.ms
     log('alone ingested', a.value.analyses, `${a.ms.toFixed(0)} ms`)
     // The crowd arrives in batches of days, every domain interleaved within a batch.
-    const days = datasetDays(crowdSpec)
-    const batchDays = Math.ceil(days / 12)
-    let total = 0
-    let mentions = 0
-    const c = await stopwatch(async () => {
-      for (let from = 0; from < days; from += batchDays) {
-        const r = await crowd.ingest(
-          datasetRecords(crowdSpec, { fromDay: from, toDay: from + batchDays, entities: from === 0 }),
-        )
-        total += r.analyses
-        mentions += r.mentions
-        log(`crowd batch from day ${from}: ${r.analyses} analyses (${total} in all)`)
-      }
-    })
+    const c = await stopwatch(() => ingestInterleaved(crowd, crowdSpec, log))
+    const { analyses: total, mentions, batchDays } = c.value
     out.setup['crowd: ingest (batches of days)'] = c.ms
     if (total !== counts.total)
       out.failures.push(`crowd store holds ${total} analyses, the generator made ${counts.total}`)

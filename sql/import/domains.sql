@@ -1,3 +1,10 @@
 -- Reads the flat domains table of a Parquet export. Parameters: $path VARCHAR.
-SELECT id::VARCHAR AS id, team_id::VARCHAR AS team_id, brand_name, website
-FROM read_parquet($path, hive_partitioning = true)
+-- An export written before created_at existed has no such column: UNION ALL BY NAME with an empty
+-- row set that has it reads it as null.
+SELECT id::VARCHAR AS id, team_id::VARCHAR AS team_id, brand_name, website,
+       strftime(created_at::TIMESTAMPTZ, '%Y-%m-%dT%H:%M:%S.%gZ') AS created_at
+FROM (
+  SELECT NULL::TIMESTAMPTZ AS created_at WHERE false
+  UNION ALL BY NAME
+  SELECT * FROM read_parquet($path, hive_partitioning = true)
+)

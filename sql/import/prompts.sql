@@ -1,3 +1,11 @@
 -- Reads the flat prompts table of a Parquet export. Parameters: $path VARCHAR.
-SELECT id::VARCHAR AS id, domain_id::VARCHAR AS domain_id, text, estimated_search_volume::DOUBLE AS estimated_search_volume
-FROM read_parquet($path, hive_partitioning = true)
+-- An export written before created_at existed has no such column: UNION ALL BY NAME with an empty
+-- row set that has it reads it as null.
+SELECT id::VARCHAR AS id, domain_id::VARCHAR AS domain_id, text,
+       estimated_search_volume::DOUBLE AS estimated_search_volume,
+       strftime(created_at::TIMESTAMPTZ, '%Y-%m-%dT%H:%M:%S.%gZ') AS created_at
+FROM (
+  SELECT NULL::TIMESTAMPTZ AS created_at WHERE false
+  UNION ALL BY NAME
+  SELECT * FROM read_parquet($path, hive_partitioning = true)
+)

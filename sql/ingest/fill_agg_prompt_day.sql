@@ -3,7 +3,8 @@
 -- Runs after: clear_agg_prompt_day, insert_analyses, insert_mentions, insert_citations,
 -- insert_domains.
 -- Prompt series aggregates of the affected days: responses, brand mentions and positions, and
--- citations whose host is the domain's site or a subdomain of it (hosts stored without `www.`).
+-- citations whose host is the domain's site or a subdomain of it (is_brand_host,
+-- sql/schema/002_listings_rankings.sql; hosts stored without `www.`).
 INSERT INTO agg_prompt_day
 SELECT a.domain_key, a.day, a.prompt_idx,
        count(*)::INTEGER AS responses,
@@ -19,7 +20,7 @@ LEFT JOIN (
   FROM citations c
   SEMI JOIN stg_affected s ON c.domain_key = s.domain_key AND c.day = s.day
   JOIN domains d ON d.domain_key = c.domain_key
-  WHERE d.site_host IS NOT NULL AND (c.host = d.site_host OR ends_with(c.host, '.' || d.site_host))
+  WHERE is_brand_host(c.host, d.site_host)
   GROUP BY c.analysis_key
 ) c ON c.analysis_key = a.analysis_key
 GROUP BY a.domain_key, a.day, a.prompt_idx

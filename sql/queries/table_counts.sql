@@ -11,4 +11,7 @@ SELECT (SELECT count(*) FROM teams)::INTEGER AS teams,
        (SELECT count(*) FROM theme_occurrences)::INTEGER AS theme_occurrences,
        (SELECT count(*) FROM agg_prompt_day)::INTEGER AS agg_prompt_day,
        (SELECT count(*) FROM agg_entity_day)::INTEGER AS agg_entity_day,
-       (SELECT count(*) FROM agg_theme_day)::INTEGER AS agg_theme_day
+       (SELECT count(*) FROM agg_theme_day)::INTEGER AS agg_theme_day,
+       (SELECT count(*) FROM agg_channel_prompts)::INTEGER AS agg_channel_prompts,
+       (SELECT count(*) FROM agg_entity_prompt_day)::INTEGER AS agg_entity_prompt_day,
+       (SELECT count(*) FROM agg_citation_day)::INTEGER AS agg_citation_day

@@ -2,10 +2,13 @@
 -- record's ordinal in the call, and per-call integer handles instead of UUID strings; the handles
 -- are resolved to surrogate keys through the *_map tables once the whole call has been read.
 CREATE OR REPLACE TEMP TABLE stg_teams (id VARCHAR, name VARCHAR, plan VARCHAR, developer_access BOOLEAN);
+-- created_ms: a record's created_at in ms since the epoch (null when absent or null).
 CREATE OR REPLACE TEMP TABLE stg_domains (
-  domain_key INTEGER, id VARCHAR, team_id VARCHAR, brand_name VARCHAR, website VARCHAR, site_host VARCHAR);
+  domain_key INTEGER, id VARCHAR, team_id VARCHAR, brand_name VARCHAR, website VARCHAR, site_host VARCHAR,
+  created_ms DOUBLE);
 CREATE OR REPLACE TEMP TABLE stg_prompts (
-  domain_key INTEGER, prompt_idx INTEGER, id VARCHAR, text VARCHAR, estimated_search_volume BIGINT);
+  domain_key INTEGER, prompt_idx INTEGER, id VARCHAR, text VARCHAR, estimated_search_volume BIGINT,
+  created_ms DOUBLE);
 CREATE OR REPLACE TEMP TABLE stg_competitors (
   domain_key INTEGER, entity_idx INTEGER, id VARCHAR, name VARCHAR, website VARCHAR);
 CREATE OR REPLACE TEMP TABLE stg_themes (

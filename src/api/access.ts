@@ -3,14 +3,15 @@
  * knows about keys, teams and domains. The transports call them in the documented order; nothing
  * here knows about HTTP.
  */
+import { inAllowlist, inScope, keyReadsDomain, keyScopeOf } from '../key-scope.js'
 import { UUID_RE } from '../schemas/records.js'
-import { formatGeneratedAt, type DomainsPayload } from '../schemas/payloads.js'
 import {
   SENTIMENT_PLANS,
   type ApiKeyInfo,
   type Clock,
   type DomainInfo,
   type Engine,
+  type ListDomainsPayload,
   type TeamInfo,
 } from '../types.js'
 import { DETAIL } from './details.js'
@@ -40,26 +41,13 @@ export function checkKeyTeam(team: TeamInfo | null): Refusal | null {
   return null
 }
 
-function inScope(key: ApiKeyInfo, domain: DomainInfo): boolean {
-  const team = domain.team_id.toLowerCase()
-  return key.scope_team_ids.some((id) => id.toLowerCase() === team)
-}
-
-function inAllowlist(key: ApiKeyInfo, domain: DomainInfo): boolean {
-  if (key.allowed_domains === null) return true
-  const id = domain.id.toLowerCase()
-  return key.allowed_domains.some((allowed) => allowed.toLowerCase() === id)
-}
-
 /**
  * Whether the key may read the domain (scope, allowlist and the domain team's developer access).
  * @example
  * keyCanRead(key, domain, await engine.getTeam(domain.team_id))
  */
 export function keyCanRead(key: ApiKeyInfo, domain: DomainInfo, domainTeam: TeamInfo | null): boolean {
-  return (
-    inScope(key, domain) && inAllowlist(key, domain) && domainTeam !== null && domainTeam.developer_access
-  )
+  return keyReadsDomain(keyScopeOf(key), domain, domainTeam)
 }
 
 /**
@@ -94,8 +82,9 @@ export async function authorizeDomain(
 
   if (!UUID_RE.test(domainId)) return hidden
   const domain = await engine.getDomain(domainId)
-  if (domain === null || !inScope(key, domain)) return hidden
-  if (!inAllowlist(key, domain)) return forbidden
+  const scope = keyScopeOf(key)
+  if (domain === null || !inScope(scope, domain.team_id)) return hidden
+  if (!inAllowlist(scope, domain.id)) return forbidden
   const team = await engine.getTeam(domain.team_id)
   if (team === null || !team.developer_access) return forbidden
   if (sentiment && !SENTIMENT_PLANS.includes(team.plan)) return { status: 403, detail: DETAIL.planForbidden }
@@ -103,29 +92,15 @@ export async function authorizeDomain(
 }
 
 /**
- * The domains listing: every domain `caller` may read, ordered by id (null caller: a local,
+ * The domains listing: every domain `caller` may read, by name then id (null caller: a local,
  * trusted reader such as the CLI, which reads them all).
  * @example
  * const payload = await listReadableDomains(engine, key, new Date())
  */
-export async function listReadableDomains(
-  engine: Pick<Engine, 'listDomains' | 'getTeam'>,
+export function listReadableDomains(
+  engine: Pick<Engine, 'listDomains'>,
   caller: ApiKeyInfo | null,
   now: Clock,
-): Promise<DomainsPayload> {
-  const teams = new Map<string, TeamInfo | null>()
-  const items: DomainInfo[] = []
-  for (const domain of await engine.listDomains()) {
-    if (!teams.has(domain.team_id)) teams.set(domain.team_id, await engine.getTeam(domain.team_id))
-    if (caller === null || keyCanRead(caller, domain, teams.get(domain.team_id) ?? null)) {
-      items.push({
-        id: domain.id,
-        brand_name: domain.brand_name,
-        website: domain.website,
-        team_id: domain.team_id,
-      })
-    }
-  }
-  const ms = now instanceof Date ? now.getTime() : Date.parse(now)
-  return { data: { items }, generated_at: formatGeneratedAt(ms) }
+): Promise<ListDomainsPayload> {
+  return engine.listDomains({ key: caller === null ? null : keyScopeOf(caller), now })
 }

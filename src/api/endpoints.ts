@@ -13,20 +13,29 @@ import {
   domainIdParam,
   limitParam,
   modelParam,
+  pageParam,
   querySchema,
+  sizeParam,
   sentimentDomainIdParam,
   type ParamSet,
   type ParamValues,
 } from '../schemas/params.js'
 import {
+  brandRankingsPayloadSchema,
+  brandSeriesPayloadSchema,
   competitorSeriesPayloadSchema,
   domainsPayloadSchema,
+  modelLeaderboardPayloadSchema,
+  promptListPayloadSchema,
   promptSeriesPayloadSchema,
   sentimentOverviewPayloadSchema,
   sentimentThemesPayloadSchema,
+  validatePayloadSchema,
 } from '../schemas/payloads.js'
 import { payloadNames } from '../schemas/payloads.js'
-import type { ApiKeyInfo, Clock, Engine } from '../types.js'
+import { ValidationError } from '../errors.js'
+import { keyScopeOf } from '../key-scope.js'
+import type { ApiKeyInfo, BrandMetric, Clock, Engine } from '../types.js'
 import { listReadableDomains, type AccessClass } from './access.js'
 
 /**
@@ -35,12 +44,24 @@ import { listReadableDomains, type AccessClass } from './access.js'
  */
 export type CacheGroup = 'series' | 'sentiment' | 'none'
 
+/** A key's rate-limit window after counting the request being answered. */
+export interface RateLimitState {
+  /** Requests allowed per window. */
+  limit: number
+  /** Requests left in the window. */
+  remaining: number
+  /** Unix epoch second at which the window ends. */
+  reset: number
+}
+
 /** What a computation knows besides its parameters. */
 export interface ComputeContext {
   /** The clock (the request time over HTTP). */
   now: Clock
   /** The key of the request; null for a local, trusted caller (CLI, stdio MCP). */
   caller: ApiKeyInfo | null
+  /** The caller's rate-limit window, this request counted (HTTP); absent for a local caller. */
+  rateLimit?: RateLimitState | null
 }
 
 /** One row of the table, as written. */
@@ -143,6 +164,43 @@ const sentimentArgs = (p: { domain_id: string; days: number; model: string }, no
   now,
 })
 
+/** What the brand rankings and brand time series share: class, cache group and parameters. */
+const BRAND_REPORT = {
+  access: 'series',
+  cache: 'series',
+  params: { domain_id: domainIdParam, days: daysParam, model: modelParam },
+} as const
+
+/** The engine's parameters of a brand report. */
+const brandArgs = (p: { domain_id: string; days: number; model: string }, now: Clock) => ({
+  domainId: p.domain_id,
+  days: p.days,
+  model: p.model,
+  now,
+})
+
+const METRIC_ID = {
+  visibility: 'Visibility',
+  mentions: 'Mentions',
+  citations: 'Citations',
+  citability: 'Citability',
+} as const satisfies Record<BrandMetric, string>
+
+/** One of the four brand time series: `/api/v1/<metric>-time-series`. */
+function brandSeriesEndpoint<M extends BrandMetric>(metric: M, summary: string, value: string) {
+  return defineEndpoint({
+    id: `${metric}-series` as const,
+    path: `/api/v1/${metric}-time-series`,
+    operationId: `get${METRIC_ID[metric]}TimeSeries`,
+    summary,
+    description: `One value per UTC date with analyses in the window: ${value}.`,
+    ...BRAND_REPORT,
+    payload: brandSeriesPayloadSchema,
+    cli: `${metric}-series`,
+    compute: (engine, p, { now }) => engine.brandSeries({ ...brandArgs(p, now), metric }),
+  })
+}
+
 /**
  * The endpoints, in the order of the OpenAPI document.
  * @example
@@ -239,10 +297,89 @@ export const ENDPOINTS = [
     payload: domainsPayloadSchema,
     toolDescription:
       'The domains (brands and their websites) this key can read, with their ids. Call it first: every other tool needs a ' +
-      'domain_id from this list; when the user names a brand, match it to brand_name or website. Items: id, brand_name, ' +
-      'website, team_id.',
+      'domain_id from this list; when the user names a brand, match it to name or website. Items: id, name, ' +
+      'website, created_at.',
+    cli: 'domains',
     compute: (engine, _params, { now, caller }) => listReadableDomains(engine, caller, now),
   }),
+  // Listings, rankings and brand time series (extensions 3-5).
+  defineEndpoint({
+    id: 'validate',
+    path: '/api/v1/validate',
+    operationId: 'getValidate',
+    summary: 'Check the API key',
+    description:
+      "The key's team, plan, scope and allowlist, and its rate-limit window after counting this request.",
+    access: 'none',
+    cache: 'none',
+    params: {},
+    payload: validatePayloadSchema,
+    compute: (engine, _params, { now, caller, rateLimit }) => {
+      if (caller === null || rateLimit == null) {
+        throw new ValidationError([{ path: 'key', message: 'validate needs an API key and its rate limit.' }])
+      }
+      return engine.validate({
+        key: keyScopeOf(caller),
+        rateLimit: {
+          limitPerMinute: rateLimit.limit,
+          used: rateLimit.limit - rateLimit.remaining,
+          resetAt: new Date(rateLimit.reset * 1000),
+        },
+        now,
+      })
+    },
+  }),
+  defineEndpoint({
+    id: 'prompt-list',
+    path: '/api/v1/prompts',
+    operationId: 'listPrompts',
+    summary: 'Prompts of a domain',
+    description: 'The tracked prompts of the domain, newest first, one page at a time.',
+    access: 'series',
+    cache: 'series',
+    params: { domain_id: domainIdParam, page: pageParam, size: sizeParam },
+    payload: promptListPayloadSchema,
+    cli: 'prompt-list',
+    compute: (engine, p, { now }) =>
+      engine.listPrompts({ domainId: p.domain_id, page: p.page, size: p.size, now }),
+  }),
+  defineEndpoint({
+    id: 'brand-rankings',
+    path: '/api/v1/brand-rankings',
+    operationId: 'getBrandRankings',
+    summary: 'Brand rankings',
+    description:
+      'The brand and every competitor over the window: mentions, visibility, share of voice, position and prompts.',
+    ...BRAND_REPORT,
+    payload: brandRankingsPayloadSchema,
+    cli: 'brand-rankings',
+    compute: (engine, p, { now }) => engine.brandRankings(brandArgs(p, now)),
+  }),
+  defineEndpoint({
+    id: 'model-leaderboard',
+    path: '/api/v1/model-leaderboard',
+    operationId: 'getModelLeaderboard',
+    summary: 'Model leaderboard',
+    description: "The brand's visibility and position on each channel with analyses in the window.",
+    access: 'series',
+    cache: 'series',
+    params: { domain_id: domainIdParam, days: daysParam },
+    payload: modelLeaderboardPayloadSchema,
+    cli: 'model-leaderboard',
+    compute: (engine, p, { now }) => engine.modelLeaderboard({ domainId: p.domain_id, days: p.days, now }),
+  }),
+  brandSeriesEndpoint(
+    'visibility',
+    'Brand visibility time series',
+    'brand-mentioning analyses / analyses * 100',
+  ),
+  brandSeriesEndpoint('mentions', 'Brand mentions time series', 'brand-mentioning analyses'),
+  brandSeriesEndpoint('citations', 'Brand citations time series', "citations of the brand's site"),
+  brandSeriesEndpoint(
+    'citability',
+    'Brand citability time series',
+    "citations of the brand's site / all citations * 100",
+  ),
 ] as const
 
 /** The id of a row of the table. */

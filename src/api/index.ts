@@ -13,6 +13,7 @@ export {
   type Endpoint,
   type EndpointDefinition,
   type EndpointId,
+  type RateLimitState,
 } from './endpoints.js'
 export {
   authorizeDomain,
@@ -30,6 +31,8 @@ export {
   limitParam,
   modelParam,
   nowParam,
+  pageParam,
+  sizeParam,
   sentimentDomainIdParam,
   DOMAIN_ID_REQUIRED,
   type Param,
@@ -46,3 +49,10 @@ export {
   type DomainsPayload,
 } from '../schemas/payloads.js'
 export { domainRefusalStatuses } from './access.js'
+export {
+  brandRankingsPayloadSchema,
+  brandSeriesPayloadSchema,
+  modelLeaderboardPayloadSchema,
+  promptListPayloadSchema,
+  validatePayloadSchema,
+} from '../schemas/payloads.js'

@@ -1,13 +1,24 @@
 /**
  * Schema versions: a `meta` table holds the version a file was written with; opening an older file
- * writable runs the sql/schema/NNN_*.sql files newer than it, in one transaction.
+ * writable runs the sql/schema/NNN_*.sql files newer than it, in one transaction. A version that
+ * adds aggregate tables fills them, in the same transaction, from the file's raw tables by running
+ * their ingest fill steps (sql/ingest/fill_<table>.sql) over every stored day.
  */
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { ValidationError } from '../errors.js'
 import { sqlIds, sqlText } from './sql.js'
 
 /** The schema version this release writes; older files are migrated on open. */
-export const SCHEMA_VERSION = 1
+export const SCHEMA_VERSION = 2
+
+/** The aggregate tables schema version 2 adds: a version-1 file gets them filled from its raw tables. */
+const AGGREGATES_OF_V2 = ['agg_channel_prompts', 'agg_entity_prompt_day', 'agg_citation_day'] as const
+
+/** Marks every (domain, day) with analyses as affected, for the ingest fill steps that follow. */
+async function affectEveryDay(conn: DuckDBConnection): Promise<void> {
+  await conn.run(sqlText('schema/staging'))
+  await conn.run('INSERT INTO stg_affected SELECT DISTINCT domain_key, day FROM analyses')
+}
 
 async function schemaVersion(conn: DuckDBConnection): Promise<number> {
   const has = await conn.runAndReadAll(
@@ -40,6 +51,10 @@ export async function migrate(conn: DuckDBConnection, readOnly: boolean): Promis
   await conn.run('BEGIN TRANSACTION')
   try {
     for (const s of steps) await conn.run(sqlText(s.id))
+    if (current === 1) {
+      await affectEveryDay(conn)
+      for (const table of AGGREGATES_OF_V2) await conn.run(sqlText(`ingest/fill_${table}`))
+    }
     await conn.run("INSERT OR REPLACE INTO meta VALUES ('schema_version', $v)", { v: String(SCHEMA_VERSION) })
     await conn.run('COMMIT')
   } catch (e) {

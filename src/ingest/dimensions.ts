@@ -6,6 +6,7 @@ import {
   BIGINT,
   BOOLEAN,
   DATE,
+  DOUBLE,
   DuckDBDateValue,
   INTEGER,
   VARCHAR,
@@ -13,7 +14,7 @@ import {
 } from '@duckdb/node-api'
 import type { Catalog, CompetitorRow, PromptRow, TeamRow, ThemeRow } from '../catalog.js'
 import { ChunkWriter } from '../db/chunk-writer.js'
-import { siteHost } from '../schemas/records.js'
+import { siteHost, storedTimestamp, timestampMs } from '../schemas/records.js'
 import type { RecordCollector } from './collector.js'
 import type { Handles, Located } from './handles.js'
 
@@ -89,6 +90,9 @@ export function assignKeys(c: RecordCollector, cat: Catalog): KeyPlan {
   }
 }
 
+/** A record's created_at as staged: ms since the epoch (truncated to the millisecond), or null. */
+const createdMs = (ts: string | null | undefined): number | null => (ts == null ? null : timestampMs(ts))
+
 /** Writes the call's dimension rows, with their keys, into the staging tables (stg_teams, ...). */
 export async function stageDimensions(
   conn: DuckDBConnection,
@@ -105,6 +109,7 @@ export async function stageDimensions(
     VARCHAR,
     VARCHAR,
     VARCHAR,
+    DOUBLE,
   ])
   for (const [id, { rec }] of c.domains) {
     domains.push(
@@ -114,14 +119,22 @@ export async function stageDimensions(
       rec.brand_name,
       rec.website,
       siteHost(rec.website),
+      createdMs(rec.created_at),
     )
   }
   domains.close()
-  const prompts = await ChunkWriter.open(conn, 'stg_prompts', [INTEGER, INTEGER, VARCHAR, VARCHAR, BIGINT])
+  const prompts = await ChunkWriter.open(conn, 'stg_prompts', [
+    INTEGER,
+    INTEGER,
+    VARCHAR,
+    VARCHAR,
+    BIGINT,
+    DOUBLE,
+  ])
   for (const [id, { rec }] of c.prompts) {
     const k = plan.promptKeys.get(id)!
     const esv = rec.estimated_search_volume === null ? null : BigInt(rec.estimated_search_volume)
-    prompts.push(k.domainKey, k.idx, id, rec.text, esv)
+    prompts.push(k.domainKey, k.idx, id, rec.text, esv, createdMs(rec.created_at))
   }
   prompts.close()
   const comps = await ChunkWriter.open(conn, 'stg_competitors', [INTEGER, INTEGER, VARCHAR, VARCHAR, VARCHAR])
@@ -181,6 +194,7 @@ export function applyToCatalog(c: RecordCollector, cat: Catalog, plan: KeyPlan):
       brand_name: rec.brand_name,
       website: rec.website,
       site_host: siteHost(rec.website),
+      created_at: storedTimestamp(rec.created_at),
     })
   }
   for (const [id, { rec }] of c.prompts) {
@@ -190,6 +204,7 @@ export function applyToCatalog(c: RecordCollector, cat: Catalog, plan: KeyPlan):
       idx: k.idx,
       text: rec.text,
       estimated_search_volume: rec.estimated_search_volume,
+      created_at: storedTimestamp(rec.created_at),
     }
     cat.putPrompt(k.domainKey, row)
   }

@@ -31,8 +31,8 @@ const SINGLE: Record<string, string> = {
 /** The columns of each table, as in semantics.md 1.1; anything else in a row is dropped. */
 const COLUMNS: Record<FlatTableName, string[]> = {
   teams: ['id', 'name', 'plan', 'developer_access'],
-  domains: ['id', 'team_id', 'brand_name', 'website'],
-  prompts: ['id', 'domain_id', 'text', 'estimated_search_volume'],
+  domains: ['id', 'team_id', 'brand_name', 'website', 'created_at'],
+  prompts: ['id', 'domain_id', 'text', 'estimated_search_volume', 'created_at'],
   competitors: ['id', 'domain_id', 'name', 'website'],
   themes: ['id', 'domain_id', 'name', 'custom_name', 'archived', 'sentiment', 'created_at'],
   analyses: ['id', 'domain_id', 'prompt_id', 'channel', 'model', 'answered_at'],
@@ -41,13 +41,19 @@ const COLUMNS: Record<FlatTableName, string[]> = {
   theme_occurrences: ['analysis_id', 'theme_id', 'occurrences'],
 }
 
-function normalize(value: unknown, column: string): unknown {
+/** Columns holding a calendar date (`YYYY-MM-DD`) and columns holding an instant (ISO 8601), by `table.column`. */
+const DATE_COLUMNS = new Set(['themes.created_at'])
+const INSTANT_COLUMNS = new Set(['analyses.answered_at', 'domains.created_at', 'prompts.created_at'])
+
+/** A flat value as a record carries it: Arrow/Parquet dates and timestamps (Date or ms) as ISO strings. */
+function normalize(value: unknown, table: FlatTableName, column: string): unknown {
   if (value === undefined) return undefined
-  if (typeof value === 'bigint') return Number(value)
+  const at = `${table}.${column}`
+  const time = DATE_COLUMNS.has(at) || INSTANT_COLUMNS.has(at)
+  if (typeof value === 'bigint') value = Number(value)
+  if (time && typeof value === 'number') value = new Date(value)
   if (value instanceof Date)
-    return column === 'created_at' ? value.toISOString().slice(0, 10) : value.toISOString()
-  if (column === 'created_at' && typeof value === 'number') return new Date(value).toISOString().slice(0, 10)
-  if (column === 'answered_at' && typeof value === 'number') return new Date(value).toISOString()
+    return DATE_COLUMNS.has(at) ? value.toISOString().slice(0, 10) : value.toISOString()
   return value
 }
 
@@ -60,7 +66,7 @@ const NULLABLE = new Set(['website', 'custom_name', 'estimated_search_volume', '
 function pick(row: Record<string, unknown>, table: FlatTableName): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const c of COLUMNS[table]) {
-    const v = normalize(row[c], c)
+    const v = normalize(row[c], table, c)
     if (v !== undefined) out[c] = v
     else if (NULLABLE.has(c)) out[c] = null
   }

@@ -100,6 +100,10 @@ export const INGEST_STEPS: readonly IngestStep[] = [
   ...aggregate('agg_entity_day', ['insert_mentions']),
   ...aggregate('agg_entity_prompts', ['insert_mentions']),
   ...aggregate('agg_theme_day', ['insert_theme_occurrences']),
+  // Brand rankings and brand time series (extensions 4-5).
+  ...aggregate('agg_channel_prompts', ['insert_analyses']),
+  ...aggregate('agg_entity_prompt_day', ['insert_mentions']),
+  ...aggregate('agg_citation_day', ['insert_analyses', 'insert_citations', 'insert_domains']),
 ]
 
 /** Read after the pipeline, before COMMIT: the domains whose aggregates the call changed. */

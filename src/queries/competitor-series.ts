@@ -4,7 +4,7 @@
  * Reads three aggregate tables for the window, after the channel filter: agg_channel_day (the
  * dates and their analyses), agg_entity_day (per date and entity: mentions, position and sentiment
  * sums and counts) and agg_entity_prompts (the prompts mentioning each entity, as bitmasks, for
- * `total_queries`). Entity 0 is the brand, entity i the domain's competitor of index i.
+ * `total_queries`, prompt-masks.ts). Entity 0 is the brand, entity i the domain's competitor of index i.
  */
 import { competitorSeriesParamsSchema } from '../schemas/params.js'
 import type { AggregateRows } from '../tables/aggregates.js'
@@ -13,6 +13,7 @@ import { compareText } from './compare.js'
 import { parseRequest, type QueryContext } from './context.js'
 import { ExactSum } from './exact-mean.js'
 import { passes, resolveModelFilter, type ModelFilter } from './model-filter.js'
+import { distinctPrompts } from './prompt-masks.js'
 import { formatDay, rowRange, type DayWindow } from './window.js'
 
 export async function computeCompetitorSeries(
@@ -36,7 +37,7 @@ export async function computeCompetitorSeries(
   const nDays = dates.day.length
   if (nDays === 0 && competitors.length === 0) return { data: { items: [] }, ...envelope }
   const s = entitySums(entityDay, window, filter, dates.day, entities)
-  const totalQueries = distinctPrompts(entityPrompts, window, filter, entities)
+  const totalQueries = distinctPrompts(entityPrompts, window, filter, entityPrompts.entity_idx, entities)
 
   const entry = (e: number): CompetitorEntry => {
     const c = e === 0 ? undefined : competitors[e - 1]!
@@ -91,7 +92,7 @@ export async function computeCompetitorSeries(
 }
 
 /** The window's dates with at least one analysis passing the filter, ascending, and those analyses. */
-function datesWithAnalyses(
+export function datesWithAnalyses(
   t: AggregateRows<'agg_channel_day'>,
   w: DayWindow,
   f: ModelFilter,
@@ -151,36 +152,4 @@ function entitySums(
     s.daySum[d]! += t.mentions[i]!
   }
   return s
-}
-
-/** Per entity, the distinct prompts mentioning it in the window: OR the masks per chunk, count bits. */
-function distinctPrompts(
-  t: AggregateRows<'agg_entity_prompts'>,
-  w: DayWindow,
-  f: ModelFilter,
-  entities: number,
-): Float64Array {
-  const masks: number[][] = Array.from({ length: entities }, () => []) // [lo0, hi0, lo1, hi1, ...]
-  const [from, to] = rowRange(t.day, w)
-  for (let i = from; i < to; i++) {
-    const e = t.entity_idx[i]!
-    if (e >= entities || !passes(f, t.channel[i]!)) continue
-    const m = masks[e]!
-    const c = 2 * t.chunk[i]!
-    while (m.length <= c + 1) m.push(0)
-    m[c] = (m[c]! | t.lo[i]!) >>> 0
-    m[c + 1] = (m[c + 1]! | t.hi[i]!) >>> 0
-  }
-  const out = new Float64Array(entities)
-  masks.forEach((m, e) => {
-    for (const word of m) out[e]! += popcount32(word)
-  })
-  return out
-}
-
-function popcount32(x: number): number {
-  x -= (x >>> 1) & 0x55555555
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333)
-  x = (x + (x >>> 4)) & 0x0f0f0f0f
-  return Math.imul(x, 0x01010101) >>> 24
 }

@@ -60,10 +60,20 @@ export function parseRequest<S extends z.ZodType<ScopeParams>>(
 
 /** Resolves the domain (NotFoundError when unknown) and the window of `days` ending at `now`. */
 export function resolveScope(catalog: Catalog, params: ScopeParams): ReportScope {
-  const id = params.domainId.toLowerCase()
+  const domain = resolveDomain(catalog, params.domainId)
+  const ms = clockMs(params.now)
+  return { domain, window: windowOfDays(ms, params.days), generatedAt: formatGeneratedAt(ms) }
+}
+
+/** A domain by id in any case; NotFoundError when unknown. */
+export function resolveDomain(catalog: Catalog, domainId: string): DomainRow {
+  const id = domainId.toLowerCase()
   const domain = catalog.domains.get(id)
   if (domain === undefined) throw new NotFoundError('domain', id)
-  const now = params.now
-  const ms = now === undefined ? Date.now() : now instanceof Date ? now.getTime() : Date.parse(now)
-  return { domain, window: windowOfDays(ms, params.days), generatedAt: formatGeneratedAt(ms) }
+  return domain
+}
+
+/** A clock in ms since the epoch (the current time when not given). */
+export function clockMs(now: Clock | undefined): number {
+  return now === undefined ? Date.now() : now instanceof Date ? now.getTime() : Date.parse(now)
 }

@@ -3,7 +3,9 @@
  * the parameter schemas decide which values reach here) a raw model identifier.
  */
 import type { Catalog } from '../catalog.js'
+import type { AggregateRows, ModelTable } from '../tables/aggregates.js'
 import { CHANNELS, type Channel } from '../types.js'
+import type { QueryContext } from './context.js'
 
 /** A resolved filter over the aggregate tables' `channel` and `model_key` columns. */
 export interface ModelFilter {
@@ -25,4 +27,38 @@ export function resolveModelFilter(catalog: Catalog, model: string): ModelFilter
 /** Whether a row of (channel, model key) passes; tables without a model column pass -1. */
 export function passes(f: ModelFilter, channel: number, modelKey = -1): boolean {
   return (f.channel === 0 || channel === f.channel) && (f.modelKey === -1 || modelKey === f.modelKey)
+}
+
+const EVERY_ANALYSIS: ModelFilter = { channel: 0, modelKey: -1 }
+
+/** Where a report reads aggregate rows for its `model` value, and the filter still to apply to them. */
+export interface FilteredRows {
+  readonly filter: ModelFilter
+  /** Whether the rows are those the aggregate store keeps in memory (so an index may be kept with them). */
+  readonly kept: boolean
+  rows<T extends ModelTable>(table: T): Promise<AggregateRows<T>>
+}
+
+/**
+ * The rows a report reads for `model`: for `all` or a channel, the domain's aggregate rows (kept in
+ * memory), filtered by channel as they are read; for a raw model identifier, the same tables
+ * computed from the raw tables for that model's analyses alone (a slower path: read from DuckDB at
+ * every call), with nothing left to filter. null for a raw identifier never stored (the empty
+ * result).
+ * @example
+ * const source = rowsForModel(ctx, domain.key, 'gpt-5')
+ * const channelDay = source === null ? null : await source.rows('agg_channel_day')
+ */
+export function rowsForModel(ctx: QueryContext, domainKey: number, model: string): FilteredRows | null {
+  const filter = resolveModelFilter(ctx.catalog, model)
+  if (filter === null) return null
+  if (filter.modelKey === -1) {
+    return { filter, kept: ctx.aggregates.keepsRows, rows: (table) => ctx.aggregates.rows(table, domainKey) }
+  }
+  const modelKey = filter.modelKey
+  return {
+    filter: EVERY_ANALYSIS,
+    kept: false,
+    rows: (table) => ctx.aggregates.modelRows(table, domainKey, modelKey),
+  }
 }

@@ -11,7 +11,7 @@
  * `text` forms with {@link querySchema}.
  */
 import { z } from 'zod'
-import { CHANNELS, type Clock } from '../types.js'
+import { BRAND_METRICS, CHANNELS, type Clock } from '../types.js'
 import { MODEL_ID_RE, UUID_RE } from './records.js'
 
 /**
@@ -80,11 +80,13 @@ function intParam(rule: IntRule): EchoedParam<number> {
   const { name, min, max, fallback, description } = rule
   const mustBe = `an integer from ${min} to ${max}`
   const message = paramMessage({ name, mustBe })
+  // Digits beyond those of `max` (leading zeros aside) can only be out of range; longer text is refused.
+  const digits = new RegExp(`^[0-9]{1,${Math.max(9, String(max).length)}}$`)
   const text = z
     .string({ error: textError(name, mustBe, message) })
-    .regex(/^[0-9]{1,9}$/, { error: message })
+    .regex(digits, { error: message })
     .transform(Number)
-    .pipe(z.number().int().min(min, { error: message }).max(max, { error: message }))
+    .pipe(z.number().int({ error: message }).min(min, { error: message }).max(max, { error: message }))
     .optional()
     .default(fallback)
     .meta({ type: 'integer', minimum: min, maximum: max, default: fallback, description })
@@ -192,6 +194,32 @@ export const limitParam = intParam({
   max: 100,
   fallback: 25,
   description: 'Maximum number of prompts returned.',
+})
+
+/**
+ * page of a listing: 1 or more (up to 2^53 - 1), default 1; a page past the end has no items.
+ * @example
+ * pageParam.text.parse('3') // 3
+ */
+export const pageParam = intParam({
+  name: 'page',
+  min: 1,
+  max: Number.MAX_SAFE_INTEGER,
+  fallback: 1,
+  description: 'The page to return, from 1.',
+})
+
+/**
+ * size of a listing's page: 1-500, default 50.
+ * @example
+ * sizeParam.text.safeParse('501').success // false
+ */
+export const sizeParam = intParam({
+  name: 'size',
+  min: 1,
+  max: 500,
+  fallback: 50,
+  description: 'Items per page.',
 })
 
 const CHANNEL_LIST = CHANNELS.join(', ')
@@ -307,4 +335,60 @@ export const sentimentParamsSchema = z.strictObject({
   days: daysParam.value,
   model: modelParam.value,
   now: nowParam.value,
+})
+
+// Listings, rankings and brand time series (extensions 3-5).
+
+const UUID_MESSAGE = (path: string) => `${path} must be a UUID.`
+const uuidValue = (path: string) =>
+  z.string({ error: UUID_MESSAGE(path) }).regex(UUID_RE, { error: UUID_MESSAGE(path) })
+const uuidList = (path: string) =>
+  z.array(uuidValue(`${path}[]`), { error: `${path} must be a list of UUIDs.` })
+
+/** What a key says about its reach (library form of the listings' `key`). */
+export const keyScopeSchema = z.strictObject(
+  {
+    teamId: uuidValue('key.team_id'),
+    scopeTeamIds: uuidList('key.scope_team_ids'),
+    allowedDomains: uuidList('key.allowed_domains').nullable(),
+  },
+  { error: 'key must be an object with teamId, scopeTeamIds and allowedDomains.' },
+)
+
+const RATE_LIMIT_MESSAGE =
+  'rate_limit must be { limitPerMinute: integer >= 1, used: integer >= 0, resetAt: a Date or an ISO 8601 timestamp }.'
+export const validateParamsSchema = z.strictObject({
+  key: keyScopeSchema,
+  rateLimit: z.strictObject(
+    {
+      limitPerMinute: z.int({ error: RATE_LIMIT_MESSAGE }).min(1, { error: RATE_LIMIT_MESSAGE }),
+      used: z.int({ error: RATE_LIMIT_MESSAGE }).min(0, { error: RATE_LIMIT_MESSAGE }),
+      resetAt: z
+        .union([z.date(), z.iso.datetime({ offset: true })], { error: RATE_LIMIT_MESSAGE })
+        .refine((v) => !(v instanceof Date) || !Number.isNaN(v.getTime()), { error: RATE_LIMIT_MESSAGE }),
+    },
+    { error: RATE_LIMIT_MESSAGE },
+  ),
+  now: nowParam.value,
+})
+export const listDomainsParamsSchema = z.strictObject({
+  key: keyScopeSchema.nullable().optional(),
+  now: nowParam.value,
+})
+export const listPromptsParamsSchema = z.strictObject({
+  domainId: domainIdParam.value,
+  page: pageParam.value,
+  size: sizeParam.value,
+  now: nowParam.value,
+})
+/** domain_id, days, model (raw ids too): the brand rankings and the brand time series. */
+export const brandReportParamsSchema = sentimentParamsSchema
+export const modelLeaderboardParamsSchema = z.strictObject({
+  domainId: domainIdParam.value,
+  days: daysParam.value,
+  now: nowParam.value,
+})
+const METRIC_MESSAGE = `metric must be one of ${BRAND_METRICS.join(', ')}.`
+export const brandSeriesParamsSchema = sentimentParamsSchema.extend({
+  metric: z.enum(BRAND_METRICS, { error: METRIC_MESSAGE }),
 })

@@ -10,14 +10,24 @@ import {
   domainIdParam,
   limitParam,
   modelParam,
+  pageParam,
+  sizeParam,
   uuidOutSchema,
 } from './params.js'
 import { UUID_RE } from './records.js'
-import type {
-  CompetitorSeriesPayload,
-  PromptSeriesPayload,
-  SentimentOverviewPayload,
-  SentimentThemesPayload,
+import {
+  CHANNELS,
+  PLANS,
+  type BrandRankingsPayload,
+  type BrandSeriesPayload,
+  type CompetitorSeriesPayload,
+  type ListDomainsPayload,
+  type ListPromptsPayload,
+  type ModelLeaderboardPayload,
+  type PromptSeriesPayload,
+  type SentimentOverviewPayload,
+  type SentimentThemesPayload,
+  type ValidatePayload,
 } from '../types.js'
 
 /**
@@ -67,6 +77,8 @@ const echo = {
   days: daysParam.echo,
   limit: z.int().min(1),
   model: modelParam.echo,
+  page: pageParam.echo,
+  size: sizeParam.echo,
 }
 
 /** An id of a stored record in a payload: a lower-case UUID (`format: uuid`). */
@@ -179,28 +191,141 @@ export const sentimentThemesPayloadSchema = envelope(
   { domain_id: echo.domain_id, days: echo.days, model: echo.model },
 )
 
+// ---------------------------------------------------------------------------------------------
+// Listings, rankings and brand time series (extensions.md sections 3-5).
+
+/** A stored timestamp: ISO 8601 UTC with milliseconds. */
+const timestamp = z.iso.datetime().meta({ description: 'ISO 8601 UTC with milliseconds.' })
+
 /**
- * The domains listing body: the domains a key can read.
+ * The key check body.
  * @example
- * domainsPayloadSchema.parse(await listReadableDomains(engine, key, new Date()))
+ * validatePayloadSchema.parse(await engine.validate({ key, rateLimit }))
  */
-export const domainsPayloadSchema = envelope(
-  'DomainsResponse',
+export const validatePayloadSchema = envelope(
+  'ValidateResponse',
   z.object({
-    items: z.array(
-      z.object({
-        id: uuid,
-        brand_name: z.string(),
-        website: z.string().nullable(),
-        team_id: uuid,
-      }),
-    ),
+    team_id: uuid,
+    team_name: z.string(),
+    plan: z.enum(PLANS),
+    developer_access: z.boolean(),
+    scoped_team_ids: z.array(uuid),
+    allowed_domains: z.array(uuid).nullable(),
+    rate_limit: z.object({
+      limit_per_minute: z.number().int().min(1),
+      remaining: count,
+      reset_at: z.iso.datetime().meta({ description: 'When the rate-limit window ends (UTC).' }),
+    }),
   }),
   {},
 )
 
-/** The domains listing: `{ data: { items }, generated_at }`. */
+/** One page of a listing: `items`, `total`, `page`, `size`, `total_pages`. */
+const page = <T extends z.ZodType>(item: T) =>
+  z.object({
+    items: z.array(item),
+    total: count,
+    page: z.number().int().min(1),
+    size: count,
+    total_pages: z.number().int().min(1),
+  })
+
+/**
+ * The domains listing body: the domains a key can read, as one page.
+ * @example
+ * domainsPayloadSchema.parse(await engine.listDomains({ key }))
+ */
+export const domainsPayloadSchema = envelope(
+  'DomainsResponse',
+  page(
+    z.object({
+      id: uuid,
+      name: z.string(),
+      website: z.string().nullable(),
+      created_at: timestamp.nullable(),
+    }),
+  ),
+  {},
+)
+
+/** The domains listing: `{ data: { items, total, page, size, total_pages }, generated_at }`. */
 export type DomainsPayload = z.output<typeof domainsPayloadSchema>
+
+/**
+ * The prompts listing body.
+ * @example
+ * promptListPayloadSchema.parse(await engine.listPrompts({ domainId }))
+ */
+export const promptListPayloadSchema = envelope(
+  'PromptListResponse',
+  page(
+    z.object({
+      id: uuid,
+      text: z.string(),
+      estimated_search_volume: count.nullable(),
+      created_at: timestamp.nullable(),
+    }),
+  ),
+  { domain_id: echo.domain_id, page: echo.page, size: echo.size },
+)
+
+/**
+ * The brand rankings body.
+ * @example
+ * brandRankingsPayloadSchema.parse(await engine.brandRankings({ domainId }))
+ */
+export const brandRankingsPayloadSchema = envelope(
+  'BrandRankingsResponse',
+  z.object({
+    items: z.array(
+      z.object({
+        id: entityIdSchema,
+        name: z.string(),
+        website: z.string().nullable(),
+        is_brand: z.boolean(),
+        mentions: count,
+        visibility: z.number().min(0).max(100),
+        sov: z.number().min(0).max(100),
+        avg_position: z.number().nullable(),
+        prompts_mentioned: count,
+        total_prompts: count,
+      }),
+    ),
+  }),
+  { domain_id: echo.domain_id, days: echo.days, model: echo.model },
+)
+
+/**
+ * The model leaderboard body.
+ * @example
+ * modelLeaderboardPayloadSchema.parse(await engine.modelLeaderboard({ domainId }))
+ */
+export const modelLeaderboardPayloadSchema = envelope(
+  'ModelLeaderboardResponse',
+  z.object({
+    items: z.array(
+      z.object({
+        model: z.enum(CHANNELS),
+        visibility: z.number().min(0).max(100),
+        avg_position: z.number().nullable(),
+        mentions: count,
+        responses: count,
+      }),
+    ),
+  }),
+  { domain_id: echo.domain_id, days: echo.days },
+)
+
+/**
+ * A brand time series body (the four share it).
+ * @example
+ * brandSeriesPayloadSchema.parse(await engine.brandSeries({ domainId, metric: 'visibility' }))
+ */
+export const brandSeriesPayloadSchema = envelope(
+  'BrandSeriesResponse',
+  z.object({ items: z.array(z.object({ date: isoDate, value: z.number().min(0) })) }),
+  { domain_id: echo.domain_id, days: echo.days, model: echo.model },
+)
 
 // The schemas and the public payload types (src/types.ts) must describe the same JSON.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
@@ -210,4 +335,10 @@ type _PayloadTypesMatch = [
   Expect<Same<z.output<typeof competitorSeriesPayloadSchema>, CompetitorSeriesPayload>>,
   Expect<Same<z.output<typeof sentimentOverviewPayloadSchema>, SentimentOverviewPayload>>,
   Expect<Same<z.output<typeof sentimentThemesPayloadSchema>, SentimentThemesPayload>>,
+  Expect<Same<z.output<typeof validatePayloadSchema>, ValidatePayload>>,
+  Expect<Same<z.output<typeof domainsPayloadSchema>, ListDomainsPayload>>,
+  Expect<Same<z.output<typeof promptListPayloadSchema>, ListPromptsPayload>>,
+  Expect<Same<z.output<typeof brandRankingsPayloadSchema>, BrandRankingsPayload>>,
+  Expect<Same<z.output<typeof modelLeaderboardPayloadSchema>, ModelLeaderboardPayload>>,
+  Expect<Same<z.output<typeof brandSeriesPayloadSchema>, BrandSeriesPayload>>,
 ]

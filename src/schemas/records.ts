@@ -17,6 +17,42 @@ const intRange = (min: number, max: number, error: string) =>
 const text = z.string().min(1, { error: 'must be a non-empty string' })
 const nullableText = z.union([z.string(), z.null()], { error: 'must be a string or null' })
 
+/**
+ * The instant of an ISO 8601 timestamp that passed its schema, in ms since the epoch, digits finer
+ * than the millisecond truncated (not rounded).
+ * @example
+ * timestampMs('2026-05-04T06:15:02.1189-03:00') // Date.parse('2026-05-04T09:15:02.118Z')
+ */
+export function timestampMs(ts: string): number {
+  return Date.parse(ts.replace(/(\.\d{3})\d+/, '$1'))
+}
+
+/**
+ * A record's optional timestamp as stored and returned (extensions 1): ISO 8601 UTC with
+ * milliseconds (`2026-05-04T09:15:02.118Z`); null when absent or null.
+ */
+export function storedTimestamp(ts: string | null | undefined): string | null {
+  return ts == null ? null : new Date(timestampMs(ts)).toISOString()
+}
+
+const CREATED_AT_ERROR = 'must be an ISO 8601 timestamp with Z or an offset, or null'
+/** The first and last instants whose UTC year has four digits (a stored timestamp reads back as one). */
+const FIRST_MS = Date.parse('0000-01-01T00:00:00.000Z')
+const LAST_MS = Date.parse('9999-12-31T23:59:59.999Z')
+
+/** `created_at` of a domain or prompt: optional, null, or a timestamp with Z or an offset. */
+const createdAtSchema = z.iso
+  .datetime({ offset: true, error: CREATED_AT_ERROR })
+  .refine(
+    (ts) => {
+      const ms = timestampMs(ts)
+      return Number.isNaN(ms) || (ms >= FIRST_MS && ms <= LAST_MS) // NaN: the format check says why
+    },
+    { error: 'must fall in the years 0000 to 9999 once in UTC' },
+  )
+  .nullable()
+  .optional()
+
 /** An absolute http(s) URL: a scheme, `://`, and a non-empty host, no whitespace. */
 export const URL_RE =
   /^https?:\/\/(?:[^\s/?#@]*@)?(\[[0-9a-fA-F:.]+\]|[^\s/?#:@[\]]+)(?::\d{1,5})?(?:[/?#]\S*)?$/i
@@ -35,6 +71,7 @@ export const domainSchema = z.strictObject({
   team_id: uuidSchema,
   brand_name: text,
   website: nullableText,
+  created_at: createdAtSchema,
 })
 
 export const promptSchema = z.strictObject({
@@ -48,6 +85,7 @@ export const promptSchema = z.strictObject({
       error: 'must be an integer >= 0 or null',
     },
   ),
+  created_at: createdAtSchema,
 })
 
 export const competitorSchema = z.strictObject({

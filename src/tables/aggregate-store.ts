@@ -9,10 +9,12 @@ import {
   AGGREGATE_TABLE_NAMES,
   AGGREGATE_TABLES,
   loadQueryId,
+  modelQueryId,
   namedColumns,
   type AggregateRows,
   type AggregateSource,
   type AggregateTable,
+  type ModelTable,
 } from './aggregates.js'
 
 interface Entry {
@@ -36,6 +38,10 @@ export class AggregateStore implements AggregateSource {
     readonly pool: Pick<ReadPool, 'loadColumns'>,
     readonly options: AggregateStoreOptions,
   ) {}
+
+  get keepsRows(): boolean {
+    return this.options.retain
+  }
 
   rows<T extends AggregateTable>(table: T, domainKey: number): Promise<AggregateRows<T>> {
     if (!this.options.retain) return this.#load(table, domainKey)
@@ -61,6 +67,20 @@ export class AggregateStore implements AggregateSource {
       },
     )
     return rows
+  }
+
+  /** A raw model's rows: read from DuckDB on every call (the slower path of a raw model filter). */
+  async modelRows<T extends ModelTable>(
+    table: T,
+    domainKey: number,
+    modelKey: number,
+  ): Promise<AggregateRows<T>> {
+    const arrays = await this.pool.loadColumns(
+      modelQueryId(table),
+      { domain_key: domainKey, model_key: modelKey },
+      AGGREGATE_TABLES[table],
+    )
+    return namedColumns(table, arrays)
   }
 
   /** Drops every entry of these domains. */

@@ -20,6 +20,12 @@ export const AGGREGATE_TABLES = {
   agg_entity_prompts: ['day', 'channel', 'entity_idx', 'chunk', 'lo', 'hi'],
   /** Per (day, channel, model, theme): occurrences. */
   agg_theme_day: ['day', 'channel', 'model_key', 'theme_idx', 'occurrences'],
+  /** Per (day, channel, chunk of 64 prompts): the prompts with an analysis, as two 32-bit masks. */
+  agg_channel_prompts: ['day', 'channel', 'chunk', 'lo', 'hi'],
+  /** Per (day, channel, entity, prompt): mentions, position sum and count. */
+  agg_entity_prompt_day: ['day', 'channel', 'entity_idx', 'prompt_idx', 'mentions', 'pos_sum', 'pos_cnt'],
+  /** Per (day, channel): citation entries and brand citation entries. */
+  agg_citation_day: ['day', 'channel', 'citations', 'brand_citations'],
 } as const
 
 export type AggregateTable = keyof typeof AGGREGATE_TABLES
@@ -33,6 +39,23 @@ export type AggregateRows<T extends AggregateTable> = {
 /** The query that reads one domain's rows of `table` (parameter `$domain_key`). */
 export const loadQueryId = (table: AggregateTable): string => `queries/load_${table}`
 
+/**
+ * Tables that can also be computed for one raw model id (a report's `model` filter that is neither
+ * `all` nor a channel): the same columns and rows, from the raw tables, for that model's analyses.
+ */
+export const MODEL_TABLES = [
+  'agg_channel_day',
+  'agg_entity_day',
+  'agg_entity_prompts',
+  'agg_channel_prompts',
+  'agg_entity_prompt_day',
+  'agg_citation_day',
+] as const satisfies readonly AggregateTable[]
+export type ModelTable = (typeof MODEL_TABLES)[number]
+
+/** The query that computes `table`'s rows of one domain and one model (`$domain_key`, `$model_key`). */
+export const modelQueryId = (table: ModelTable): string => `queries/load_${table}_by_model`
+
 /** Names the columns of a table's loaded arrays. */
 export function namedColumns<T extends AggregateTable>(table: T, arrays: Float64Array[]): AggregateRows<T> {
   const out: Record<string, Float64Array> = {}
@@ -42,5 +65,9 @@ export function namedColumns<T extends AggregateTable>(table: T, arrays: Float64
 
 /** Where the reports get aggregate rows from. */
 export interface AggregateSource {
+  /** Whether `rows` hands out the same rows again until a commit changes them (kept in memory). */
+  readonly keepsRows: boolean
   rows<T extends AggregateTable>(table: T, domainKey: number): Promise<AggregateRows<T>>
+  /** The rows of `table` for one domain's analyses of one raw model (computed on each call, not kept). */
+  modelRows<T extends ModelTable>(table: T, domainKey: number, modelKey: number): Promise<AggregateRows<T>>
 }

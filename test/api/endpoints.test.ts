@@ -87,6 +87,14 @@ describe('endpoint table', () => {
       'competitors',
       'sentiment-overview',
       'sentiment-themes',
+      'domains',
+      'prompt-list',
+      'brand-rankings',
+      'model-leaderboard',
+      'visibility-series',
+      'mentions-series',
+      'citations-series',
+      'citability-series',
     ])
     expect([...COMPUTABLE.values()]).toEqual(rows.filter((r) => r.cli !== undefined))
   })

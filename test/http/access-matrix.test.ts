@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FastifyInstance } from 'fastify'
+import { DETAIL } from '../../src/api/index.js'
 import { buildServer } from '../../src/http/index.js'
 import type { ApiKeyInfo, Engine } from '../../src/index.js'
 import {
@@ -74,6 +75,24 @@ describe('authorization matrix', () => {
       }
     }
     expect(failures).toEqual([])
+  })
+
+  it('the key check of each key speaks of that key only (its own team, scope and allowlist)', async () => {
+    for (const [keyName, spec] of Object.entries(KEYS)) {
+      const { key, info } = secrets.get(keyName)!
+      const res = await app.inject({ url: '/api/v1/validate', headers: bearer(key) })
+      if (spec.revoke) expect(res.statusCode, keyName).toBe(401)
+      else if (keyName === 'developerAccessOff')
+        expect(res.json(), keyName).toEqual({ detail: DETAIL.forbidden })
+      else {
+        expect(res.statusCode, keyName).toBe(200)
+        expect(res.json().data, keyName).toMatchObject({
+          team_id: spec.params.teamId,
+          scoped_team_ids: [...info.scope_team_ids].sort(),
+          allowed_domains: info.allowed_domains === null ? null : [...info.allowed_domains].sort(),
+        })
+      }
+    }
   })
 
   it('the domains listing of each key is exactly its 200 cells', async () => {

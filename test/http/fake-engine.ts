@@ -4,8 +4,21 @@
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
 import { NotFoundError, ValidationError } from '../../src/errors.js'
+import { keyReadsDomain } from '../../src/key-scope.js'
 import type {
   ApiKeyInfo,
+  BrandRankingsParams,
+  BrandRankingsPayload,
+  BrandSeriesParams,
+  BrandSeriesPayload,
+  ListDomainsParams,
+  ListDomainsPayload,
+  ListPromptsParams,
+  ListPromptsPayload,
+  ModelLeaderboardParams,
+  ModelLeaderboardPayload,
+  ValidateParams,
+  ValidatePayload,
   CompetitorSeriesParams,
   CompetitorSeriesPayload,
   CreateApiKeyParams,
@@ -155,8 +168,70 @@ export class FakeEngine implements Engine {
     }
   }
 
-  async listDomains(): Promise<DomainInfo[]> {
-    return [...this.domains.values()].sort((a, b) => a.id.localeCompare(b.id))
+  /** Like the engine: the domains the key may read, by name then id, as one page. */
+  async listDomains(p: ListDomainsParams = {}): Promise<ListDomainsPayload> {
+    const key = p.key ?? null
+    const items = [...this.domains.values()]
+      .filter((d) => key === null || keyReadsDomain(key, d, this.teams.get(d.team_id)))
+      .sort((a, b) =>
+        a.brand_name < b.brand_name ? -1 : a.brand_name > b.brand_name ? 1 : a.id < b.id ? -1 : 1,
+      )
+      .map((d) => ({ id: d.id, name: d.brand_name, website: d.website, created_at: null }))
+    return {
+      data: { items, total: items.length, page: 1, size: items.length, total_pages: 1 },
+      generated_at: iso(p.now),
+    }
+  }
+
+  async validate(p: ValidateParams): Promise<ValidatePayload> {
+    const team = this.teams.get(p.key.teamId.toLowerCase())
+    if (team === undefined) throw new NotFoundError('team', p.key.teamId)
+    return {
+      data: {
+        team_id: team.id,
+        team_name: team.name,
+        plan: team.plan,
+        developer_access: team.developer_access,
+        scoped_team_ids: [...p.key.scopeTeamIds].sort(),
+        allowed_domains: p.key.allowedDomains,
+        rate_limit: {
+          limit_per_minute: p.rateLimit.limitPerMinute,
+          remaining: Math.max(0, p.rateLimit.limitPerMinute - p.rateLimit.used),
+          reset_at: iso(p.rateLimit.resetAt),
+        },
+      },
+      generated_at: iso(p.now),
+    }
+  }
+
+  async listPrompts(p: ListPromptsParams): Promise<ListPromptsPayload> {
+    await this.#compute(p.domainId)
+    const page = p.page ?? 1
+    const size = p.size ?? 50
+    return {
+      data: { items: [], total: 0, page, size, total_pages: 1 },
+      domain_id: p.domainId,
+      page,
+      size,
+      generated_at: iso(p.now),
+    }
+  }
+
+  async brandRankings(p: BrandRankingsParams): Promise<BrandRankingsPayload> {
+    await this.#compute(p.domainId)
+    const echo = { domain_id: p.domainId, days: this.#days(p.days), model: p.model ?? 'all' }
+    return { data: { items: [] }, ...echo, generated_at: iso(p.now) }
+  }
+
+  async modelLeaderboard(p: ModelLeaderboardParams): Promise<ModelLeaderboardPayload> {
+    await this.#compute(p.domainId)
+    return { data: { items: [] }, domain_id: p.domainId, days: this.#days(p.days), generated_at: iso(p.now) }
+  }
+
+  async brandSeries(p: BrandSeriesParams): Promise<BrandSeriesPayload> {
+    await this.#compute(p.domainId)
+    const echo = { domain_id: p.domainId, days: this.#days(p.days), model: p.model ?? 'all' }
+    return { data: { items: [] }, ...echo, generated_at: iso(p.now) }
   }
 
   async getDomain(id: string): Promise<DomainInfo | null> {

@@ -319,4 +319,19 @@ describe('OpenAPI document', () => {
       res = await send('GET', last.path, `${last.path}?domain_id=${D.acme1}`, bearer(key))
     expect(res!.statusCode).toBe(429)
   })
+
+  it('the listings, rankings and brand series validate with a raw model id and a page size', async () => {
+    const scope = { teamId: T.acme, scopeTeamIds: [T.acme, '0a9c2f4e-1b7d-4c3a-9e8f-5d6b7a8c9d01'] }
+    const extra = rows.filter((e) => e.access !== 'none' && ('model' in e.params || 'size' in e.params))
+    expect(extra.map((e) => e.id)).toEqual(expect.arrayContaining(['prompt-list', 'brand-rankings']))
+    for (const row of extra) {
+      const own = bearer((await engine.createApiKey(scope)).key)
+      const query = [`domain_id=${EXAMPLE_DOMAIN}`, 'days=365']
+      if ('model' in row.params) query.push('model=gpt-4o-2024-08-06')
+      if ('size' in row.params) query.push('size=1')
+      const res = await app.inject({ url: `${row.path}?${query.join('&')}`, headers: own })
+      expect(res.statusCode, `${row.id} ${res.body.slice(0, 200)}`).toBe(200)
+      check('get', row.path, res)
+    }
+  })
 })

@@ -510,15 +510,20 @@ describe('HTTP service over the real engine', () => {
         expect(res.headers['x-ratelimit-limit']).toBe('60')
         return (res.json().data.items as Array<{ id: string }>).map((d) => d.id)
       }
+      // By brand name (Acme, AcmeTwo, Freebie), then id.
       expect(await ids(ctx.key)).toEqual([D.acme1, D.acme2])
       expect(await ids(scoped)).toEqual([D.acme1, D.acme2, D.free])
       expect(await ids(allow)).toEqual([D.acme2])
       const res = await ctx.app.inject({ url: '/api/v1/domains', headers: bearer(ctx.key) })
-      expect(res.json().data.items[0]).toEqual({
-        id: D.acme1,
-        brand_name: 'Acme',
-        website: 'acme.example',
-        team_id: T.acme,
+      expect(res.json().data).toEqual({
+        items: [
+          { id: D.acme1, name: 'Acme', website: 'acme.example', created_at: null },
+          { id: D.acme2, name: 'AcmeTwo', website: 'acmetwo.example', created_at: null },
+        ],
+        total: 2,
+        page: 1,
+        size: 2,
+        total_pages: 1,
       })
       const off = (await ctx.engine.createApiKey({ teamId: T.off })).key
       expect((await ctx.app.inject({ url: '/api/v1/domains', headers: bearer(off) })).statusCode).toBe(403)
@@ -531,7 +536,7 @@ describe('HTTP service over the real engine', () => {
       for (const path of [
         '/',
         '/api/v1',
-        '/api/v1/prompts',
+        '/api/v1/prompt',
         '/api/v2/sentiment/overview',
         '/api/v1/sentiment/time-series',
         '/healthz/x',

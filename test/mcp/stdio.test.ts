@@ -85,7 +85,7 @@ describe('visibility mcp --db PATH (stdio)', () => {
     await client.close()
     // The server process is gone and DuckDB closed: the file opens again.
     const reopened = await openEngine({ path: db, readOnly: true })
-    expect((await reopened.listDomains()).length).toBe(1)
+    expect((await reopened.listDomains()).data.total).toBe(1)
     await reopened.close()
   })
 

@@ -1,17 +1,29 @@
 /**
  * Types of the extensions (records, parameters and payloads of the endpoints beyond the first
- * four), for the reference model and the golden runner. The engine will export its own; until it
- * does they live here. Field order in the payload types is the documented order of the JSON.
+ * four), for the reference model and the golden runner: the engine's own where they are the same
+ * (listings), else here (ranges and buckets of section 9, endpoints the engine does not offer yet).
+ * Field order in the payload types is the documented order of the JSON.
  */
 import type {
   AnalysisInputRecord,
   AnalysisRecord,
+  BrandMetric,
+  BrandRankingItem,
   CitationInput,
   Clock,
   CompetitorSeriesParams,
+  DomainItem,
   DomainRecord,
   CompetitorSeriesPayload,
-  Plan,
+  KeyScope,
+  ListDomainsPayload,
+  ListPromptsParams,
+  ListPromptsPayload,
+  Page,
+  PromptItem,
+  ValidateParams,
+  ValidatePayload,
+  ValuePoint,
   PromptRecord,
   PromptSeriesParams,
   PromptSeriesPayload,
@@ -60,35 +72,11 @@ export interface SeriesRangeParams extends RangeParams {
   granularity?: string
 }
 
-/** What an API key says about its reach (semantics.md section 8). */
-export interface KeyScope {
-  teamId: string
-  /** The teams the key may read. */
-  scopeTeamIds: string[]
-  /** null: every domain of the scoped teams. */
-  allowedDomains: string[] | null
-}
-export interface ValidateParams {
-  key: KeyScope
-  rateLimit: {
-    limitPerMinute: number
-    /** Requests counted in the current window, this one included. */
-    used: number
-    /** The end of the current window. */
-    resetAt: Clock
-  }
-  now?: Clock
-}
+/** The listings' parameters are the engine's (no range or bucket applies to them). */
+export type { KeyScope, ListPromptsParams, ValidateParams }
+/** The reference model lists a key's domains only (the engine also lists every domain without a key). */
 export interface ListDomainsParams {
   key: KeyScope
-  now?: Clock
-}
-export interface ListPromptsParams {
-  domainId: string
-  /** >= 1, default 1. */
-  page?: number
-  /** 1-500, default 50. */
-  size?: number
   now?: Clock
 }
 /** domain_id, days (or a range), model: rankings, fan-out queries. */
@@ -104,7 +92,7 @@ export interface ModelLeaderboardParams extends RangeParams {
   days?: number
   now?: Clock
 }
-export type BrandMetric = 'visibility' | 'mentions' | 'citations' | 'citability'
+export type { BrandMetric }
 export interface BrandSeriesParams extends ReportParams, SeriesRangeParams {
   metric: BrandMetric
 }
@@ -140,62 +128,14 @@ export interface WindowEcho {
   end_date?: string
 }
 
-export interface ValidatePayload {
-  data: {
-    team_id: string
-    team_name: string
-    plan: Plan
-    developer_access: boolean
-    scoped_team_ids: string[]
-    allowed_domains: string[] | null
-    rate_limit: { limit_per_minute: number; remaining: number; reset_at: string }
-  }
-  generated_at: string
-}
-
-export interface DomainItem {
-  id: string
-  name: string
-  website: string | null
-  created_at: string | null
-}
-export interface Page<T> {
-  items: T[]
-  total: number
-  page: number
-  size: number
-  total_pages: number
-}
-export interface ListDomainsPayload {
-  data: Page<DomainItem>
-  generated_at: string
-}
-
-export interface PromptItem {
-  id: string
-  text: string
-  estimated_search_volume: number | null
-  created_at: string | null
-}
-export interface ListPromptsPayload {
-  data: Page<PromptItem>
-  domain_id: string
-  page: number
-  size: number
-  generated_at: string
-}
-
-export interface BrandRankingItem {
-  id: string
-  name: string
-  website: string | null
-  is_brand: boolean
-  mentions: number
-  visibility: number
-  sov: number
-  avg_position: number | null
-  prompts_mentioned: number
-  total_prompts: number
+export type {
+  BrandRankingItem,
+  DomainItem,
+  ListDomainsPayload,
+  ListPromptsPayload,
+  Page,
+  PromptItem,
+  ValidatePayload,
 }
 export type BrandRankingsPayload = { data: { items: BrandRankingItem[] }; domain_id: string } & WindowEcho & {
     model: string
@@ -216,10 +156,7 @@ export type ModelLeaderboardPayload = {
     generated_at: string
   }
 
-export interface ValuePoint {
-  date: string
-  value: number
-}
+export type { ValuePoint }
 export type BrandSeriesPayload = { data: { items: ValuePoint[] }; domain_id: string } & WindowEcho & {
     model: string
     granularity?: Granularity

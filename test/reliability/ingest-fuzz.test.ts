@@ -22,7 +22,7 @@ import {
 import { dimRecords, makeAnalyses, makeDims, toNdjson } from '../support/generate.js'
 import { analysis, mention } from '../support/records.js'
 import { badSpec, goodRecord, makeBad, MUTATION_NAMES, type Bad, type World } from './mutations.js'
-import { observe, storeDigest, tempDir, type StoreDigest } from './store.js'
+import { NOW, observe, storeDigest, tempDir, type StoreDigest } from './store.js'
 
 const LONG = process.env.VA_LONG === '1'
 const RUNS = Number(process.env.VA_FUZZ_RUNS ?? (LONG ? 2500 : 100))
@@ -55,7 +55,7 @@ beforeAll(async () => {
   digestBefore = await storeDigest(path)
   engine = await openEngine({ path })
   observedBefore = await observe(engine)
-  domainsBefore = JSON.stringify(await engine.listDomains())
+  domainsBefore = JSON.stringify(await engine.listDomains({ now: NOW }))
 })
 
 afterAll(async () => {
@@ -141,7 +141,7 @@ function checkRefusal(
 }
 
 async function assertUnchanged(full: boolean): Promise<void> {
-  expect(JSON.stringify(await engine.listDomains())).toBe(domainsBefore)
+  expect(JSON.stringify(await engine.listDomains({ now: NOW }))).toBe(domainsBefore)
   if (full) expect(await observe(engine)).toBe(observedBefore)
 }
 

@@ -118,6 +118,18 @@ export function consistencyProblems(path: string): Promise<string[]> {
         'agg_theme_day != theme_occurrences',
         'SELECT abs(coalesce((SELECT sum(occurrences) FROM agg_theme_day), 0) - coalesce((SELECT sum(occurrences) FROM theme_occurrences), 0))',
       ],
+      [
+        'agg_citation_day != citations',
+        'SELECT abs(coalesce((SELECT sum(citations) FROM agg_citation_day), 0) - (SELECT count(*) FROM citations))',
+      ],
+      [
+        'agg_entity_prompt_day != mentions',
+        'SELECT abs(coalesce((SELECT sum(mentions) FROM agg_entity_prompt_day), 0) - (SELECT count(*) FROM mentions)) + abs(coalesce((SELECT sum(pos_cnt) FROM agg_entity_prompt_day), 0) - (SELECT count(position) FROM mentions))',
+      ],
+      [
+        'agg_channel_prompts != (day, channel, prompt) of analyses',
+        'SELECT abs(coalesce((SELECT sum(bit_count(bits)) FROM agg_channel_prompts), 0) - (SELECT count(*) FROM (SELECT DISTINCT domain_key, day, channel, prompt_idx FROM analyses)))',
+      ],
     ]
     const out: string[] = []
     for (const [name, sql] of checks) {
@@ -132,8 +144,9 @@ export const NOW = '2026-03-31T23:59:00Z'
 
 /** What a client can observe: the four payloads of every domain (365 days, every model), domains and teams. */
 export async function observe(engine: Engine, now = NOW): Promise<string> {
-  const domains = await engine.listDomains()
-  const out: unknown[] = [domains]
+  const listing = await engine.listDomains({ now })
+  const domains = await Promise.all(listing.data.items.map(async (d) => (await engine.getDomain(d.id))!))
+  const out: unknown[] = [listing]
   for (const d of domains) {
     const p = { domainId: d.id, days: 365, now }
     out.push(

@@ -107,9 +107,9 @@ async function writeAtomic(path: string, text: string): Promise<void> {
 
 async function resolveDomains(engine: Engine, wanted: string[] | 'all'): Promise<DomainInfo[]> {
   if (wanted === 'all') {
-    const all = await engine.listDomains()
+    const all = (await engine.listDomains()).data.items
     if (all.length === 0) throw new Error('the database has no domains')
-    return all
+    return (await Promise.all(all.map((d) => engine.getDomain(d.id)))).filter((d) => d !== null)
   }
   const found: DomainInfo[] = []
   const missing: string[] = []

@@ -11,6 +11,7 @@ import {
   domainRefusalStatuses,
   ENDPOINTS,
   type Endpoint,
+  type RateLimitState,
   type Refusal,
 } from '../../api/index.js'
 import type { ApiKeyInfo } from '../../index.js'
@@ -49,6 +50,7 @@ export async function answerEndpoint(
   endpoint: Endpoint,
   key: ApiKeyInfo,
   params: Readonly<Record<string, unknown>>,
+  rateLimit: RateLimitState | null = null,
 ): Promise<EndpointAnswer> {
   const { engine, cache, queries, clock } = ctx
   if (endpoint.access !== 'none') {
@@ -56,7 +58,7 @@ export async function answerEndpoint(
     if ('status' in access) return access
   }
   const compute = async () => {
-    const context = { now: new Date(clock()), caller: key }
+    const context = { now: new Date(clock()), caller: key, rateLimit }
     const payload = await queries.run(() => endpoint.compute(engine, params as never, context))
     return { body: JSON.stringify(endpoint.payload.parse(payload)) }
   }
@@ -86,7 +88,7 @@ export const endpointsPlugin: FastifyPluginAsync<{ ctx: ServiceContext }> = asyn
       onRequest: app.authenticate,
       handler: async (request, reply) => {
         const params = request.query as Record<string, unknown>
-        const answer = await answerEndpoint(ctx, endpoint, request.caller!.key, params)
+        const answer = await answerEndpoint(ctx, endpoint, request.caller!.key, params, request.caller!.rate)
         if ('detail' in answer) return reply.code(answer.status).send({ detail: answer.detail })
         if (answer.cache !== null) reply.header('x-cache', answer.cache)
         return reply.type(JSON_TYPE).send(answer.body)

@@ -46,7 +46,7 @@ function httpBackend(ctx: ServiceContext, log: FastifyBaseLogger): ToolBackend {
     async call(tool, args, extra): Promise<ToolOutcome> {
       const { key, reply, rates } = callContextOf<HttpCall>(extra)!
       try {
-        const answer = await answerEndpoint(ctx, tool.endpoint, key, args)
+        const answer = await answerEndpoint(ctx, tool.endpoint, key, args, rates.get(extra.requestId) ?? null)
         if ('detail' in answer) return { detail: answer.detail }
         if (answer.cache !== null) reply.header('x-cache', answer.cache)
         return { payload: JSON.parse(answer.body), text: answer.body }

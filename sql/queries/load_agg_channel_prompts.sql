@@ -1,0 +1,12 @@
+-- One domain's bitmasks of the prompts with an analysis per (day, channel, chunk), by day, each
+-- 64-bit mask split into two 32-bit halves.
+-- Read by the aggregate store (src/tables/aggregate-store.ts); the columns must be, in order,
+-- those of agg_channel_prompts in AGGREGATE_TABLES (src/tables/aggregates.ts), every one DOUBLE NOT
+-- NULL.
+-- Parameters: $domain_key INTEGER.
+SELECT ((day - DATE '1970-01-01'))::DOUBLE AS day,
+       (channel)::DOUBLE AS channel,
+       (chunk)::DOUBLE AS chunk,
+       ((bits & 4294967295::UBIGINT))::DOUBLE AS lo,
+       ((bits >> 32))::DOUBLE AS hi
+FROM agg_channel_prompts WHERE domain_key = $domain_key ORDER BY day, channel, chunk

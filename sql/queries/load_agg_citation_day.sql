@@ -1,0 +1,10 @@
+-- One domain's citation entries and brand citation entries per (day, channel), by day.
+-- Read by the aggregate store (src/tables/aggregate-store.ts); the columns must be, in order,
+-- those of agg_citation_day in AGGREGATE_TABLES (src/tables/aggregates.ts), every one DOUBLE NOT
+-- NULL.
+-- Parameters: $domain_key INTEGER.
+SELECT ((day - DATE '1970-01-01'))::DOUBLE AS day,
+       (channel)::DOUBLE AS channel,
+       (citations)::DOUBLE AS citations,
+       (brand_citations)::DOUBLE AS brand_citations
+FROM agg_citation_day WHERE domain_key = $domain_key ORDER BY day, channel

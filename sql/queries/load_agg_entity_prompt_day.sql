@@ -1,0 +1,13 @@
+-- One domain's mentions and position sums and counts per (day, channel, entity, prompt), by day.
+-- Read by the aggregate store (src/tables/aggregate-store.ts); the columns must be, in order,
+-- those of agg_entity_prompt_day in AGGREGATE_TABLES (src/tables/aggregates.ts), every one DOUBLE
+-- NOT NULL.
+-- Parameters: $domain_key INTEGER.
+SELECT ((day - DATE '1970-01-01'))::DOUBLE AS day,
+       (channel)::DOUBLE AS channel,
+       (entity_idx)::DOUBLE AS entity_idx,
+       (prompt_idx)::DOUBLE AS prompt_idx,
+       (mentions)::DOUBLE AS mentions,
+       (pos_sum)::DOUBLE AS pos_sum,
+       (pos_cnt)::DOUBLE AS pos_cnt
+FROM agg_entity_prompt_day WHERE domain_key = $domain_key ORDER BY day, channel, entity_idx, prompt_idx

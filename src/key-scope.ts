@@ -1,0 +1,42 @@
+/**
+ * Who an API key may read (semantics.md section 8): the domains of its scoped teams, narrowed by
+ * its allowlist when it has one, whose team has developer access on. The domains listing
+ * (queries/listings.ts) and the HTTP domain checks (api/access.ts) both decide with these.
+ */
+import type { ApiKeyInfo, KeyScope } from './types.js'
+
+/**
+ * The scope of a stored key.
+ * @example
+ * keyScopeOf(await engine.verifyApiKey(secret)) // { teamId, scopeTeamIds, allowedDomains }
+ */
+export function keyScopeOf(key: ApiKeyInfo): KeyScope {
+  return { teamId: key.team_id, scopeTeamIds: key.scope_team_ids, allowedDomains: key.allowed_domains }
+}
+
+/** Whether a domain of team `domainTeamId` is in one of the key's scoped teams (ids in any case). */
+export function inScope(key: KeyScope, domainTeamId: string): boolean {
+  const team = domainTeamId.toLowerCase()
+  return key.scopeTeamIds.some((id) => id.toLowerCase() === team)
+}
+
+/** Whether the key's allowlist lets it read `domainId` (no allowlist: every domain). */
+export function inAllowlist(key: KeyScope, domainId: string): boolean {
+  if (key.allowedDomains === null) return true
+  const id = domainId.toLowerCase()
+  return key.allowedDomains.some((allowed) => allowed.toLowerCase() === id)
+}
+
+/**
+ * Whether the key may read the domain: in scope, in the allowlist, and the domain's team has
+ * developer access.
+ * @example
+ * keyReadsDomain(scope, { id, team_id }, catalog.teams.get(team_id))
+ */
+export function keyReadsDomain(
+  key: KeyScope,
+  domain: { id: string; team_id: string },
+  domainTeam: { developer_access: boolean } | null | undefined,
+): boolean {
+  return inScope(key, domain.team_id) && inAllowlist(key, domain.id) && domainTeam?.developer_access === true
+}

@@ -1,0 +1,62 @@
+/**
+ * The four brand time series: extensions.md section 5 (visibility, mentions, citations,
+ * citability).
+ *
+ * The dates are those of the competitor series (datesWithAnalyses over agg_channel_day: the UTC
+ * dates of the window with an analysis passing the model filter). Per date the series read the
+ * brand's rows of agg_entity_day (visibility, mentions) or agg_citation_day (citations,
+ * citability: brand citation entries, all citation entries). A raw model id reads the same tables
+ * computed for that model (rowsForModel).
+ */
+import { brandSeriesParamsSchema } from '../schemas/params.js'
+import type { BrandMetric, BrandSeriesParams, BrandSeriesPayload, ValuePoint } from '../types.js'
+import { datesWithAnalyses } from './competitor-series.js'
+import { parseRequest, type QueryContext } from './context.js'
+import { passes, rowsForModel, type FilteredRows } from './model-filter.js'
+import { formatDay, rowRange, type DayWindow } from './window.js'
+
+export async function brandSeries(ctx: QueryContext, params: BrandSeriesParams): Promise<BrandSeriesPayload> {
+  const { p, scope } = parseRequest(ctx, brandSeriesParamsSchema, params)
+  const { domain, window, generatedAt } = scope
+  const source = rowsForModel(ctx, domain.key, p.model)
+  const items = source === null ? [] : await seriesOf(source, window, p.metric)
+  return { data: { items }, domain_id: domain.id, days: p.days, model: p.model, generated_at: generatedAt }
+}
+
+async function seriesOf(source: FilteredRows, w: DayWindow, metric: BrandMetric): Promise<ValuePoint[]> {
+  const f = source.filter
+  const dates = datesWithAnalyses(await source.rows('agg_channel_day'), w, f)
+  const n = dates.day.length
+  if (n === 0) return []
+  const dateIndex = new Int32Array(w.endDay - w.startDay + 1).fill(-1)
+  dates.day.forEach((d, i) => (dateIndex[d - w.startDay] = i))
+
+  // Per date: the metric's numerator (brand) and, for the percentages, its denominator.
+  const part = new Float64Array(n)
+  const whole = new Float64Array(n)
+  if (metric === 'visibility' || metric === 'mentions') {
+    const t = await source.rows('agg_entity_day')
+    const [from, to] = rowRange(t.day, w)
+    for (let i = from; i < to; i++) {
+      if (t.entity_idx[i]! !== 0 || !passes(f, t.channel[i]!)) continue
+      const d = dateIndex[t.day[i]! - w.startDay]!
+      if (d >= 0) part[d]! += t.mentions[i]!
+    }
+    whole.set(dates.analyses)
+  } else {
+    const t = await source.rows('agg_citation_day')
+    const [from, to] = rowRange(t.day, w)
+    for (let i = from; i < to; i++) {
+      if (!passes(f, t.channel[i]!)) continue
+      const d = dateIndex[t.day[i]! - w.startDay]!
+      if (d < 0) continue
+      part[d]! += t.brand_citations[i]!
+      whole[d]! += t.citations[i]!
+    }
+  }
+  const percentages = metric === 'visibility' || metric === 'citability'
+  return dates.day.map((day, d) => ({
+    date: formatDay(day),
+    value: !percentages ? part[d]! : whole[d]! === 0 ? 0 : (part[d]! * 100) / whole[d]!,
+  }))
+}

@@ -1,0 +1,55 @@
+/**
+ * Distinct prompts over a window from bitmask aggregates (agg_entity_prompts, agg_channel_prompts):
+ * each row holds, for one day, channel and chunk of 64 prompts, the prompts seen as two 32-bit
+ * masks; OR-ing a group's masks over the window and counting the bits gives its distinct prompts
+ * without COUNT(DISTINCT) over raw rows.
+ */
+import { passes, type ModelFilter } from './model-filter.js'
+import { rowRange, type DayWindow } from './window.js'
+
+/** The columns a bitmask table shares. */
+export interface PromptMaskRows {
+  readonly day: Float64Array
+  readonly channel: Float64Array
+  readonly chunk: Float64Array
+  readonly lo: Float64Array
+  readonly hi: Float64Array
+}
+
+/**
+ * Per group, the distinct prompts of the window's rows passing the filter. `group` is the column
+ * that names each row's group (rows of a group >= `groups` are skipped), or null for one group.
+ * @example
+ * distinctPrompts(entityPrompts, window, filter, entityPrompts.entity_idx, entities)
+ */
+export function distinctPrompts(
+  t: PromptMaskRows,
+  w: DayWindow,
+  f: ModelFilter,
+  group: Float64Array | null,
+  groups: number,
+): Float64Array {
+  const masks: number[][] = Array.from({ length: groups }, () => []) // [lo0, hi0, lo1, hi1, ...]
+  const [from, to] = rowRange(t.day, w)
+  for (let i = from; i < to; i++) {
+    const g = group === null ? 0 : group[i]!
+    if (g >= groups || !passes(f, t.channel[i]!)) continue
+    const m = masks[g]!
+    const c = 2 * t.chunk[i]!
+    while (m.length <= c + 1) m.push(0)
+    m[c] = (m[c]! | t.lo[i]!) >>> 0
+    m[c + 1] = (m[c + 1]! | t.hi[i]!) >>> 0
+  }
+  const out = new Float64Array(groups)
+  masks.forEach((m, g) => {
+    for (const word of m) out[g]! += popcount32(word)
+  })
+  return out
+}
+
+function popcount32(x: number): number {
+  x -= (x >>> 1) & 0x55555555
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333)
+  x = (x + (x >>> 4)) & 0x0f0f0f0f
+  return Math.imul(x, 0x01010101) >>> 24
+}
