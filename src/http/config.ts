@@ -3,6 +3,7 @@
  */
 import { adminTokenProblem } from './plugins/auth.js'
 import { edgeOptionsFromEnv, type EdgeOptions } from './edge/index.js'
+import { MAX_RETAIN_DAYS } from '../api/index.js'
 
 export interface ServiceConfig {
   port: number
@@ -18,6 +19,11 @@ export interface ServiceConfig {
   maxIngestBytes: number
   /** Connection and request limits of the HTTP edge. */
   edge: EdgeOptions
+  // Operations (issue 13)
+  /** VA_RETAIN_DAYS: prune analyses older than today - N daily; undefined: never. */
+  retainDays: number | undefined
+  /** VA_BACKUP_DIR: where POST /internal/v1/backup writes; undefined: backups off. */
+  backupDir: string | undefined
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -34,7 +40,8 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 /**
  * Reads VA_PORT, VA_HOST, VA_DB, VA_ADMIN_TOKEN, VA_RATE_LIMIT, VA_CACHE_TTL_SENTIMENT_S,
  * VA_CACHE_TTL_SERIES_S, VA_MAX_CONCURRENT_QUERIES, VA_LOG_LEVEL, VA_MAX_INGEST_BYTES and the edge
- * limits (VA_HEADERS_TIMEOUT_MS ... VA_MAX_HEADER_BYTES, see EdgeOptions); throws on an invalid value.
+ * limits (VA_HEADERS_TIMEOUT_MS ... VA_MAX_HEADER_BYTES, see EdgeOptions), VA_RETAIN_DAYS and
+ * VA_BACKUP_DIR; throws on an invalid value.
  * @example
  * const config = loadConfig(process.env)
  */
@@ -58,5 +65,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     logLevel,
     maxIngestBytes: integer(env, 'VA_MAX_INGEST_BYTES', 256 * 1024 * 1024, 1, 2 ** 40),
     edge: edgeOptionsFromEnv((name, fallback, min, max) => integer(env, name, fallback, min, max)),
+    retainDays: env.VA_RETAIN_DAYS?.trim()
+      ? integer(env, 'VA_RETAIN_DAYS', 0, 0, MAX_RETAIN_DAYS)
+      : undefined,
+    backupDir: env.VA_BACKUP_DIR?.trim() || undefined,
   }
 }

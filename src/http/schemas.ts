@@ -22,6 +22,8 @@ export const ingestResultSchema = z.object({
   mentions: count,
   citations: count,
   theme_occurrences: count,
+  /** Operations (issue 13): what the call's delete records removed, when it carried any. */
+  deleted: z.record(z.string(), count).optional(),
 })
 
 export const ingestErrorSchema = z.object({

@@ -7,7 +7,7 @@
  * with the bundled example dataset, creates a fresh demo API key and prints a curl per endpoint.
  * The process runs until SIGTERM or SIGINT, then drains in-flight requests and closes DuckDB.
  */
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -43,6 +43,19 @@ async function demoKey(engine: Engine): Promise<{ key: string; domainId: string 
   return { key, domainId: domain.id }
 }
 
+/** The admin commands of the demo, with the token left in the environment (never printed). */
+function adminCurls(url: string, backups: boolean): string[] {
+  const auth = '-H "Authorization: Bearer $VA_ADMIN_TOKEN"'
+  return [
+    'Admin (VA_ADMIN_TOKEN):',
+    `  curl -s ${auth} "${url}/internal/v1/keys"`,
+    `  curl -s ${auth} -H "content-type: application/json" -d '{"older_than_days": 400}' "${url}/internal/v1/prune"`,
+    ...(backups ? [`  curl -s ${auth} -X POST "${url}/internal/v1/backup"`] : []),
+    `  curl -s ${auth} "${url}/metrics"`,
+    `  visibility keys list --server ${url}`,
+  ]
+}
+
 function demoCurls(url: string, key: string, domainId: string): string {
   const q = `domain_id=${domainId}&days=365`
   const paths = [
@@ -59,6 +72,17 @@ function demoCurls(url: string, key: string, domainId: string): string {
     `  curl -s "${url}/healthz"`,
     `  curl -s "${url}/api/v1/openapi.json"`,
   ].join('\n')
+}
+
+/** Refuses to start with a backup directory the service could not write into. */
+function checkBackupDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true })
+    rmSync(mkdtempSync(join(dir, '.va-write-check-')), { recursive: true })
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? 'error'
+    throw new Error(`VA_BACKUP_DIR ${dir} is not a writable directory (${code}).`)
+  }
 }
 
 /**
@@ -93,6 +117,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       ...(values.host !== undefined ? { VA_HOST: values.host } : {}),
       ...(values.db !== undefined ? { VA_DB: values.db } : {}),
     })
+    if (config.backupDir !== undefined) checkBackupDir(config.backupDir)
     const dbPath = resolve(config.dbPath)
     mkdirSync(dirname(dbPath), { recursive: true })
     engine = await openEngine({ path: dbPath, hardened: true })
@@ -114,11 +139,20 @@ export async function serveCommand(argv: string[]): Promise<number> {
       maxIngestBytes: config.maxIngestBytes,
       edge: config.edge,
       logger: { level: config.logLevel },
+      backupDir: config.backupDir,
+      retainDays: config.retainDays,
     })
+    const ops = [
+      `admin endpoints ${config.adminToken ? 'on' : 'off'}`,
+      `backups ${config.backupDir === undefined ? 'off' : `to ${config.backupDir}`}`,
+      `retention ${config.retainDays === undefined ? 'off' : `${config.retainDays} days`}`,
+    ]
     process.stderr.write(
-      `Visibility Analytics API on ${server.url} (database ${config.dbPath}; ingest endpoint ${config.adminToken ? 'on' : 'off'}).\n`,
+      `Visibility Analytics API on ${server.url} (database ${config.dbPath}; ${ops.join('; ')}).\n`,
     )
     if (demo !== null) process.stderr.write(`${demoCurls(server.url, demo.key, demo.domainId)}\n`)
+    if (values.demo && config.adminToken !== undefined)
+      process.stderr.write(`${adminCurls(server.url, config.backupDir !== undefined).join('\n')}\n`)
     await server.closed
     return 0
   } catch (error) {

@@ -49,7 +49,9 @@ export const endpointsPlugin: FastifyPluginAsync<{ ctx: ServiceContext }> = asyn
         }
         const compute = async () => {
           const context = { now: new Date(clock()), caller: caller.key }
-          const payload = await queries.run(() => endpoint.compute(engine, params as never, context))
+          const payload = await queries.run(() =>
+            ctx.metrics.timeQuery(endpoint.id, () => endpoint.compute(engine, params as never, context)),
+          )
           return { body: JSON.stringify(endpoint.payload.parse(payload)) }
         }
         if (endpoint.cache === 'none') return reply.type(JSON_TYPE).send((await compute()).body)
