@@ -4,12 +4,15 @@
  * (ingest/), reports (queries/), Parquet export (parquet.ts). The database itself (connections,
  * migrations, serving mode) is opened by db/database.ts.
  */
-import { existsSync, statSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { existsSync, rmSync, statSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
 import { Catalog } from './catalog.js'
 import { openDatabase, type Database } from './db/database.js'
 import { Mutex, ReadWriteLock } from './db/lock.js'
 import { SCHEMA_VERSION } from './db/migrate.js'
 import { sqlText } from './db/sql.js'
+import { VARCHAR } from '@duckdb/node-api'
 import {
   EngineClosedError,
   NotFoundError,
@@ -18,10 +21,23 @@ import {
   ValidationError,
   VisibilityError,
 } from './errors.js'
+import {
+  abandonBackup,
+  copyDatabaseFiles,
+  finishBackup,
+  KEYS_FILE,
+  startBackup,
+  verifyBackup,
+  writeBackupFiles,
+} from './backup.js'
 import { IngestCall } from './ingest/call.js'
+import { PRUNED_TABLES, reloadCatalog, runDeletionPass, stageDeletions } from './ingest/deletions.js'
+import { olderThanDays } from './schemas/operations.js'
+import { nowParam } from './schemas/params.js'
 import { ApiKeys, loadActiveApiKeys, type StoredApiKey } from './keys.js'
 import { arrowToFlatRows, feedFlat, feedNdjsonPath, feedRecords } from './ingest/sources.js'
-import { prepareExportDir, readExport, writeExport, writeManifest } from './parquet.js'
+import { prepareExportDir, readExport, writeExport, writeManifest, type ExportPart } from './parquet.js'
+import { flatRecords, type FlatRows } from './ingest/flat.js'
 import { computeCompetitorSeries } from './queries/competitor-series.js'
 import type { QueryContext } from './queries/context.js'
 import { computePromptSeries } from './queries/prompt-series.js'
@@ -31,6 +47,12 @@ import { listDomains, listPrompts, validate } from './queries/listings.js'
 import { brandRankings, modelLeaderboard } from './queries/rankings.js'
 import { AggregateStore } from './tables/aggregate-store.js'
 import type {
+  BackupResult,
+  EngineStatus,
+  PruneParams,
+  PruneResult,
+  RestoreParams,
+  RestoreResult,
   ApiKeyInfo,
   ArrowTables,
   ExportParquetOptions,
@@ -143,18 +165,17 @@ class DuckDBEngine implements Engine {
       try {
         await feed(call)
         const staged = await call.stage(this.#nextAnalysisKey)
-        await this.#rw.write(async () => {
-          await this.write.run('COMMIT')
+        await this.#commit(() => {
+          this.catalog = staged.catalog
           staged.applyToCatalog()
           this.aggregates.invalidate(staged.affectedDomains)
+          this.#keys.forgetTeams(staged.deletedTeams)
         })
         this.#nextAnalysisKey = staged.nextAnalysisKey
         return staged.result
       } catch (e) {
         call.abandon()
-        await this.write.run('ROLLBACK').catch(() => undefined)
-        if (e instanceof VisibilityError) throw e
-        throw new QueryError('ingest', { cause: e })
+        return this.#rollback(e, 'ingest')
       }
     })
   }
@@ -263,6 +284,115 @@ class DuckDBEngine implements Engine {
     return this.#keys.verify(secret)
   }
 
+  /** COMMITs the write transaction and applies `apply` while reports are held off. */
+  #commit(apply: () => void): Promise<void> {
+    return this.#rw.write(async () => {
+      await this.write.run('COMMIT')
+      apply()
+    })
+  }
+
+  /** Rolls the write transaction back and rethrows (DuckDB's own errors as a QueryError named `id`). */
+  async #rollback(e: unknown, id: string): Promise<never> {
+    await this.write.run('ROLLBACK').catch(() => undefined)
+    if (e instanceof VisibilityError) throw e
+    throw new QueryError(id, { cause: e })
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Operations (issue 13): retention, backups, status. Deletions run inside #ingest (IngestCall).
+
+  async prune(params: PruneParams): Promise<PruneResult> {
+    this.#check()
+    if (this.readOnly) throw new ReadOnlyError('prune')
+    const age = olderThanDays.value.safeParse(params?.olderThanDays)
+    if (!age.success)
+      throw new ValidationError([{ path: 'older_than_days', message: olderThanDays.message() }])
+    const clock = nowParam.value.safeParse(params.now)
+    if (!clock.success) throw new ValidationError([{ path: 'now', message: clock.error.issues[0]!.message }])
+    const now = clock.data === undefined ? new Date() : new Date(clock.data)
+    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
+    const before = new Date(today - age.data * 86_400_000).toISOString().slice(0, 10)
+    return this.#writeMutex.run(async () => {
+      this.#check()
+      await this.write.run('BEGIN TRANSACTION')
+      try {
+        await this.write.run(sqlText('schema/staging'))
+        await stageDeletions(this.write, null)
+        const pass = await runDeletionPass(this.write, { kind: 'expired', before })
+        const catalog = await reloadCatalog(this.write, this.catalog)
+        await this.#commit(() => {
+          this.catalog = catalog
+          this.aggregates.invalidate(pass.affectedDomains)
+        })
+        const deleted = Object.fromEntries(PRUNED_TABLES.map((t) => [t, pass.counts[t] ?? 0]))
+        return { before, deleted }
+      } catch (e) {
+        return this.#rollback(e, 'prune')
+      }
+    })
+  }
+
+  async backup(dir: string): Promise<BackupResult> {
+    this.#check()
+    if (this.hardened && this.db.file === null)
+      throw new ReadOnlyError('backup', 'an in-memory engine opened for serving has no file to snapshot')
+    const target = startBackup(dir)
+    try {
+      const tables = this.hardened
+        ? await this.#backupFromCopy(target.partial)
+        : await this.pool.use((c) => writeBackupFiles(c.conn, target.partial))
+      return await finishBackup(target, tables, SCHEMA_VERSION)
+    } catch (e) {
+      abandonBackup(target)
+      if (e instanceof VisibilityError) throw e
+      throw new QueryError('backup', { cause: e })
+    }
+  }
+
+  /**
+   * A served (hardened) engine cannot write files from DuckDB: its database file (and write-ahead
+   * log) is copied while no write runs, and the backup is written from the copy.
+   */
+  async #backupFromCopy(into: string): Promise<Record<string, number>> {
+    const file = this.db.file!
+    const snapshot = await mkdtemp(join(dirname(into), '.va-snapshot-'))
+    try {
+      const copy = join(snapshot, 'snapshot.duckdb')
+      await this.#writeMutex.run(async () => {
+        this.#check()
+        await copyDatabaseFiles(file, copy)
+      })
+      const scratch = (await openEngine({
+        path: copy,
+        readConnections: 1,
+        aggregateCache: false,
+      })) as DuckDBEngine
+      try {
+        return await scratch.pool.use((c) => writeBackupFiles(c.conn, into))
+      } finally {
+        await scratch.close()
+      }
+    } finally {
+      await rm(snapshot, { recursive: true, force: true })
+    }
+  }
+
+  status(): EngineStatus {
+    const file = this.db.file
+    let fileBytes = 0
+    if (file !== null) {
+      for (const f of [file, `${file}.wal`]) {
+        try {
+          fileBytes += statSync(f).size
+        } catch {
+          // no write-ahead log right now
+        }
+      }
+    }
+    return { file, fileBytes, aggregateCache: this.aggregates.stats() }
+  }
+
   async close(): Promise<void> {
     if (!this.#open) return
     await this.#writeMutex.run(async () => {
@@ -328,6 +458,63 @@ export async function openEngine(options: OpenEngineOptions = {}): Promise<Engin
     return engine
   } catch (e) {
     db.close()
+    throw e
+  }
+}
+
+/**
+ * Builds a new database at `path` from a backup directory (manifest and checksums checked first):
+ * the export's records domain by domain, then the API keys as they were (hashes, revocations).
+ * Row counts must equal the manifest's; on any failure the new file is removed.
+ * @example
+ * await restoreBackup({ from: 'backups/backup-2026-11-20T150000Z', path: 'data/restored.duckdb' })
+ */
+export async function restoreBackup(params: RestoreParams): Promise<RestoreResult> {
+  const manifest = await verifyBackup(params.from, SCHEMA_VERSION)
+  const path = resolve(params.path)
+  if (existsSync(path) || existsSync(`${path}.wal`))
+    throw new ValidationError([
+      { path: 'path', message: `${params.path} exists: restore builds a new database.` },
+    ])
+  const engine = (await openEngine({ path, aggregateCache: false })) as DuckDBEngine
+  try {
+    // Domain by domain (one call each, after the teams and domains): memory holds one domain's rows.
+    const from = resolve(params.from)
+    const read = (part: ExportPart) => engine.pool.use((c) => readExport(c.conn, from, part))
+    const result: Record<string, number> = {}
+    const ingest = async (rows: FlatRows) => {
+      const r = await engine.ingest(flatRecords(rows))
+      for (const [table, n] of Object.entries(r))
+        if (typeof n === 'number') result[table] = (result[table] ?? 0) + n
+    }
+    const heads = await read({ kind: 'heads' })
+    await ingest(heads)
+    for (const d of heads.domains ?? []) await ingest(await read({ kind: 'domain', id: String(d.id) }))
+    // The engine is this function's alone: nothing else writes while the keys go in.
+    const keys = await engine.write.run(
+      sqlText('backup/restore_api_keys'),
+      { path: join(resolve(params.from), KEYS_FILE) },
+      { path: VARCHAR },
+    )
+    const apiKeys = keys.rowsChanged
+    const tables: Record<string, number> = {}
+    for (const [table, expected] of Object.entries(manifest.tables)) {
+      const got = table === 'api_keys' ? apiKeys : result[table]
+      if (got !== expected)
+        throw new ValidationError([
+          {
+            path: 'from',
+            message: `${params.from}: ${table} restored ${String(got)} rows, the manifest says ${expected}.`,
+          },
+        ])
+      tables[table] = got
+    }
+    await engine.close()
+    return { path, tables }
+  } catch (e) {
+    await engine.close()
+    rmSync(path, { force: true })
+    rmSync(`${path}.wal`, { force: true })
     throw e
   }
 }

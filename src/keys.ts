@@ -142,6 +142,17 @@ export class ApiKeys {
     return rows.map(rowToKeyInfo)
   }
 
+  /** Drops the keys of deleted teams from the index (their rows went in the same transaction). */
+  forgetTeams(teamIds: readonly string[]): void {
+    if (teamIds.length === 0) return
+    const teams = new Set(teamIds)
+    for (const [hash, info] of this.#byHash) {
+      if (!teams.has(info.team_id)) continue
+      this.#byHash.delete(hash)
+      this.#hashById.delete(info.id)
+    }
+  }
+
   /** Revokes a key; it is refused as soon as this resolves. False when unknown or already revoked. */
   async revoke(id: string): Promise<boolean> {
     if (typeof id !== 'string' || !UUID_RE.test(id)) return false

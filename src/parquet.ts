@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path'
 import { BOOLEAN, LIST, listValue, VARCHAR, type DuckDBConnection } from '@duckdb/node-api'
 import { sqlText } from './db/sql.js'
 import { ValidationError } from './errors.js'
+import { UUID_RE } from './schemas/records.js'
 import { FLAT_TABLES, type FlatRows, type FlatTableName } from './ingest/flat.js'
 
 export const MANIFEST = 'manifest.json'
@@ -54,14 +55,28 @@ export function writeManifest(dir: string, manifest: Record<string, unknown>): v
   writeFileSync(join(dir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`)
 }
 
+/**
+ * Which rows of an export to read: every table; only the single-file tables (teams, domains); or
+ * the partitioned tables of one domain (a restore reads a store domain by domain).
+ */
+export type ExportPart = { kind: 'all' } | { kind: 'heads' } | { kind: 'domain'; id: string }
+
 /** Reads the flat tables of an export directory into rows (tables missing from it are skipped). */
-export async function readExport(conn: DuckDBConnection, dir: string): Promise<FlatRows> {
+export async function readExport(
+  conn: DuckDBConnection,
+  dir: string,
+  part: ExportPart = { kind: 'all' },
+): Promise<FlatRows> {
+  if (part.kind === 'domain' && !UUID_RE.test(part.id))
+    throw new ValidationError([{ path: 'domain_id', message: `${part.id} is not a domain id.` }])
   const rows: FlatRows = {}
   for (const t of FLAT_TABLES) {
-    const p = tablePath(dir, t)
+    const single = SINGLE_FILE.has(t)
+    if ((part.kind === 'heads' && !single) || (part.kind === 'domain' && single)) continue
+    const p = part.kind === 'domain' ? join(tablePath(dir, t), `domain_id=${part.id}`) : tablePath(dir, t)
     if (!existsSync(p)) continue
-    const glob = SINGLE_FILE.has(t) ? p : join(p, '**', '*.parquet')
-    if (!SINGLE_FILE.has(t) && !hasParquet(p)) continue
+    const glob = single ? p : join(p, '**', '*.parquet')
+    if (!single && !hasParquet(p)) continue
     const reader = await conn.runAndReadAll(sqlText(`import/${t}`), { path: glob }, { path: VARCHAR })
     rows[t] = reader.getRowObjectsJS() as Record<string, unknown>[]
   }

@@ -432,7 +432,8 @@ export type ArrowTables = Partial<
     | 'analyses'
     | 'mentions'
     | 'citations'
-    | 'theme_occurrences',
+    | 'theme_occurrences'
+    | 'deletes',
     ArrowTable
   >
 >
@@ -520,4 +521,119 @@ export interface Engine {
   /** Whether the database is open. */
   readonly isOpen: boolean
   close(): Promise<void>
+}
+
+// ---------------------------------------------------------------------------------------------
+// Operations (issue 13): delete records, retention, backups and the engine's runtime status.
+
+/** What a `delete` record deletes, with everything under it (docs/API.md, "Delete records"). */
+export const DELETE_ENTITIES = ['team', 'domain', 'prompt', 'competitor', 'theme', 'analysis'] as const
+export type DeleteEntity = (typeof DELETE_ENTITIES)[number]
+
+/**
+ * Deletes a stored entity in an ingest call, before the call's upserts. Cascades: a team takes its
+ * domains and API keys; a domain its prompts, competitors, themes and analyses; a prompt its
+ * analyses; a competitor its mentions; a theme its occurrences; an analysis its mentions, citations
+ * and theme occurrences.
+ */
+export interface DeleteRecord {
+  type: 'delete'
+  entity: DeleteEntity
+  id: string
+}
+
+/**
+ * Rows removed by the deletions of one call or by a prune, cascades included: one count per
+ * stored table the cascade reaches (a table added to the cascade adds its count).
+ */
+export interface DeletionCounts {
+  teams: number
+  domains: number
+  prompts: number
+  competitors: number
+  themes: number
+  analyses: number
+  mentions: number
+  citations: number
+  theme_occurrences: number
+  api_keys: number
+  /** Delete records whose id was not stored (counted, not an error). */
+  not_found: number
+  [table: string]: number
+}
+
+export interface IngestResult {
+  /** Present when the call carried delete records: what they removed (applied before the upserts). */
+  deleted?: DeletionCounts
+}
+
+export interface PruneParams {
+  /** Analyses whose UTC date is before (today - olderThanDays) are deleted: an integer >= 0. */
+  olderThanDays: number
+  /** The clock that sets "today" (default the current time). */
+  now?: Clock
+}
+export interface PruneResult {
+  /** The first UTC date kept (YYYY-MM-DD): analyses dated before it were deleted. */
+  before: string
+  /** Analyses and their rows removed, per table. */
+  deleted: Record<string, number>
+}
+
+/** One file of a backup: its size and SHA-256 (hex). */
+export interface BackupFile {
+  bytes: number
+  sha256: string
+}
+/** The manifest.json of a backup directory. */
+export interface BackupManifest {
+  format: 'visibility-analytics/backup'
+  schema_version: number
+  created_at: string
+  /** The export's domain filter: always null (every domain). */
+  domain_ids: null
+  /** Rows per table: the flat tables and `api_keys`. */
+  tables: Record<string, number>
+  /** Every file of the backup but the manifest, by path relative to the directory. */
+  files: Record<string, BackupFile>
+}
+export interface BackupResult {
+  dir: string
+  manifest: BackupManifest
+}
+export interface RestoreParams {
+  /** A directory written by `backup`. */
+  from: string
+  /** The new database file (must not exist). */
+  path: string
+}
+export interface RestoreResult {
+  path: string
+  /** Rows restored per table (equal to the manifest's). */
+  tables: Record<string, number>
+}
+
+/** What an open engine holds right now (for metrics). */
+export interface EngineStatus {
+  /** The database file, or null in memory. */
+  file: string | null
+  /** Bytes of the database file and its write-ahead log (0 in memory). */
+  fileBytes: number
+  aggregateCache: { rows: number; entries: number; hits: number; misses: number }
+}
+
+export interface Engine {
+  /**
+   * Deletes the analyses whose UTC date is before today - olderThanDays, with their rows and
+   * aggregates, in one transaction.
+   */
+  prune(params: PruneParams): Promise<PruneResult>
+  /**
+   * Writes a consistent snapshot into `dir` (missing or empty): the Parquet export, the API keys
+   * (hashes only) as api_keys.parquet, and manifest.json with row counts and a SHA-256 per file.
+   * Ingest waits while a served (hardened) database file is copied; queries go on.
+   */
+  backup(dir: string): Promise<BackupResult>
+  /** The file, its size and the aggregate cache (synchronous, cheap). */
+  status(): EngineStatus
 }

@@ -56,3 +56,17 @@ export {
   promptListPayloadSchema,
   validatePayloadSchema,
 } from '../schemas/payloads.js'
+
+// Operations (issue 13): API keys on a running server, retention and backups.
+export { createKeyChecked, OPERATION_DETAIL } from './operations.js'
+export {
+  apiKeySchema,
+  backupResultSchema,
+  createdKeySchema,
+  createKeyBodySchema,
+  MAX_RETAIN_DAYS,
+  olderThanDays,
+  pruneBodySchema,
+  pruneResultSchema,
+  type CreateKeyBody,
+} from '../schemas/operations.js'

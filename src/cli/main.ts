@@ -7,6 +7,7 @@ import { computeCommand, exportCommand, ingestCommand } from './commands/data.js
 import { demoCommand } from './commands/demo.js'
 import { keysCommand } from './commands/keys.js'
 import { mcpCommand } from './commands/mcp.js'
+import { backupCommand, pruneCommand, restoreCommand } from './commands/operations.js'
 import { reportCommand } from './commands/report.js'
 import { serveCommand } from './commands/serve.js'
 import { reportError, UsageError } from './errors.js'
@@ -22,9 +23,14 @@ Usage:
   visibility demo [--db PATH] [--now ISO] | visibility demo --example [--db PATH]
   visibility serve [--db PATH] [--port N] [--host H] [--demo]
   visibility mcp --db PATH [--now ISO]   (MCP server on stdio: read-only, no key)
-  visibility keys create --db PATH --team UUID [--scope-team UUID]... [--allow-domain UUID]... [--name N]
-  visibility keys list --db PATH [--json]
-  visibility keys revoke --db PATH KEY_ID
+  visibility keys create (--server URL | --db PATH) --team UUID [--scope-team UUID]... [--allow-domain UUID]... [--name N]
+  visibility keys list (--server URL | --db PATH) [--json]
+  visibility keys revoke (--server URL | --db PATH) KEY_ID
+  visibility prune (--server URL | --db PATH) --older-than DAYS
+  visibility backup (--server URL | --db PATH --out DIR)
+  visibility restore --from DIR --db NEW_PATH
+
+--server URL talks to a running server with the admin token in VA_ADMIN_TOKEN.
 
 Exit codes: 0 ok, 1 failed (one line on stderr), 2 usage error.
 `
@@ -39,6 +45,9 @@ const commands: Record<string, Command> = {
   keys: keysCommand,
   serve: serveCommand,
   mcp: mcpCommand,
+  prune: pruneCommand,
+  backup: backupCommand,
+  restore: restoreCommand,
 }
 
 export async function main(argv: string[]): Promise<number> {

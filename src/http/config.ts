@@ -3,6 +3,7 @@
  */
 import { adminTokenProblem } from './plugins/auth.js'
 import { edgeOptionsFromEnv, type EdgeOptions } from './edge/index.js'
+import { MAX_RETAIN_DAYS } from '../api/index.js'
 
 export interface ServiceConfig {
   port: number
@@ -20,6 +21,11 @@ export interface ServiceConfig {
   edge: EdgeOptions
   /** Bounds of the MCP sessions at /mcp. */
   mcp: { maxSessions: number; maxSessionsPerKey: number; idleSeconds: number }
+  // Operations (issue 13)
+  /** VA_RETAIN_DAYS: prune analyses older than today - N daily; undefined: never. */
+  retainDays: number | undefined
+  /** VA_BACKUP_DIR: where POST /internal/v1/backup writes; undefined: backups off. */
+  backupDir: string | undefined
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -36,8 +42,9 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 /**
  * Reads VA_PORT, VA_HOST, VA_DB, VA_ADMIN_TOKEN, VA_RATE_LIMIT, VA_CACHE_TTL_SENTIMENT_S,
  * VA_CACHE_TTL_SERIES_S, VA_MAX_CONCURRENT_QUERIES, VA_LOG_LEVEL, VA_MAX_INGEST_BYTES, the edge limits
- * (VA_HEADERS_TIMEOUT_MS ... VA_MAX_HEADER_BYTES, see EdgeOptions) and the MCP session bounds
- * (VA_MCP_MAX_SESSIONS, VA_MCP_MAX_SESSIONS_PER_KEY, VA_MCP_SESSION_IDLE_S); throws on an invalid value.
+ * (VA_HEADERS_TIMEOUT_MS ... VA_MAX_HEADER_BYTES, see EdgeOptions), the MCP session bounds
+ * (VA_MCP_MAX_SESSIONS, VA_MCP_MAX_SESSIONS_PER_KEY, VA_MCP_SESSION_IDLE_S), VA_RETAIN_DAYS and
+ * VA_BACKUP_DIR; throws on an invalid value.
  * @example
  * const config = loadConfig(process.env)
  */
@@ -66,5 +73,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
       maxSessionsPerKey: integer(env, 'VA_MCP_MAX_SESSIONS_PER_KEY', 20, 1, 1_000_000),
       idleSeconds: integer(env, 'VA_MCP_SESSION_IDLE_S', 900, 1, 86_400),
     },
+    retainDays: env.VA_RETAIN_DAYS?.trim()
+      ? integer(env, 'VA_RETAIN_DAYS', 0, 0, MAX_RETAIN_DAYS)
+      : undefined,
+    backupDir: env.VA_BACKUP_DIR?.trim() || undefined,
   }
 }

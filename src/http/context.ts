@@ -8,6 +8,7 @@ import type { ApiKeyInfo, Engine } from '../index.js'
 import { ResponseCache } from './cache.js'
 import { QueryLimiter } from './concurrency.js'
 import { FixedWindowRateLimiter, type RateLimitDecision, type RateLimitOptions } from './rate-limit.js'
+import { ServiceMetrics } from './metrics.js'
 
 /** Cache lifetimes in seconds; 0 disables caching for that group. */
 export interface CacheTtlOptions {
@@ -51,6 +52,8 @@ export interface ServiceContext {
   verifyKey(secret: string): Promise<ApiKeyInfo | null>
   /** Forgets the cached bodies (after an ingest). */
   clearCaches(): void
+  /** The server's Prometheus metrics (GET /metrics). */
+  readonly metrics: ServiceMetrics
 }
 
 /**
@@ -86,5 +89,6 @@ export function createServiceContext(options: ServiceContextOptions): ServiceCon
     clearCaches() {
       cache.clear()
     },
+    metrics: new ServiceMetrics(engine),
   }
 }

@@ -37,6 +37,8 @@ export const ingestResultSchema = z
     mentions: count,
     citations: count,
     theme_occurrences: count,
+    /** What the call's delete records removed, when it carried any. */
+    deleted: z.record(z.string(), count).optional(),
   })
   .meta({ id: 'IngestResult' })
 

@@ -24,6 +24,8 @@ import { endpointsPlugin } from './plugins/endpoints.js'
 import { headersPlugin } from './plugins/headers.js'
 import { mcpPlugin } from './plugins/mcp.js'
 import type { McpSessionOptions } from '../mcp/index.js'
+import { metricsPlugin, retentionPlugin } from './plugins/observe.js'
+import { operationsPlugin, OPERATION_PATHS } from './plugins/operations.js'
 
 export type { CacheTtlOptions } from './context.js'
 
@@ -41,6 +43,13 @@ export interface BuildServerOptions extends ServiceContextOptions {
   logger?: LoggerOption
   /** Bounds of the MCP sessions at /mcp (count, per key, idle time). */
   mcp?: McpSessionOptions
+  // Operations (issue 13)
+  /** Where POST /internal/v1/backup writes its backups (one new directory each); unset: 409. */
+  backupDir?: string | undefined
+  /** Prune analyses older than today - retainDays once at start, then every day; unset: never. */
+  retainDays?: number | undefined
+  /** Milliseconds between two prunes (default one day). */
+  retentionIntervalMs?: number
 }
 
 /**
@@ -52,6 +61,7 @@ export const API_PATHS = {
   ...(Object.fromEntries(ENDPOINTS.map((e) => [e.id, e.path])) as Record<EndpointId, string>),
   ...DOC_PATHS,
   ingest: INGEST_PATH,
+  ...OPERATION_PATHS,
 }
 
 const REDACT = ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'authorization']
@@ -88,6 +98,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   app.setSerializerCompiler(serializerCompiler)
 
   await app.register(swaggerPlugin)
+  await app.register(metricsPlugin, { ctx })
   await app.register(headersPlugin)
   await app.register(authPlugin, { ctx })
   await app.register(endpointsPlugin, { ctx })
@@ -96,6 +107,15 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   if (options.adminToken) {
     const maxIngestBytes = options.maxIngestBytes ?? 256 * 1024 * 1024
     await app.register(adminPlugin, { ctx, adminToken: options.adminToken, maxIngestBytes })
+    await app.register(operationsPlugin, {
+      ctx,
+      adminToken: options.adminToken,
+      backupDir: options.backupDir,
+    })
+  }
+  if (options.retainDays !== undefined) {
+    const intervalMs = options.retentionIntervalMs ?? 86_400_000
+    await app.register(retentionPlugin, { ctx, retainDays: options.retainDays, intervalMs })
   }
   return app
 }

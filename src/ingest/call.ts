@@ -15,6 +15,17 @@ import { applyToCatalog, assignKeys, stageDimensions, stageMaps } from './dimens
 import { AFFECTED_DOMAINS_QUERY, runIngestSteps } from './pipeline.js'
 import { checkReferences } from './references.js'
 import { RecordCollector, type CollectorState } from './collector.js'
+import {
+  checkAnalysisConflicts,
+  checkDeletionConflicts,
+  deletionCounts,
+  planDeletions,
+  reloadCatalog,
+  runDeletionPass,
+  stageDeletions,
+  unknownAnalyses,
+  type DeletionPlan,
+} from './deletions.js'
 import type { RecordLocation } from './handles.js'
 
 export type { RecordLocation } from './handles.js'
@@ -36,11 +47,15 @@ export interface StagedCall {
   nextAnalysisKey: number
   /** Domains whose aggregates this call changes. */
   affectedDomains: number[]
+  /** The catalog to install at COMMIT (read again from the transaction when the call deletes). */
+  catalog: Catalog
+  /** Teams the call deleted (their API keys went with them). */
+  deletedTeams: string[]
 }
 
 export class IngestCall {
   readonly #conn: DuckDBConnection
-  readonly #catalog: Catalog
+  #catalog: Catalog
   #c: RecordCollector
   readonly #sink: BatchBuilder
 
@@ -122,8 +137,11 @@ export class IngestCall {
   async stage(nextAnalysisKey: number): Promise<StagedCall> {
     checkReferences(this.#c, this.#catalog)
     this.#sink.end()
+    const deletions = this.#c.deletes.size > 0 ? planDeletions(this.#c, this.#catalog) : null
+    if (deletions !== null) checkDeletionConflicts(this.#c, deletions)
     if (this.failed) throw new IngestError(this.#c.issues, this.#c.issueTotal)
     for (const w of [this.#analyses, this.#mentions, this.#citations, this.#themeOcc]) w.close()
+    const removed = deletions === null ? null : await this.#delete(deletions)
 
     const plan = assignKeys(this.#c, this.#catalog)
     await stageDimensions(this.#conn, this.#c, plan)
@@ -137,14 +155,34 @@ export class IngestCall {
       competitors: this.#c.competitors.size,
       themes: this.#c.themes.size,
       ...counts,
+      ...(removed === null ? {} : { deleted: removed.counts }),
     }
     const affected = await this.#conn.runAndReadAll(sqlText(AFFECTED_DOMAINS_QUERY))
+    const catalog = this.#catalog
     return {
       result,
-      affectedDomains: affected.getRows().map((r) => r[0] as number),
-      applyToCatalog: () => applyToCatalog(this.#c, this.#catalog, plan),
+      affectedDomains: [
+        ...new Set([...affected.getRows().map((r) => r[0] as number), ...(removed?.domains ?? [])]),
+      ],
+      applyToCatalog: () => applyToCatalog(this.#c, catalog, plan),
       nextAnalysisKey: nextAnalysisKey + this.#c.seq,
+      catalog,
+      deletedTeams: deletions?.storedTeams ?? [],
     }
+  }
+
+  /**
+   * The call's deletions, before its upserts (src/ingest/deletions.ts): refused when they take an
+   * analysis the call upserts; then the pass, and the catalog read again for the upserts' keys.
+   */
+  async #delete(plan: DeletionPlan) {
+    await stageDeletions(this.#conn, plan)
+    await checkAnalysisConflicts(this.#conn, this.#c, plan)
+    if (this.failed) throw new IngestError(this.#c.issues, this.#c.issueTotal)
+    const notFound = plan.notFound + (await unknownAnalyses(this.#conn))
+    const pass = await runDeletionPass(this.#conn, { kind: 'deleted' })
+    this.#catalog = await reloadCatalog(this.#conn, this.#catalog)
+    return { counts: deletionCounts(pass, notFound), domains: [...pass.affectedDomains, ...plan.domainKeys] }
   }
 
   /** Closes the writers after a failure; the caller rolls back. */

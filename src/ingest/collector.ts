@@ -20,7 +20,7 @@ import {
   type themeSchema,
 } from '../schemas/records.js'
 import { isPlainValidAnalysis } from '../schemas/fast-analysis.js'
-import { CHANNELS } from '../types.js'
+import { CHANNELS, type DeleteRecord } from '../types.js'
 import type { StagingSink } from './columns.js'
 import { Handles, MAX_ISSUES, RefTable, type Located, type RecordLocation, type RefEntry } from './handles.js'
 
@@ -47,6 +47,8 @@ export interface CollectorState {
   prompts: Map<string, Located<Prompt>>
   competitors: Map<string, Located<Competitor>>
   themes: Map<string, Located<Theme>>
+  /** Delete records by `entity:id` (a repeated one counts once). */
+  deletes: Map<string, Located<DeleteRecord>>
   handles: { domain: string[]; prompt: string[]; entity: string[]; theme: string[]; model: string[] }
   refs: { domain: RefEntry[]; prompt: RefEntry[]; entity: RefEntry[]; theme: RefEntry[] }
 }
@@ -65,6 +67,7 @@ export class RecordCollector {
   readonly prompts: Map<string, Located<Prompt>>
   readonly competitors: Map<string, Located<Competitor>>
   readonly themes: Map<string, Located<Theme>>
+  readonly deletes: Map<string, Located<DeleteRecord>>
 
   readonly domainH: Handles
   readonly promptH: Handles
@@ -93,6 +96,7 @@ export class RecordCollector {
     this.prompts = state?.prompts ?? new Map()
     this.competitors = state?.competitors ?? new Map()
     this.themes = state?.themes ?? new Map()
+    this.deletes = state?.deletes ?? new Map()
     this.domainH = new Handles(0, state?.handles.domain)
     this.promptH = new Handles(0, state?.handles.prompt)
     this.entityH = new Handles(1, state?.handles.entity)
@@ -124,6 +128,7 @@ export class RecordCollector {
       prompts: this.prompts,
       competitors: this.competitors,
       themes: this.themes,
+      deletes: this.deletes,
       handles: {
         domain: this.domainH.ids,
         prompt: this.promptH.ids,
@@ -197,6 +202,11 @@ export class RecordCollector {
       case 'analysis':
         this.#addAnalysis(rec, loc)
         return
+      case 'delete': {
+        const id = rec.id.toLowerCase()
+        this.deletes.set(`${rec.entity}:${id}`, { rec: { ...rec, id }, loc, prefix: this.fieldPrefix })
+        return
+      }
     }
   }
 

@@ -3,6 +3,7 @@
  * own tables keyed by analysis_id) turned back into records, for Arrow tables and Parquet exports.
  * Values are normalized (Date -> ISO string, bigint -> number) and then validated like any input.
  */
+import { ValidationError } from '../errors.js'
 
 export const FLAT_TABLES = [
   'teams',
@@ -15,7 +16,12 @@ export const FLAT_TABLES = [
   'citations',
   'theme_occurrences',
 ] as const
-export type FlatTableName = (typeof FLAT_TABLES)[number]
+/**
+ * Tables accepted on input only (Arrow): `deletes`, one delete record per row (entity, id). An
+ * export never writes them; a Parquet import does not read them.
+ */
+export const INPUT_ONLY_TABLES = ['deletes'] as const
+export type FlatTableName = (typeof FLAT_TABLES)[number] | (typeof INPUT_ONLY_TABLES)[number]
 
 /** Rows of each flat table (any subset of the tables). */
 export type FlatRows = Partial<Record<FlatTableName, Iterable<Record<string, unknown>>>>
@@ -26,6 +32,7 @@ const SINGLE: Record<string, string> = {
   prompts: 'prompt',
   competitors: 'competitor',
   themes: 'theme',
+  deletes: 'delete',
 }
 
 /** The columns of each table, as in semantics.md 1.1; anything else in a row is dropped. */
@@ -39,6 +46,7 @@ const COLUMNS: Record<FlatTableName, string[]> = {
   mentions: ['analysis_id', 'entity_id', 'position', 'sentiment'],
   citations: ['analysis_id', 'url'],
   theme_occurrences: ['analysis_id', 'theme_id', 'occurrences'],
+  deletes: ['entity', 'id'],
 }
 
 /** Columns holding a calendar date (`YYYY-MM-DD`) and columns holding an instant (ISO 8601), by `table.column`. */
@@ -88,7 +96,7 @@ export interface FlatRecord {
  * analysis_id of child rows that matches no analyses row.
  */
 export function* flatToRecords(tables: FlatRows): Generator<FlatRecord> {
-  for (const table of ['teams', 'domains', 'prompts', 'competitors', 'themes'] as const) {
+  for (const table of ['teams', 'domains', 'prompts', 'competitors', 'themes', 'deletes'] as const) {
     let row = 0
     for (const r of tables[table] ?? [])
       yield { record: { type: SINGLE[table], ...pick(r, table) }, table, row: row++ }
@@ -126,3 +134,19 @@ export function* flatToRecords(tables: FlatRows): Generator<FlatRecord> {
   }
   for (const [id] of children) yield { record: undefined, table: 'analyses', row: -1, orphanOf: id }
 }
+
+/**
+ * The records of flat tables, for `ingest(records)`; child rows without their analyses row are an
+ * error (a damaged export).
+ */
+export function* flatRecords(tables: FlatRows): Generator<unknown> {
+  for (const { record, orphanOf } of flatToRecords(tables)) {
+    if (orphanOf !== undefined)
+      throw new ValidationError([{ path: 'analysis_id', message: orphanMessage(orphanOf) }])
+    yield record
+  }
+}
+
+/** The problem with child rows whose analysis_id matches no analyses row. */
+export const orphanMessage = (analysisId: string): string =>
+  `${analysisId} has mentions, citations or theme occurrences but no analyses row`

@@ -25,7 +25,7 @@ function domainExists(c: RecordCollector, catalog: Catalog, id: string): boolean
 }
 
 /** An issue at a reference site, named with the site's field prefix (flat input: its table). */
-function siteIssue(c: RecordCollector, site: RefSite, message: string): void {
+export function siteIssue(c: RecordCollector, site: RefSite, message: string): void {
   const prefix = c.fieldPrefix
   c.fieldPrefix = site.prefix
   c.issue(site.loc, site.field, message)
@@ -89,21 +89,30 @@ export function checkReferences(c: RecordCollector, catalog: Catalog): void {
         c.issue(s.loc, s.field, `domain ${domain} exists neither in the store nor in this call`)
     }
   }
-  const checks = [
+  for (const { kind, domain, id, sites } of memberReferences(c)) {
+    const owner = memberDomain(c, catalog, kind, id)
+    let message: string | undefined
+    if (owner === undefined) message = `${kind} ${id} exists neither in the store nor in this call`
+    else if (owner !== domain)
+      message = `${kind} ${id} belongs to domain ${owner}, not to the analysis's domain ${domain}`
+    if (message !== undefined) for (const s of sites) siteIssue(c, s, message)
+  }
+}
+
+/**
+ * The call's references from analyses to prompts, competitors and themes: the kind, the
+ * analysis's domain, the referenced id, and up to a few sites.
+ */
+export function* memberReferences(
+  c: RecordCollector,
+): Generator<{ kind: 'prompt' | 'competitor' | 'theme'; domain: string; id: string; sites: RefSite[] }> {
+  const tables = [
     ['prompt', c.promptRefs, c.promptH],
     ['competitor', c.entityRefs, c.entityH],
     ['theme', c.themeRefs, c.themeH],
   ] as const
-  for (const [kind, refs, handles] of checks) {
-    for (const { domainH, refH, sites } of refs.values()) {
-      const domain = domainIds[domainH]!
-      const id = handles.ids[refH - handles.first]!
-      const owner = memberDomain(c, catalog, kind, id)
-      let message: string | undefined
-      if (owner === undefined) message = `${kind} ${id} exists neither in the store nor in this call`
-      else if (owner !== domain)
-        message = `${kind} ${id} belongs to domain ${owner}, not to the analysis's domain ${domain}`
-      if (message !== undefined) for (const s of sites) siteIssue(c, s, message)
-    }
+  for (const [kind, refs, handles] of tables) {
+    for (const { domainH, refH, sites } of refs.values())
+      yield { kind, domain: c.domainH.ids[domainH]!, id: handles.ids[refH - handles.first]!, sites }
   }
 }

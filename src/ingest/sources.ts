@@ -7,7 +7,14 @@ import { createReadStream, statSync } from 'node:fs'
 import { ValidationError } from '../errors.js'
 import type { ArrowTables, RecordSource } from '../types.js'
 import type { IngestCall } from './call.js'
-import { FLAT_TABLES, flatToRecords, type FlatRows, type FlatTableName } from './flat.js'
+import {
+  FLAT_TABLES,
+  INPUT_ONLY_TABLES,
+  flatToRecords,
+  orphanMessage,
+  type FlatRows,
+  type FlatTableName,
+} from './flat.js'
 import { parseNdjson } from './ndjson.js'
 import { feedNdjsonFile } from './ndjson-feed.js'
 
@@ -62,11 +69,7 @@ export function feedFlat(call: IngestCall, rows: FlatRows): void {
   for (const { record, table, row, orphanOf } of flatToRecords(rows)) {
     if (orphanOf !== undefined) {
       call.fieldPrefix = ''
-      call.issue(
-        { index: 0 },
-        'analysis_id',
-        `${orphanOf} has mentions, citations or theme occurrences but no analyses row`,
-      )
+      call.issue({ index: 0 }, 'analysis_id', orphanMessage(orphanOf))
       continue
     }
     call.fieldPrefix = `${table}.`
@@ -78,10 +81,11 @@ export function feedFlat(call: IngestCall, rows: FlatRows): void {
 /** Arrow tables as flat rows; a table that is not one of the flat tables is a ValidationError. */
 export function arrowToFlatRows(tables: ArrowTables): FlatRows {
   const rows: FlatRows = {}
+  const accepted: readonly string[] = [...FLAT_TABLES, ...INPUT_ONLY_TABLES]
   for (const [name, table] of Object.entries(tables ?? {})) {
-    if (!(FLAT_TABLES as readonly string[]).includes(name)) {
+    if (!accepted.includes(name)) {
       throw new ValidationError([
-        { path: name, message: `${name} is not a flat table (${FLAT_TABLES.join(', ')}).` },
+        { path: name, message: `${name} is not a flat table (${accepted.join(', ')}).` },
       ])
     }
     rows[name as FlatTableName] = arrowRows(table)

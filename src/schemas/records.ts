@@ -3,7 +3,7 @@
  * extra or ill-typed field is an error that names the field.
  */
 import { z } from 'zod'
-import { CHANNELS, PLANS } from '../types.js'
+import { CHANNELS, DELETE_ENTITIES, PLANS } from '../types.js'
 
 export const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
 
@@ -160,6 +160,11 @@ export const recordSchemas = {
   competitor: competitorSchema,
   theme: themeSchema,
   analysis: analysisSchema,
+  delete: z.strictObject({
+    type: z.literal('delete'),
+    entity: z.enum(DELETE_ENTITIES, { error: `must be one of ${DELETE_ENTITIES.join(', ')}` }),
+    id: uuidSchema,
+  }),
 } as const
 export type RecordType = keyof typeof recordSchemas
 

@@ -33,6 +33,8 @@ export interface AggregateStoreOptions {
 export class AggregateStore implements AggregateSource {
   readonly #entries = new Map<string, Entry>()
   #count = 0
+  #hits = 0
+  #misses = 0
 
   constructor(
     readonly pool: Pick<ReadPool, 'loadColumns'>,
@@ -48,10 +50,12 @@ export class AggregateStore implements AggregateSource {
     const key = `${domainKey}:${table}`
     const hit = this.#entries.get(key)
     if (hit) {
+      this.#hits++
       this.#entries.delete(key) // re-insert: most recently used last
       this.#entries.set(key, hit)
       return hit.rows as Promise<AggregateRows<T>>
     }
+    this.#misses++
     const rows = this.#load(table, domainKey)
     const entry: Entry = { rows, count: 0 }
     this.#entries.set(key, entry)
@@ -81,6 +85,11 @@ export class AggregateStore implements AggregateSource {
       AGGREGATE_TABLES[table],
     )
     return namedColumns(table, arrays)
+  }
+
+  /** Rows and entries held, and lookups answered from memory (hits) or DuckDB (misses). */
+  stats(): { rows: number; entries: number; hits: number; misses: number } {
+    return { rows: this.#count, entries: this.#entries.size, hits: this.#hits, misses: this.#misses }
   }
 
   /** Drops every entry of these domains. */

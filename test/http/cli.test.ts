@@ -104,7 +104,7 @@ describe('visibility keys', () => {
       [['create', '--db', db, '--team', 'nope'], 2, /--team must be a UUID/],
       [['create', '--db', db, '--team', '10000000-0000-4000-8000-0000000000ff'], 1, /team .* not found/],
       [['create', '--db', db, '--team', T.acme, '--allow-domain', D.globex], 1, /not scoped to/],
-      [['create', '--team', T.acme], 2, /--db PATH is required/],
+      [['create', '--team', T.acme], 2, /--db PATH or --server URL is required/],
       [['create', '--db', db, '--team', T.acme, '--bogus'], 2, /bogus/],
       [['revoke', '--db', db, '10000000-0000-4000-8000-0000000000ff'], 1, /no API key with id/],
       [['revoke', '--db', db], 2, /exactly one KEY_ID/],

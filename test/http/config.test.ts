@@ -24,7 +24,21 @@ describe('loadConfig', () => {
         maxHeaderBytes: 16_384,
       },
       mcp: { maxSessions: 1000, maxSessionsPerKey: 20, idleSeconds: 900 },
+      retainDays: undefined,
+      backupDir: undefined,
     })
+  })
+
+  it('VA_RETAIN_DAYS and VA_BACKUP_DIR (operations)', () => {
+    expect(loadConfig({ VA_RETAIN_DAYS: '400', VA_BACKUP_DIR: '/srv/backups' })).toMatchObject({
+      retainDays: 400,
+      backupDir: '/srv/backups',
+    })
+    expect(loadConfig({ VA_RETAIN_DAYS: '0' }).retainDays).toBe(0)
+    for (const bad of ['-1', '1.5', 'ten', '36501'])
+      expect(() => loadConfig({ VA_RETAIN_DAYS: bad })).toThrow(
+        'VA_RETAIN_DAYS must be an integer from 0 to 36500.',
+      )
   })
 
   it('reads every variable', () => {

@@ -6,6 +6,9 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import { NotFoundError, ValidationError } from '../../src/errors.js'
 import { keyReadsDomain } from '../../src/key-scope.js'
 import type {
+  BackupResult,
+  EngineStatus,
+  PruneResult,
   ApiKeyInfo,
   BrandRankingsParams,
   BrandRankingsPayload,
@@ -90,6 +93,17 @@ export class FakeEngine implements Engine {
 
   async ingestFile(): Promise<IngestResult> {
     throw new Error('not in the fake')
+  }
+
+  // Operations (issue 13): not in the fake.
+  async prune(): Promise<PruneResult> {
+    throw new Error('not in the fake')
+  }
+  async backup(): Promise<BackupResult> {
+    throw new Error('not in the fake')
+  }
+  status(): EngineStatus {
+    return { file: null, fileBytes: 0, aggregateCache: { rows: 0, entries: 0, hits: 0, misses: 0 } }
   }
 
   async ingestArrow(): Promise<IngestResult> {

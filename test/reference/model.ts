@@ -9,6 +9,7 @@
  * buckets in buckets.ts, hosts in hosts.ts, arithmetic in numbers.ts, storage in store.ts.
  */
 import type {
+  DeletionCounts,
   AnalysisInputRecord,
   CompetitorDatapoint,
   CompetitorEntry,
@@ -22,7 +23,8 @@ import * as ext from './extensions.js'
 import { citesSite, websiteHost } from './hosts.js'
 import { cmp, exactMean, mean, percent, sentimentPercent } from './numbers.js'
 import { intParam, modelFilter } from './params.js'
-import { Store } from './store.js'
+import { applyCall, type CallRecord } from './deletions.js'
+import { Store, storedRecords } from './store.js'
 import type {
   BrandRankingsPayload,
   BrandSeriesParams,
@@ -62,6 +64,19 @@ export class ReferenceModel {
   /** Upserts valid records in order (the last one with an id wins; ids in any case). */
   ingest(records: readonly (AnalysisInputRecord | ExtInputRecord)[]): void {
     this.store.ingest(records)
+  }
+
+  /**
+   * One call that may carry delete records (test/reference/deletions.ts): throws RefusedCall (and
+   * changes nothing) where the engine must refuse it, else returns what the deletions removed.
+   */
+  ingestCall(records: readonly CallRecord[]): DeletionCounts {
+    return applyCall(this.store, records)
+  }
+
+  /** The stored records, as input records in store order (what an engine rebuilt from them ingests). */
+  storedRecords(): ExtInputRecord[] {
+    return storedRecords(this.store)
   }
 
   promptSeries(p: PromptSeriesRangeParams): PromptSeriesRangePayload {

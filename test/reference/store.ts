@@ -121,3 +121,30 @@ export class Store {
     )
   }
 }
+
+/**
+ * A store's records as input records, in its order (each map's insertion order): teams, domains,
+ * prompts, competitors, themes, analyses. Ingested into an empty engine, they rebuild the store.
+ */
+export function storedRecords(store: Store): ExtInputRecord[] {
+  const strip = <T extends { created_at?: string | null }>(r: T) => {
+    const { created_at, ...rest } = r
+    return created_at === null || created_at === undefined ? rest : r
+  }
+  return [
+    ...store.teams.values(),
+    ...[...store.domains.values()].map(strip),
+    ...[...store.prompts.values()].map(strip),
+    ...store.competitors.values(),
+    ...store.themes.values(),
+    ...[...store.analyses.values()].map(({ ms: _ms, date: _date, fanout_queries, citations, ...a }) => ({
+      ...a,
+      citations: citations.map((c) => ({
+        url: c.url,
+        ...(c.title === null ? {} : { title: c.title }),
+        ...(c.page_type === null ? {} : { page_type: c.page_type }),
+      })),
+      ...(fanout_queries.length === 0 ? {} : { fanout_queries }),
+    })),
+  ] as ExtInputRecord[]
+}

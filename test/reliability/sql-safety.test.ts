@@ -182,7 +182,7 @@ const ATTACKS = [
 ]
 
 describe('hardened DuckDB: no file access, no configuration change from a query', () => {
-  it('the engine exposes no raw SQL: its API is the records, the four payloads, domains, keys and table counts', async () => {
+  it('the engine exposes no raw SQL: its API is the records, the four payloads, domains, keys, table counts, prune, backup and status', async () => {
     const e = await openEngine()
     try {
       const proto = Object.getOwnPropertyNames(Object.getPrototypeOf(e))
@@ -213,6 +213,10 @@ describe('hardened DuckDB: no file access, no configuration change from a query'
           'sentimentThemes',
           'stats',
           'verifyApiKey',
+          // Operations (issue 13)
+          'backup',
+          'prune',
+          'status',
         ].sort(),
       )
     } finally {

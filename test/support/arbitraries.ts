@@ -6,7 +6,8 @@
  * records deterministically, so shrunk counterexamples stay readable.
  */
 import fc from 'fast-check'
-import { CHANNELS, PLANS } from '../../src/types.js'
+import { CHANNELS, DELETE_ENTITIES, PLANS } from '../../src/types.js'
+import type { CallRecord } from '../reference/deletions.js'
 import type { ExtInputRecord } from '../reference/types.js'
 import type {
   AnalysisInputRecord,
@@ -675,3 +676,69 @@ export function extParamsFor(ds: Pick<Dataset, 'domainIds'>, q: ExtQuery) {
     competitorSeries: { ...competitorRest, ...window, ...granularity },
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Deletions (issue 13): later calls of delete records and re-upserted records over the datasets
+// above, for the property test against the reference model (test/reference/deletions.ts).
+
+/** A dataset and the calls that follow it: delete records mixed with upserts of earlier records. */
+export interface DeletionDataset extends Dataset {
+  later: CallRecord[][]
+}
+
+const deletionCallPlan = fc.record({
+  deletes: fc.array(
+    fc.record({
+      entity: fc.constantFrom(...DELETE_ENTITIES),
+      target: fc.nat(),
+      /** 0: an id that was never stored. */
+      unknown: fc.nat({ max: 7 }),
+    }),
+    { maxLength: 4 },
+  ),
+  /** Earlier records upserted again (each with the records it refers to). */
+  upserts: fc.array(fc.nat(), { maxLength: 3 }),
+  /** Where the delete records go among the upserts. */
+  at: fc.nat(),
+  upper: fc.boolean(),
+})
+
+export const deletionDatasetArb: fc.Arbitrary<DeletionDataset> = fc
+  .record({ base: datasetArb, calls: fc.array(deletionCallPlan, { minLength: 1, maxLength: 4 }) })
+  .map(({ base, calls }) => {
+    const last = new Map<string, AnalysisInputRecord>()
+    for (const r of base.records) last.set(`${r.type}:${r.id.toLowerCase()}`, r)
+    const idsOf = (type: string) =>
+      [...last.keys()].filter((k) => k.startsWith(`${type}:`)).map((k) => k.slice(type.length + 1))
+    const get = (type: string, id: string) => last.get(`${type}:${id.toLowerCase()}`)
+    /** A record and, first, the latest versions of what it refers to. */
+    const withNeeds = (r: AnalysisInputRecord): AnalysisInputRecord[] => {
+      const out: (AnalysisInputRecord | undefined)[] = []
+      const domainChain = (domainId: string) => {
+        const d = get('domain', domainId)
+        if (d?.type === 'domain') out.push(get('team', d.team_id), d)
+      }
+      if (r.type === 'domain') out.push(get('team', r.team_id))
+      if (r.type === 'prompt' || r.type === 'competitor' || r.type === 'theme') domainChain(r.domain_id)
+      if (r.type === 'analysis') {
+        domainChain(r.domain_id)
+        out.push(get('prompt', r.prompt_id))
+        for (const m of r.mentions) if (m.entity_id !== 'brand') out.push(get('competitor', m.entity_id))
+        for (const t of r.themes) out.push(get('theme', t.theme_id))
+      }
+      return [...out.filter((x): x is AnalysisInputRecord => x !== undefined), r]
+    }
+    let unknownSerial = 0
+    const later = calls.map((plan): CallRecord[] => {
+      const upserts =
+        base.records.length === 0 ? [] : plan.upserts.flatMap((i) => withNeeds(pick(base.records, i)))
+      const deletes = plan.deletes.map((d): CallRecord => {
+        const ids = idsOf(d.entity)
+        const id = d.unknown === 0 || ids.length === 0 ? uuid(0x1000, ++unknownSerial) : pick(ids, d.target)
+        return { type: 'delete', entity: d.entity, id: plan.upper ? id.toUpperCase() : id }
+      })
+      const at = plan.at % (upserts.length + 1)
+      return [...upserts.slice(0, at), ...deletes, ...upserts.slice(at)]
+    })
+    return { ...base, later }
+  })

@@ -28,6 +28,13 @@ export async function ingestCommand(argv: string[]): Promise<number> {
         `${file}: ${r.analyses} analyses, ${r.mentions} mentions, ${r.citations} citations, ` +
           `${r.theme_occurrences} theme occurrences, ${r.teams + r.domains + r.prompts + r.competitors + r.themes} other records in ${s}s\n`,
       )
+      if (r.deleted !== undefined) {
+        const removed = Object.entries(r.deleted).filter(([t, n]) => n > 0 && t !== 'not_found')
+        process.stdout.write(
+          `${file}: deleted ${removed.map(([t, n]) => `${n} ${t}`).join(', ') || 'nothing'}` +
+            ` (${r.deleted.not_found} ids not stored)\n`,
+        )
+      }
     }
   } finally {
     await engine.close()

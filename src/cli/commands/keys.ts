@@ -1,20 +1,25 @@
 /**
- * `visibility keys`: create, list and revoke API keys of a database.
+ * `visibility keys`: create, list and revoke API keys, on a running server or a stopped database.
  *
- *   visibility keys create --db PATH --team UUID [--scope-team UUID]... [--allow-domain UUID]... [--name N]
- *   visibility keys list --db PATH [--json]
- *   visibility keys revoke --db PATH KEY_ID
+ *   visibility keys create (--server URL | --db PATH) --team UUID [--scope-team UUID]... [--allow-domain UUID]... [--name N]
+ *   visibility keys list (--server URL | --db PATH) [--json]
+ *   visibility keys revoke (--server URL | --db PATH) KEY_ID
  *
- * The secret of a new key is printed once, alone on stdout; everything else goes to stderr.
- * The database must not be held by a running server (DuckDB lets one process open a file).
+ * `--server` talks to the admin endpoints of a running service (/internal/v1/keys) with the admin
+ * token of VA_ADMIN_TOKEN; `--db` opens the file itself, which a running server must not hold
+ * (DuckDB lets one process open a file). The secret of a new key is printed once, alone on
+ * stdout; everything else goes to stderr.
  */
 import { parseArgs } from 'node:util'
-import { openEngine, type ApiKeyInfo, type Engine } from '../../index.js'
+import { createKeyChecked } from '../../api/index.js'
+import { openEngine, type ApiKeyInfo, type CreatedApiKey, type Engine } from '../../index.js'
+import { adminClient, type AdminClient } from '../admin-client.js'
 
 const USAGE = `usage:
-  visibility keys create --db PATH --team UUID [--scope-team UUID]... [--allow-domain UUID]... [--name NAME]
-  visibility keys list --db PATH [--json]
-  visibility keys revoke --db PATH KEY_ID`
+  visibility keys create (--server URL | --db PATH) --team UUID [--scope-team UUID]... [--allow-domain UUID]... [--name NAME]
+  visibility keys list (--server URL | --db PATH) [--json]
+  visibility keys revoke (--server URL | --db PATH) KEY_ID
+--server uses the admin token in VA_ADMIN_TOKEN.`
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
 
@@ -33,11 +38,62 @@ function requireUuid(value: string, what: string): string {
   return value.toLowerCase()
 }
 
-async function withEngine<T>(db: string | undefined, run: (engine: Engine) => Promise<T>): Promise<T> {
-  if (db === undefined || db === '') throw new CommandError('--db PATH is required', 2)
-  const engine = await openEngine({ path: db })
+/** Where the keys are: a stopped database (--db) or a running server (--server). */
+interface KeyStore {
+  create(body: Record<string, unknown>): Promise<CreatedApiKey>
+  list(): Promise<ApiKeyInfo[]>
+  /** False when no active key has this id. */
+  revoke(id: string): Promise<boolean>
+}
+
+function engineStore(engine: Engine): KeyStore {
+  return {
+    create: (body) => createKeyChecked(engine, body),
+    list: () => engine.listApiKeys(),
+    revoke: (id) => engine.revokeApiKey(id),
+  }
+}
+
+function serverStore(client: AdminClient): KeyStore {
+  return {
+    async create(body) {
+      const { key, ...info } = await client.request<ApiKeyInfo & { key: string }>(
+        'POST',
+        '/internal/v1/keys',
+        body,
+      )
+      return { key, info }
+    },
+    list: async () => (await client.request<{ items: ApiKeyInfo[] }>('GET', '/internal/v1/keys')).items,
+    async revoke(id) {
+      const r = await client.requestOrNull<unknown>(
+        'DELETE',
+        `/internal/v1/keys/${encodeURIComponent(id)}`,
+        [404],
+      )
+      return r !== null
+    },
+  }
+}
+
+const TARGET_OPTIONS = { db: { type: 'string' }, server: { type: 'string' } } as const
+
+async function withStore<T>(
+  target: { db?: string | undefined; server?: string | undefined },
+  run: (store: KeyStore) => Promise<T>,
+): Promise<T> {
+  if (target.db !== undefined && target.server !== undefined)
+    throw new CommandError('give either --db PATH or --server URL, not both', 2)
+  if (target.server !== undefined && target.server !== '') {
+    return run(
+      serverStore(adminClient(target.server, process.env.VA_ADMIN_TOKEN, (m) => new CommandError(m, 2))),
+    )
+  }
+  if (target.db === undefined || target.db === '')
+    throw new CommandError('--db PATH or --server URL is required', 2)
+  const engine = await openEngine({ path: target.db })
   try {
-    return await run(engine)
+    return await run(engineStore(engine))
   } finally {
     await engine.close()
   }
@@ -49,7 +105,7 @@ async function create(args: string[]): Promise<number> {
     strict: true,
     allowPositionals: true,
     options: {
-      db: { type: 'string' },
+      ...TARGET_OPTIONS,
       team: { type: 'string' },
       'scope-team': { type: 'string', multiple: true },
       'allow-domain': { type: 'string', multiple: true },
@@ -61,30 +117,15 @@ async function create(args: string[]): Promise<number> {
   const teamId = requireUuid(values.team, '--team')
   const scope = (values['scope-team'] ?? []).map((id) => requireUuid(id, '--scope-team'))
   const allowed = (values['allow-domain'] ?? []).map((id) => requireUuid(id, '--allow-domain'))
-  const scopeTeamIds = scope.length > 0 ? [...new Set(scope)] : [teamId]
+  const body = {
+    team_id: teamId,
+    ...(scope.length > 0 ? { scope_team_ids: [...new Set(scope)] } : {}),
+    ...(allowed.length > 0 ? { allowed_domains: [...new Set(allowed)] } : {}),
+    ...(values.name !== undefined ? { name: values.name } : {}),
+  }
 
-  return withEngine(values.db, async (engine) => {
-    if ((await engine.getTeam(teamId)) === null)
-      throw new CommandError(`team ${teamId} not found in ${values.db}`)
-    for (const id of scopeTeamIds) {
-      if ((await engine.getTeam(id)) === null)
-        throw new CommandError(`scope team ${id} not found in ${values.db}`)
-    }
-    for (const id of allowed) {
-      const domain = await engine.getDomain(id)
-      if (domain === null) throw new CommandError(`domain ${id} not found in ${values.db}`)
-      if (!scopeTeamIds.includes(domain.team_id.toLowerCase())) {
-        throw new CommandError(
-          `domain ${id} belongs to team ${domain.team_id}, which the key is not scoped to`,
-        )
-      }
-    }
-    const { key, info } = await engine.createApiKey({
-      teamId,
-      scopeTeamIds,
-      allowedDomains: allowed.length > 0 ? [...new Set(allowed)] : null,
-      name: values.name ?? null,
-    })
+  return withStore(values, async (store) => {
+    const { key, info } = await store.create(body)
     process.stdout.write(`${key}\n`)
     process.stderr.write(
       `Created API key ${info.id} (${info.prefix}…) for team ${info.team_id}; scope ${info.scope_team_ids.join(',')}; ` +
@@ -123,11 +164,11 @@ async function list(args: string[]): Promise<number> {
     args,
     strict: true,
     allowPositionals: true,
-    options: { db: { type: 'string' }, json: { type: 'boolean' } },
+    options: { ...TARGET_OPTIONS, json: { type: 'boolean' } },
   })
   if (positionals.length > 0) throw new CommandError(`unexpected argument "${positionals[0]}"`, 2)
-  return withEngine(values.db, async (engine) => {
-    const keys = await engine.listApiKeys()
+  return withStore(values, async (store) => {
+    const keys = await store.list()
     process.stdout.write(values.json ? `${JSON.stringify(keys, null, 2)}\n` : `${formatTable(keys)}\n`)
     return 0
   })
@@ -138,12 +179,13 @@ async function revoke(args: string[]): Promise<number> {
     args,
     strict: true,
     allowPositionals: true,
-    options: { db: { type: 'string' } },
+    options: TARGET_OPTIONS,
   })
   if (positionals.length !== 1) throw new CommandError('revoke takes exactly one KEY_ID', 2)
   const id = positionals[0]!
-  return withEngine(values.db, async (engine) => {
-    if (!(await engine.revokeApiKey(id))) throw new CommandError(`no API key with id ${id}`)
+  return withStore(values, async (store) => {
+    if (!(await store.revoke(id)))
+      throw new CommandError(`no API key with id ${id} (or it is already revoked)`)
     process.stderr.write(`Revoked API key ${id}.\n`)
     return 0
   })
@@ -176,7 +218,7 @@ export async function keysCommand(argv: string[]): Promise<number> {
   } catch (error) {
     const exitCode = error instanceof CommandError ? error.exitCode : isUsageError(error) ? 2 : 1
     const message = /Could not set lock on file/i.test(oneLine(error))
-      ? 'the database is open in another process (a running visibility serve?): stop it first'
+      ? 'the database is open in another process (a running visibility serve?): use --server URL, or stop it first'
       : oneLine(error)
     process.stderr.write(
       `visibility keys: ${message}${exitCode === 2 ? ` (see visibility keys --help)` : ''}\n`,

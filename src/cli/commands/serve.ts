@@ -8,8 +8,8 @@
  * API key for the demo teams and prints it with a curl per endpoint of the table.
  * The process runs until SIGTERM or SIGINT, then drains in-flight requests and closes DuckDB.
  */
-import { mkdirSync } from 'node:fs'
-import { dirname, resolve } from 'node:path'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { seedDemo } from '../../demo/index.js'
 import { openEngine, type Engine } from '../../index.js'
@@ -49,6 +49,30 @@ async function prepareDemo(
   return { key, domainId: seed.domains[0]!.id }
 }
 
+/** The admin commands of the demo, with the token left in the environment (never printed). */
+function adminCurls(url: string, backups: boolean): string[] {
+  const auth = '-H "Authorization: Bearer $VA_ADMIN_TOKEN"'
+  return [
+    'Admin (VA_ADMIN_TOKEN):',
+    `  curl -s ${auth} "${url}/internal/v1/keys"`,
+    `  curl -s ${auth} -H "content-type: application/json" -d '{"older_than_days": 400}' "${url}/internal/v1/prune"`,
+    ...(backups ? [`  curl -s ${auth} -X POST "${url}/internal/v1/backup"`] : []),
+    `  curl -s ${auth} "${url}/metrics"`,
+    `  visibility keys list --server ${url}`,
+  ]
+}
+
+/** Refuses to start with a backup directory the service could not write into. */
+function checkBackupDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true })
+    rmSync(mkdtempSync(join(dir, '.va-write-check-')), { recursive: true })
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? 'error'
+    throw new Error(`VA_BACKUP_DIR ${dir} is not a writable directory (${code}).`)
+  }
+}
+
 /**
  * Runs `visibility serve ...` (argv after `serve`); resolves with the exit code once the server
  * has shut down.
@@ -81,6 +105,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       ...(values.host !== undefined ? { VA_HOST: values.host } : {}),
       ...(values.db !== undefined ? { VA_DB: values.db } : {}),
     })
+    if (config.backupDir !== undefined) checkBackupDir(config.backupDir)
     const dbPath = resolve(config.dbPath)
     mkdirSync(dirname(dbPath), { recursive: true })
     engine = await openEngine({ path: dbPath, hardened: true })
@@ -99,9 +124,16 @@ export async function serveCommand(argv: string[]): Promise<number> {
       edge: config.edge,
       logger: { level: config.logLevel },
       mcp: config.mcp,
+      backupDir: config.backupDir,
+      retainDays: config.retainDays,
     })
+    const ops = [
+      `admin endpoints ${config.adminToken ? 'on' : 'off'}`,
+      `backups ${config.backupDir === undefined ? 'off' : `to ${config.backupDir}`}`,
+      `retention ${config.retainDays === undefined ? 'off' : `${config.retainDays} days`}`,
+    ]
     process.stderr.write(
-      `Visibility Analytics API on ${server.url} (database ${config.dbPath}; ingest endpoint ${config.adminToken ? 'on' : 'off'}).\n`,
+      `Visibility Analytics API on ${server.url} (database ${config.dbPath}; ${ops.join('; ')}).\n`,
     )
     if (demo !== null) {
       const curls = demoCurls({ url: server.url, key: demo.key, domainId: demo.domainId })
@@ -125,6 +157,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
         ].join('\n'),
       )
     }
+    if (values.demo && config.adminToken !== undefined)
+      process.stderr.write(`${adminCurls(server.url, config.backupDir !== undefined).join('\n')}\n`)
     await server.closed
     return 0
   } catch (error) {

@@ -8,9 +8,10 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { DETAIL } from '../../api/index.js'
+import { isIngestError } from '../../index.js'
 import { sha256, type ServiceContext } from '../context.js'
 import { NDJSON_MEDIA_TYPES, ingestGate, spoolIngestBody } from '../edge/index.js'
 import { ADMIN_SCHEME } from '../openapi.js'
@@ -28,13 +29,34 @@ export interface AdminOptions {
   maxIngestBytes: number
 }
 
+/**
+ * The check every admin route runs first (onRequest): the bearer token against the admin token,
+ * compared as SHA-256 digests in constant time, answering 401 when it differs. The token is never
+ * logged: the logger redacts the Authorization header.
+ * @example
+ * onRequest: async (request, reply) => refuseNonAdmin(request, reply) ?? undefined
+ */
+export function adminGuard(
+  adminToken: string,
+): (request: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined {
+  const tokenProblem = adminTokenProblem(adminToken)
+  if (tokenProblem !== null) throw new Error(tokenProblem)
+  const adminTokenHash = sha256(adminToken)
+  return (request, reply) => {
+    const token = bearerToken(request.headers.authorization)
+    if (token !== null && timingSafeEqual(sha256(token), adminTokenHash)) return undefined
+    return reply
+      .code(401)
+      .header('www-authenticate', 'Bearer realm="visibility-analytics-internal"')
+      .send({ detail: DETAIL.adminUnauthorized })
+  }
+}
+
 export const adminPlugin: FastifyPluginAsync<AdminOptions> = async (
   app,
   { ctx, adminToken, maxIngestBytes },
 ) => {
-  const tokenProblem = adminTokenProblem(adminToken)
-  if (tokenProblem !== null) throw new Error(tokenProblem)
-  const adminTokenHash = sha256(adminToken)
+  const refuseNonAdmin = adminGuard(adminToken)
   const refuseIngest = ingestGate(maxIngestBytes)
   // The body is handed to the handler as a stream: records flow into a temp file as they arrive.
   const passThrough = (
@@ -66,28 +88,25 @@ export const adminPlugin: FastifyPluginAsync<AdminOptions> = async (
         503: errorSchema,
       },
     },
-    onRequest: async (request, reply) => {
-      const token = bearerToken(request.headers.authorization)
-      if (token === null || !timingSafeEqual(sha256(token), adminTokenHash)) {
-        return reply
-          .code(401)
-          .header('www-authenticate', 'Bearer realm="visibility-analytics-internal"')
-          .send({ detail: DETAIL.adminUnauthorized })
-      }
-      return refuseIngest(request, reply)
-    },
+    onRequest: async (request, reply) => refuseNonAdmin(request, reply) ?? refuseIngest(request, reply),
     handler: async (request) => {
       // The body goes to a private temp file first, then into one engine transaction: a slow
       // upload never holds the write transaction open, and issues carry line numbers exactly
       // as `ingestFile` reports them.
       const dir = await mkdtemp(join(tmpdir(), 'va-ingest-'))
       const file = join(dir, 'body.ndjson')
+      const started = performance.now()
+      const seconds = () => (performance.now() - started) / 1000
       try {
         await spoolIngestBody(request, file, maxIngestBytes)
         const result = await ctx.engine.ingestFile(file)
         ctx.clearCaches()
+        ctx.metrics.observeIngest('stored', seconds(), result)
         request.log.info({ ingest: result }, 'ingest stored')
         return result
+      } catch (e) {
+        ctx.metrics.observeIngest(isIngestError(e) ? 'refused' : 'failed', seconds())
+        throw e
       } finally {
         await rm(dir, { recursive: true, force: true })
       }

@@ -59,7 +59,9 @@ export async function answerEndpoint(
   }
   const compute = async () => {
     const context = { now: new Date(clock()), caller: key, rateLimit }
-    const payload = await queries.run(() => endpoint.compute(engine, params as never, context))
+    const payload = await queries.run(() =>
+      ctx.metrics.timeQuery(endpoint.id, () => endpoint.compute(engine, params as never, context)),
+    )
     return { body: JSON.stringify(endpoint.payload.parse(payload)) }
   }
   if (endpoint.cache === 'none') return { body: (await compute()).body, cache: null }

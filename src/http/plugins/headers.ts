@@ -63,13 +63,14 @@ export const headersPlugin = fp(headers, { name: 'va-headers' })
  * @example
  * app.route(methodNotAllowed(app, '/healthz', 'GET'))
  */
-export function methodNotAllowed(app: FastifyInstance, url: string, allow: string): RouteOptions {
+export function methodNotAllowed(app: FastifyInstance, url: string, allow: string | string[]): RouteOptions {
+  const allowed = Array.isArray(allow) ? allow : [allow]
   return {
-    method: app.supportedMethods.filter((method) => method !== allow),
+    method: app.supportedMethods.filter((method) => !allowed.includes(method)),
     url,
     schema: { hide: true },
     onRequest: async (_request, reply) =>
-      reply.code(405).header('allow', allow).send({ detail: DETAIL.methodNotAllowed }),
+      reply.code(405).header('allow', allowed.join(', ')).send({ detail: DETAIL.methodNotAllowed }),
     handler: async () => undefined,
   }
 }

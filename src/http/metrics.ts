@@ -1,0 +1,208 @@
+/**
+ * @module The service's Prometheus metrics (prom-client), one registry per server: requests by
+ * route and status, latency, response-cache hits and misses, rate-limited and shed requests,
+ * ingest calls, records and seconds, rows deleted, query durations by report, backups and prunes,
+ * and, read from the engine at each scrape, the aggregate cache and the database file size; plus
+ * prom-client's process metrics.
+ *
+ * Every label value comes from a closed set: route templates (`/api/v1/sentiment/themes`, never a
+ * raw URL), HTTP methods and status codes, endpoint ids, table names, fixed outcomes. No domain
+ * id, key, token or other request value ever becomes a label.
+ */
+import { METHODS } from 'node:http'
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import type { Engine, IngestResult } from '../index.js'
+
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+const SLOW_BUCKETS = [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 300]
+const KNOWN_METHODS = new Set(METHODS)
+
+/** What one answered request contributes. */
+export interface RequestSample {
+  method: string
+  /** The route's template, or null when no route matched. */
+  route: string | null
+  status: number
+  seconds: number
+  /** The X-Cache header of the answer, on a route whose answers are cached (else undefined). */
+  cache: string | undefined
+}
+
+export class ServiceMetrics {
+  readonly registry = new Registry()
+  readonly #requests: Counter<'method' | 'route' | 'status'>
+  readonly #latency: Histogram<'method' | 'route'>
+  readonly #cache: Counter<'route' | 'result'>
+  readonly #rateLimited: Counter<'route'>
+  readonly #shed: Counter<'route'>
+  readonly #ingestCalls: Counter<'outcome'>
+  readonly #ingestRecords: Counter<'table'>
+  readonly #ingestSeconds: Histogram
+  readonly #deleted: Counter<'table' | 'cause'>
+  readonly #queries: Histogram<'report'>
+  readonly #operations: Counter<'operation' | 'outcome'>
+  readonly #lastBackup: Gauge
+
+  constructor(engine: Engine) {
+    const registers = [this.registry]
+    collectDefaultMetrics({ register: this.registry })
+    this.#requests = new Counter({
+      name: 'va_http_requests_total',
+      help: 'HTTP requests answered, by method, route template and status code.',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    })
+    this.#latency = new Histogram({
+      name: 'va_http_request_duration_seconds',
+      help: 'Time from receiving a request to the end of its answer, by method and route template.',
+      labelNames: ['method', 'route'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    })
+    this.#cache = new Counter({
+      name: 'va_response_cache_total',
+      help: 'Report answers served from the response cache (hit) or computed (miss), by route.',
+      labelNames: ['route', 'result'],
+      registers,
+    })
+    this.#rateLimited = new Counter({
+      name: 'va_rate_limited_total',
+      help: 'Requests refused with 429 by the per-key rate limit, by route.',
+      labelNames: ['route'],
+      registers,
+    })
+    this.#shed = new Counter({
+      name: 'va_shed_total',
+      help: 'Requests shed with 503 (query limiter or ingest bound full, or shutting down), by route.',
+      labelNames: ['route'],
+      registers,
+    })
+    this.#ingestCalls = new Counter({
+      name: 'va_ingest_calls_total',
+      help: 'Ingest calls, by outcome: stored, refused (bad records) or failed.',
+      labelNames: ['outcome'],
+      registers,
+    })
+    this.#ingestRecords = new Counter({
+      name: 'va_ingest_records_total',
+      help: 'Rows stored by ingest calls, by table.',
+      labelNames: ['table'],
+      registers,
+    })
+    this.#ingestSeconds = new Histogram({
+      name: 'va_ingest_duration_seconds',
+      help: 'Duration of ingest calls (body spooled and stored).',
+      buckets: SLOW_BUCKETS,
+      registers,
+    })
+    this.#deleted = new Counter({
+      name: 'va_deleted_rows_total',
+      help: 'Rows removed by delete records (cause "delete") and retention (cause "prune"), by table.',
+      labelNames: ['table', 'cause'],
+      registers,
+    })
+    this.#queries = new Histogram({
+      name: 'va_query_duration_seconds',
+      help: 'Engine time of a report computed on a cache miss, by endpoint id.',
+      labelNames: ['report'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    })
+    this.#operations = new Counter({
+      name: 'va_operations_total',
+      help: 'Backups, prunes and key changes, by operation and outcome (ok or failed).',
+      labelNames: ['operation', 'outcome'],
+      registers,
+    })
+    this.#lastBackup = new Gauge({
+      name: 'va_last_backup_timestamp_seconds',
+      help: 'When the last successful backup finished (Unix seconds; 0: none since start).',
+      registers,
+    })
+    this.#lastBackup.set(0)
+    const status = () => (engine.isOpen ? engine.status() : null)
+    new Gauge({
+      name: 'va_database_bytes',
+      help: 'Size of the database file and its write-ahead log.',
+      registers,
+      collect() {
+        this.set(status()?.fileBytes ?? 0)
+      },
+    })
+    new Gauge({
+      name: 'va_aggregate_cache_rows',
+      help: 'Aggregate rows held in memory by the engine.',
+      registers,
+      collect() {
+        this.set(status()?.aggregateCache.rows ?? 0)
+      },
+    })
+    new Gauge({
+      name: 'va_aggregate_cache_entries',
+      help: 'Domain-table entries held in memory by the engine.',
+      registers,
+      collect() {
+        this.set(status()?.aggregateCache.entries ?? 0)
+      },
+    })
+    const seen = { hits: 0, misses: 0 }
+    new Counter({
+      name: 'va_aggregate_cache_lookups_total',
+      help: "Lookups of a domain's aggregate rows answered from memory (hit) or read from DuckDB (miss).",
+      labelNames: ['result'],
+      registers,
+      collect() {
+        const s = status()?.aggregateCache
+        if (s === undefined) return
+        this.inc({ result: 'hit' }, s.hits - seen.hits)
+        this.inc({ result: 'miss' }, s.misses - seen.misses)
+        seen.hits = s.hits
+        seen.misses = s.misses
+      },
+    })
+  }
+
+  /** Counts one answered request. */
+  observeRequest(s: RequestSample): void {
+    const route = s.route ?? 'unmatched'
+    const method = KNOWN_METHODS.has(s.method) ? s.method : 'OTHER'
+    this.#requests.inc({ method, route, status: String(s.status) })
+    this.#latency.observe({ method, route }, s.seconds)
+    if (s.status === 429) this.#rateLimited.inc({ route })
+    if (s.status === 503) this.#shed.inc({ route })
+    if (s.status === 200 && (s.cache === 'HIT' || s.cache === 'MISS'))
+      this.#cache.inc({ route, result: s.cache === 'HIT' ? 'hit' : 'miss' })
+  }
+
+  /** Times an engine computation of a report (`report`: its endpoint id). */
+  async timeQuery<T>(report: string, run: () => Promise<T>): Promise<T> {
+    const end = this.#queries.startTimer({ report })
+    try {
+      return await run()
+    } finally {
+      end()
+    }
+  }
+
+  /** Counts one ingest call and what it stored and deleted. */
+  observeIngest(outcome: 'stored' | 'refused' | 'failed', seconds: number, result?: IngestResult): void {
+    this.#ingestCalls.inc({ outcome })
+    this.#ingestSeconds.observe(seconds)
+    if (result === undefined) return
+    for (const [table, n] of Object.entries(result))
+      if (typeof n === 'number') this.#ingestRecords.inc({ table }, n)
+    this.observeDeleted('delete', result.deleted ?? {})
+  }
+
+  /** Counts rows removed by deletions or a prune. */
+  observeDeleted(cause: 'delete' | 'prune', counts: Record<string, number>): void {
+    for (const [table, n] of Object.entries(counts))
+      if (table !== 'not_found' && n > 0) this.#deleted.inc({ table, cause }, n)
+  }
+
+  /** Counts a backup, a prune or a key change. */
+  observeOperation(operation: 'backup' | 'prune' | 'key_create' | 'key_revoke', ok: boolean): void {
+    this.#operations.inc({ operation, outcome: ok ? 'ok' : 'failed' })
+    if (operation === 'backup' && ok) this.#lastBackup.set(Date.now() / 1000)
+  }
+}
