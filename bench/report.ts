@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { SuiteOutput, TimingRow } from './lib/suite.js'
 import { ROOT } from './lib/suite.js'
+import { citationSection, citationTargets } from './report-citations.js'
 
 export interface Machine {
   cpu: string
@@ -119,6 +120,7 @@ export function evaluateTargets(runs: SuiteRun[], quick: boolean): Target[] {
       met: worst ? worst <= 1.2 : false,
     })
   }
+  t.push(...citationTargets(runs))
   const ingest = runs.find((r) => r.id.startsWith('ingest'))?.output
   const first = (ingest?.extra as { first?: { analysesPerSec: number; peakRssMB: number } } | undefined)
     ?.first
@@ -290,6 +292,7 @@ export function renderMarkdown(
     }
     L.push('')
   }
+  L.push(...citationSection(runs))
   const ingest = runs.find((x) => x.id.startsWith('ingest'))?.output
   if (ingest?.extra) {
     type Ing = {

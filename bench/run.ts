@@ -37,6 +37,8 @@ const PLAN: PlannedSuite[] = quick
       { id: 'crowd-Crowdq', script: 'crowd', dataset: 'Crowdq' },
       { id: 'ingest-S', script: 'ingest', dataset: 'S' },
       { id: 'http', slot: 'slot: HTTP suite comes with the HTTP service (another helper)' },
+      // Issue 11: citations, cited domains, fan-out queries, sentiment over time.
+      { id: 'citations-S', script: 'citations', dataset: 'S' },
     ]
   : [
       { id: 'reference-S', script: 'reference', dataset: 'S' },
@@ -45,6 +47,8 @@ const PLAN: PlannedSuite[] = quick
       { id: 'crowd-Crowd', script: 'crowd', dataset: 'Crowd', heapMB: 8192 },
       { id: 'ingest-L', script: 'ingest', dataset: 'L', heapMB: 8192 },
       { id: 'http', slot: 'slot: HTTP suite comes with the HTTP service (another helper)' },
+      // Issue 11: citations, cited domains, fan-out queries, sentiment over time.
+      { id: 'citations-L', script: 'citations', dataset: 'L', heapMB: 8192 },
     ]
 
 async function duckdbVersion(): Promise<string> {
@@ -142,7 +146,7 @@ async function main(): Promise<number> {
       `--dataset=${s.dataset}`,
     ]
     if (quick) nodeArgs.push('--quick')
-    if (s.script === 'crowd' && typeof args['crowd-domains'] === 'string')
+    if ((s.script === 'crowd' || s.script === 'citations') && typeof args['crowd-domains'] === 'string')
       nodeArgs.push(`--crowd-domains=${args['crowd-domains']}`)
     console.log(`\n=== ${s.id} ===`)
     const t0 = performance.now()

@@ -22,15 +22,26 @@ import {
 import { IngestCall } from './ingest/call.js'
 import { arrowToFlatRows, feedFlat, feedNdjsonPath, feedRecords } from './ingest/sources.js'
 import { prepareExportDir, readExport, writeExport, writeManifest } from './parquet.js'
+import { citations, citedDomains } from './queries/citations.js'
 import { computeCompetitorSeries } from './queries/competitor-series.js'
 import type { QueryContext } from './queries/context.js'
+import { fanoutQueries } from './queries/fanout.js'
 import { computePromptSeries } from './queries/prompt-series.js'
+import { sentimentSeries } from './queries/sentiment-series.js'
 import { sentimentOverview, sentimentThemes } from './queries/sentiment.js'
 import { UUID_RE } from './schemas/records.js'
 import { AggregateStore } from './tables/aggregate-store.js'
 import type {
   ApiKeyInfo,
   ArrowTables,
+  CitationsParams,
+  CitationsPayload,
+  CitedDomainsParams,
+  CitedDomainsPayload,
+  FanoutQueriesParams,
+  FanoutQueriesPayload,
+  SentimentSeriesParams,
+  SentimentSeriesPayload,
   ExportParquetOptions,
   ExportResult,
   IngestFileOptions,
@@ -176,6 +187,20 @@ class DuckDBEngine implements Engine {
   }
   sentimentThemes(params: SentimentParams): Promise<SentimentThemesPayload> {
     return this.#report(sentimentThemes, params)
+  }
+
+  // Citations, cited domains, fan-out queries, sentiment over time (extensions sections 6, 7).
+  citations(params: CitationsParams): Promise<CitationsPayload> {
+    return this.#report(citations, params)
+  }
+  citedDomains(params: CitedDomainsParams): Promise<CitedDomainsPayload> {
+    return this.#report(citedDomains, params)
+  }
+  fanoutQueries(params: FanoutQueriesParams): Promise<FanoutQueriesPayload> {
+    return this.#report(fanoutQueries, params)
+  }
+  sentimentSeries(params: SentimentSeriesParams): Promise<SentimentSeriesPayload> {
+    return this.#report(sentimentSeries, params)
   }
 
   async stats(): Promise<Record<string, number>> {

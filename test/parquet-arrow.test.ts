@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { tableFromArrays, tableFromJSON } from 'apache-arrow'
 import { describe, expect, it } from 'vitest'
-import { IngestError, openEngine, type Engine } from '../src/index.js'
+import { IngestError, openEngine, SCHEMA_VERSION, type Engine } from '../src/index.js'
 import { analysis, base, DOMAIN, domain, OTHER_DOMAIN, NOW, prompt, team, THEME } from './support/records.js'
 
 const example = new URL('../fixtures/spec-example/data.ndjson', import.meta.url).pathname
@@ -41,7 +41,7 @@ describe('Parquet', () => {
     })
     expect(existsSync(join(dir, 'analyses', `domain_id=${EXAMPLE_DOMAIN}`))).toBe(true)
     expect(JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'))).toMatchObject({
-      schema_version: 1,
+      schema_version: SCHEMA_VERSION,
       tables: result.tables,
     })
 

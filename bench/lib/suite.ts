@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { join } from 'node:path'
 import type { TimingOptions } from './timing.js'
 import type { FunctionName, ReportFunctions } from './semantics.js'
+import type { CitationFunctionName } from '../peers/naive-sql-citations.js'
 import { BENCH_NOW, SAMPLE_RAW_MODEL, type DatasetName } from '../data/generator.js'
 
 /** The repository root (dist/bench/lib/ -> ../../..). */
@@ -92,7 +93,7 @@ export function profiles(quick: boolean): { fast: TimingOptions; slow: TimingOpt
 /** One timed row of a suite's output. */
 export interface TimingRow {
   case: string
-  fn: FunctionName | 'floor'
+  fn: FunctionName | 'floor' | CitationFunctionName
   days: number
   impl: string
   median: number

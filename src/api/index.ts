@@ -25,6 +25,7 @@ export {
 export { DETAIL } from './details.js'
 export {
   channelModelParam,
+  citationLimitParam,
   daysParam,
   domainIdParam,
   limitParam,
@@ -43,5 +44,9 @@ export {
   promptSeriesPayloadSchema,
   sentimentOverviewPayloadSchema,
   sentimentThemesPayloadSchema,
+  citationsPayloadSchema,
+  citedDomainsPayloadSchema,
+  fanoutQueriesPayloadSchema,
+  sentimentSeriesPayloadSchema,
   type DomainsPayload,
 } from '../schemas/payloads.js'

@@ -1,13 +1,54 @@
 /**
  * Schema versions: a `meta` table holds the version a file was written with; opening an older file
- * writable runs the sql/schema/NNN_*.sql files newer than it, in one transaction.
+ * writable runs the sql/schema/NNN_*.sql files newer than it, each followed by its step in code
+ * when it has one (data SQL alone cannot compute), in one transaction.
  */
-import type { DuckDBConnection } from '@duckdb/node-api'
+import { VARCHAR, type DuckDBConnection } from '@duckdb/node-api'
 import { ValidationError } from '../errors.js'
+import { citedUrl } from '../schemas/records.js'
+import { ChunkWriter } from './chunk-writer.js'
 import { sqlIds, sqlText } from './sql.js'
 
 /** The schema version this release writes; older files are migrated on open. */
-export const SCHEMA_VERSION = 1
+export const SCHEMA_VERSION = 2
+
+/**
+ * Version 2: citations stored by version 1 get their position, the texts of their URL identity
+ * (WHATWG, computed here) and host, and the aggregates of the citations, cited-domains and fan-out
+ * reports are filled for every stored day (through the ingest pipeline's own staging tables and
+ * steps). A new file has no citations: nothing to do.
+ */
+async function citationTexts(conn: DuckDBConnection): Promise<void> {
+  const urls = await conn.runAndReadAll('SELECT DISTINCT url FROM citations WHERE url_idx IS NULL')
+  if (urls.currentRowCount === 0) return
+  await conn.run(sqlText('schema/staging'))
+  await conn.run('CREATE OR REPLACE TEMP TABLE stg_cited_urls (url VARCHAR, cited VARCHAR)')
+  const writer = await ChunkWriter.open(conn, 'stg_cited_urls', [VARCHAR, VARCHAR])
+  try {
+    for (const [url] of urls.getRows()) writer.push(url as string, citedUrl(url as string))
+    writer.close()
+  } catch (e) {
+    writer.abandon()
+    throw e
+  }
+  for (const id of [
+    'migrate/v2_stage_citations',
+    'migrate/v2_domain_map',
+    'ingest/insert_texts',
+    'migrate/v2_update_citations',
+    'migrate/v2_all_days',
+    'ingest/fill_agg_cited_url',
+    'ingest/fill_agg_cited_host',
+    'ingest/fill_agg_fanout',
+  ]) {
+    await conn.run(sqlText(id))
+  }
+}
+
+/** What a version needs beyond its SQL file, run right after it. */
+const CODE_STEPS: Readonly<Record<number, (conn: DuckDBConnection) => Promise<void>>> = {
+  2: citationTexts,
+}
 
 async function schemaVersion(conn: DuckDBConnection): Promise<number> {
   const has = await conn.runAndReadAll(
@@ -39,7 +80,10 @@ export async function migrate(conn: DuckDBConnection, readOnly: boolean): Promis
     .filter((s) => Number.isFinite(s.version) && s.version > current && s.version <= SCHEMA_VERSION)
   await conn.run('BEGIN TRANSACTION')
   try {
-    for (const s of steps) await conn.run(sqlText(s.id))
+    for (const s of steps) {
+      await conn.run(sqlText(s.id))
+      await CODE_STEPS[s.version]?.(conn)
+    }
     await conn.run("INSERT OR REPLACE INTO meta VALUES ('schema_version', $v)", { v: String(SCHEMA_VERSION) })
     await conn.run('COMMIT')
   } catch (e) {

@@ -22,6 +22,7 @@ export const ingestResultSchema = z.object({
   mentions: count,
   citations: count,
   theme_occurrences: count,
+  fanout_queries: count,
 })
 
 export const ingestErrorSchema = z.object({

@@ -65,7 +65,7 @@ export function feedFlat(call: IngestCall, rows: FlatRows): void {
       call.issue(
         { index: 0 },
         'analysis_id',
-        `${orphanOf} has mentions, citations or theme occurrences but no analyses row`,
+        `${orphanOf} has mentions, citations, theme occurrences or fan-out queries but no analyses row`,
       )
       continue
     }

@@ -168,6 +168,19 @@ export const limitParam = intParam({
   description: 'Maximum number of prompts returned.',
 })
 
+/**
+ * limit of the citations and cited-domains reports: 1-1000, default 100.
+ * @example
+ * citationLimitParam.text.parse(undefined) // 100
+ */
+export const citationLimitParam = intParam({
+  name: 'limit',
+  min: 1,
+  max: 1000,
+  fallback: 100,
+  description: 'Maximum number of items returned (total counts them all).',
+})
+
 const CHANNEL_LIST = CHANNELS.join(', ')
 
 function modelParamOf(
@@ -276,6 +289,22 @@ export const competitorSeriesParamsSchema = z.strictObject({
   now: nowParam.value,
 })
 export const sentimentParamsSchema = z.strictObject({
+  domainId: domainIdParam.value,
+  days: daysParam.value,
+  model: modelParam.value,
+  now: nowParam.value,
+})
+
+// Citations, cited domains, fan-out queries (extensions section 6); the sentiment time series
+// takes sentimentParamsSchema.
+export const citationsParamsSchema = z.strictObject({
+  domainId: domainIdParam.value,
+  days: daysParam.value,
+  model: modelParam.value,
+  limit: citationLimitParam.value,
+  now: nowParam.value,
+})
+export const fanoutQueriesParamsSchema = z.strictObject({
   domainId: domainIdParam.value,
   days: daysParam.value,
   model: modelParam.value,

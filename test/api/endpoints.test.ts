@@ -86,6 +86,10 @@ describe('endpoint table', () => {
       'competitors',
       'sentiment-overview',
       'sentiment-themes',
+      'citations',
+      'cited-domains',
+      'fanout-queries',
+      'sentiment-series',
     ])
     expect([...COMPUTABLE.values()]).toEqual(rows.filter((r) => r.cli !== undefined))
   })

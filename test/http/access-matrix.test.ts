@@ -111,6 +111,16 @@ describe('authorization matrix', () => {
     })
   })
 
+  it('citations, cited domains and fan-out queries are series-class, the sentiment time series sentiment-class', () => {
+    const classes = Object.fromEntries(SCOPED.map((e) => [e.path, e.access]))
+    expect(classes).toMatchObject({
+      '/api/v1/citations': 'series',
+      '/api/v1/cited-domains': 'series',
+      '/api/v1/fanout-queries': 'series',
+      '/api/v1/sentiment/time-series': 'sentiment',
+    })
+  })
+
   const cells = Object.entries(KEYS).flatMap(([keyName, spec]) =>
     (Object.keys(DOMAIN_IDS) as DomainName[]).flatMap((domainName) =>
       SCOPED.map((endpoint) => {

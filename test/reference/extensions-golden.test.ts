@@ -3,13 +3,13 @@
  * expected.json has the documented keys in the documented order, and each runner gives exactly
  * expected.json (values and key order) on the case's dataset.
  *
- * Today the only runner is the reference model. The engine joins by adding an entry to RUNNERS
- * whose functions call it, one line per function (a function it lacks is reported as skipped):
- *
- *   open: async (records) => { const engine = await openEngine(); await engine.ingest(records)
- *     return { runner: { brandRankings: (p) => engine.brandRankings(p), ... }, close: () => engine.close() } }
+ * Runners: the reference model (every function), and the engine with one line per function it
+ * offers (a function it lacks is reported as skipped, and a dataset none of its cases use is not
+ * ingested). The engine does not take date ranges or buckets yet (extensions section 9): cases with
+ * start_date, end_date or granularity are skipped for it.
  */
 import { describe, expect, it } from 'vitest'
+import { openEngine } from '../../src/index.js'
 import { ReferenceModel } from './model.js'
 import type { ExtInputRecord } from './types.js'
 import {
@@ -21,7 +21,7 @@ import {
   shapeProblems,
   toExtParams,
 } from '../support/golden.js'
-import type { ExtFunction } from '../support/golden.js'
+import type { ExtFunction, ExtGoldenCase } from '../support/golden.js'
 import { readJson, readNdjson } from '../support/ndjson.js'
 
 /** What a runner offers: the library functions of the cases, by name, taking camelCase params. */
@@ -29,8 +29,20 @@ type Runner = Partial<Record<ExtFunction, (params: never) => unknown>>
 
 interface RunnerFactory {
   name: string
+  /** The functions it offers (absent: every one). */
+  provides?: readonly ExtFunction[]
+  /** Whether it takes a case's parameters (absent: every case). */
+  takes?(c: ExtGoldenCase): boolean
   open(records: ExtInputRecord[]): Promise<{ runner: Runner; close(): Promise<void> }>
 }
+
+/** The engine's extension functions, one line each. */
+const engineRunner = (engine: Awaited<ReturnType<typeof openEngine>>): Runner => ({
+  citations: (p) => engine.citations(p),
+  citedDomains: (p) => engine.citedDomains(p),
+  fanoutQueries: (p) => engine.fanoutQueries(p),
+  sentimentSeries: (p) => engine.sentimentSeries(p),
+})
 
 const RUNNERS: RunnerFactory[] = [
   {
@@ -55,6 +67,19 @@ const RUNNERS: RunnerFactory[] = [
         sentimentThemes: (p) => model.sentimentThemes(p),
       }
       return { runner, close: async () => {} }
+    },
+  },
+  {
+    name: 'engine',
+    provides: ['citations', 'citedDomains', 'fanoutQueries', 'sentimentSeries'],
+    takes: (c) =>
+      c.params.start_date === undefined &&
+      c.params.end_date === undefined &&
+      c.params.granularity === undefined,
+    open: async (records) => {
+      const engine = await openEngine()
+      await engine.ingest(records)
+      return { runner: engineRunner(engine), close: () => engine.close() }
     },
   },
 ]
@@ -92,12 +117,15 @@ describe('extension golden cases', () => {
   })
 
   for (const factory of RUNNERS) {
+    const runs = (c: ExtGoldenCase) =>
+      (factory.provides?.includes(c.fn) ?? true) && (factory.takes?.(c) ?? true)
     for (const dataset of datasets) {
+      if (!cases.some((c) => c.params.dataset === dataset && runs(c))) continue
       describe(`${factory.name} on ${dataset}.ndjson`, async () => {
         const { runner, close } = await factory.open(readNdjson(datasetPath(dataset)) as ExtInputRecord[])
         for (const c of cases.filter((x) => x.params.dataset === dataset)) {
           const fn = runner[c.fn] as ((p: Record<string, unknown>) => unknown) | undefined
-          it.skipIf(fn === undefined)(`${c.folder}/${c.name}`, async () => {
+          it.skipIf(fn === undefined || !runs(c))(`${c.folder}/${c.name}`, async () => {
             const payload = await fn!(toExtParams(c.params))
             // Same bytes as expected.json once both are compact: values and key order.
             expect(wire(payload)).toBe(wire(readJson(c.expectedPath)))

@@ -182,7 +182,7 @@ const ATTACKS = [
 ]
 
 describe('hardened DuckDB: no file access, no configuration change from a query', () => {
-  it('the engine exposes no raw SQL: its API is the records, the four payloads, domains, keys and table counts', async () => {
+  it('the engine exposes no raw SQL: its API is the records, the report payloads, domains, keys and table counts', async () => {
     const e = await openEngine()
     try {
       const proto = Object.getOwnPropertyNames(Object.getPrototypeOf(e))
@@ -190,11 +190,14 @@ describe('hardened DuckDB: no file access, no configuration change from a query'
         .sort()
       expect(proto).toEqual(
         [
+          'citations',
+          'citedDomains',
           'close',
           'computeCompetitorSeries',
           'computePromptSeries',
           'createApiKey',
           'exportParquet',
+          'fanoutQueries',
           'getDomain',
           'getTeam',
           'ingest',
@@ -205,6 +208,7 @@ describe('hardened DuckDB: no file access, no configuration change from a query'
           'listDomains',
           'revokeApiKey',
           'sentimentOverview',
+          'sentimentSeries',
           'sentimentThemes',
           'stats',
           'verifyApiKey',
