@@ -222,6 +222,19 @@ export const sizeParam = intParam({
   description: 'Items per page.',
 })
 
+/**
+ * limit of the citations and cited-domains reports: 1-1000, default 100.
+ * @example
+ * citationLimitParam.text.parse(undefined) // 100
+ */
+export const citationLimitParam = intParam({
+  name: 'limit',
+  min: 1,
+  max: 1000,
+  fallback: 100,
+  description: 'Maximum number of items returned (total counts them all).',
+})
+
 const CHANNEL_LIST = CHANNELS.join(', ')
 
 function modelParamOf(
@@ -391,4 +404,20 @@ export const modelLeaderboardParamsSchema = z.strictObject({
 const METRIC_MESSAGE = `metric must be one of ${BRAND_METRICS.join(', ')}.`
 export const brandSeriesParamsSchema = sentimentParamsSchema.extend({
   metric: z.enum(BRAND_METRICS, { error: METRIC_MESSAGE }),
+})
+
+// Citations, cited domains, fan-out queries (extensions section 6); the sentiment time series
+// takes sentimentParamsSchema.
+export const citationsParamsSchema = z.strictObject({
+  domainId: domainIdParam.value,
+  days: daysParam.value,
+  model: modelParam.value,
+  limit: citationLimitParam.value,
+  now: nowParam.value,
+})
+export const fanoutQueriesParamsSchema = z.strictObject({
+  domainId: domainIdParam.value,
+  days: daysParam.value,
+  model: modelParam.value,
+  now: nowParam.value,
 })

@@ -46,6 +46,9 @@ function jsonSchemaOf(schema: z.ZodType): Json {
   return rest
 }
 
+/** The team of the worked example's domain. */
+const acmeTeam = '0a9c2f4e-1b7d-4c3a-9e8f-5d6b7a8c9d01'
+
 describe('OpenAPI document', () => {
   let engine: Engine
   let app: FastifyInstance
@@ -81,7 +84,7 @@ describe('OpenAPI document', () => {
     key = (
       await engine.createApiKey({
         teamId: T.acme,
-        scopeTeamIds: [T.acme, T.free, '0a9c2f4e-1b7d-4c3a-9e8f-5d6b7a8c9d01'],
+        scopeTeamIds: [T.acme, T.free, acmeTeam],
       })
     ).key
     app = await buildServer({
