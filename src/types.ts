@@ -577,6 +577,7 @@ export interface DeletionCounts {
   mentions: number
   citations: number
   theme_occurrences: number
+  fanout_queries: number
   api_keys: number
   /** Delete records whose id was not stored (counted, not an error). */
   not_found: number
