@@ -13,10 +13,20 @@ import { dimRecords, makeAnalyses, makeDims } from './support/generate.js'
 import { datasetPath } from './support/golden.js'
 import { readNdjson } from './support/ndjson.js'
 
-/** How a value column combines across models: counts and sums add, bitmask halves OR. */
-const VALUES: Record<ModelTable, Record<string, 'sum' | 'or'>> = {
+/**
+ * How a value column combines across models: counts and sums add, bitmask halves OR, and the
+ * halves of a fixed-point sum (hi + lo) add exactly as one integer (`fixed`, on the `hi` column).
+ */
+const VALUES: Record<ModelTable, Record<string, 'sum' | 'or' | 'fixed' | 'lo'>> = {
   agg_channel_day: { analyses: 'sum' },
-  agg_entity_day: { mentions: 'sum', pos_sum: 'sum', pos_cnt: 'sum', sent_sum: 'sum', sent_cnt: 'sum' },
+  agg_entity_day: {
+    mentions: 'sum',
+    pos_sum: 'sum',
+    pos_cnt: 'sum',
+    sent_hi: 'fixed',
+    sent_lo: 'lo',
+    sent_cnt: 'sum',
+  },
   agg_entity_prompts: { lo: 'or', hi: 'or' },
   agg_channel_prompts: { lo: 'or', hi: 'or' },
   agg_entity_prompt_day: { mentions: 'sum', pos_sum: 'sum', pos_cnt: 'sum' },
@@ -24,26 +34,34 @@ const VALUES: Record<ModelTable, Record<string, 'sum' | 'or'>> = {
 }
 
 /** Rows as a map from the key columns to the value columns. */
-function cells(table: ModelTable, rows: Record<string, Float64Array>, into = new Map<string, number[]>()) {
+function cells(table: ModelTable, rows: Record<string, Float64Array>, into = new Map<string, bigint[]>()) {
   const columns = AGGREGATE_TABLES[table] as readonly string[]
   const values = Object.keys(VALUES[table])
   const keys = columns.filter((c) => !values.includes(c))
   for (let i = 0; i < rows.day!.length; i++) {
     const key = keys.map((c) => rows[c]![i]).join(',')
-    const old = into.get(key) ?? values.map(() => 0)
+    const old = into.get(key) ?? values.map(() => 0n)
     into.set(
       key,
-      values.map((c, v) =>
-        VALUES[table][c] === 'or' ? (old[v]! | rows[c]![i]!) >>> 0 : old[v]! + rows[c]![i]!,
-      ),
+      values.map((c, v) => {
+        const x = BigInt(rows[c]![i]!)
+        switch (VALUES[table][c]) {
+          case 'or':
+            return old[v]! | x
+          case 'fixed': // hi + lo: the exact fixed-point sum
+            return old[v]! + x + BigInt(rows[values[v + 1]!]![i]!)
+          case 'lo':
+            return 0n
+          default:
+            return old[v]! + x
+        }
+      }),
     )
   }
   return into
 }
 
-/** Sums of decimal sentiments depend on the order of addition in their last bits. */
-const rounded = (m: Map<string, number[]>) =>
-  new Map([...m].sort().map(([k, v]) => [k, v.map((x) => Math.round(x * 1e9) / 1e9)]))
+const sorted = (m: Map<string, bigint[]>) => new Map([...m].sort())
 
 describe('aggregates computed for one model add up to the stored aggregates', () => {
   const dims = makeDims(7, { teams: 1, domainsPerTeam: 2, promptsPerDomain: 70, competitorsPerDomain: 4 })
@@ -64,10 +82,10 @@ describe('aggregates computed for one model add up to the stored aggregates', ()
       for (const domain of catalog.domains.values()) {
         for (const table of MODEL_TABLES) {
           const stored = cells(table, await aggregates.rows(table, domain.key))
-          const summed = new Map<string, number[]>()
+          const summed = new Map<string, bigint[]>()
           for (const modelKey of catalog.models.values())
             cells(table, await aggregates.modelRows(table, domain.key, modelKey), summed)
-          expect(rounded(summed), `${table} of ${domain.id}`).toEqual(rounded(stored))
+          expect(sorted(summed), `${table} of ${domain.id}`).toEqual(sorted(stored))
           tablesSeen.add(`${table}:${stored.size > 0}`)
         }
       }

@@ -1,7 +1,7 @@
 -- One domain's entity aggregates, by day.
 -- Read by the aggregate store (src/tables/aggregate-store.ts); the columns must be, in order,
 -- those of agg_entity_day in AGGREGATE_TABLES (src/tables/aggregates.ts), every one DOUBLE NOT
--- NULL.
+-- NULL. The fixed-point sentiment sum travels as two doubles (fixed_hi, fixed_lo).
 -- Parameters: $domain_key INTEGER.
 SELECT ((day - DATE '1970-01-01'))::DOUBLE AS day,
        (channel)::DOUBLE AS channel,
@@ -9,6 +9,7 @@ SELECT ((day - DATE '1970-01-01'))::DOUBLE AS day,
        (mentions)::DOUBLE AS mentions,
        (pos_sum)::DOUBLE AS pos_sum,
        (pos_cnt)::DOUBLE AS pos_cnt,
-       (sent_sum)::DOUBLE AS sent_sum,
+       fixed_hi(sent_sum) AS sent_hi,
+       fixed_lo(sent_sum) AS sent_lo,
        (sent_cnt)::DOUBLE AS sent_cnt
 FROM agg_entity_day WHERE domain_key = $domain_key ORDER BY day, channel, entity_idx

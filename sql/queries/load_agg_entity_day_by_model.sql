@@ -10,7 +10,8 @@ SELECT ((m.day - DATE '1970-01-01'))::DOUBLE AS day,
        (count(*))::DOUBLE AS mentions,
        (coalesce(sum(m.position), 0))::DOUBLE AS pos_sum,
        (count(m.position))::DOUBLE AS pos_cnt,
-       (coalesce(sum(m.sentiment), 0))::DOUBLE AS sent_sum,
+       fixed_hi(coalesce(sum(sentiment_fixed(m.sentiment)), 0)::HUGEINT) AS sent_hi,
+       fixed_lo(coalesce(sum(sentiment_fixed(m.sentiment)), 0)::HUGEINT) AS sent_lo,
        (count(m.sentiment))::DOUBLE AS sent_cnt
 FROM mentions m
 SEMI JOIN analyses a ON a.analysis_key = m.analysis_key AND a.model_key = $model_key

@@ -11,7 +11,7 @@ import { ChunkWriter } from './chunk-writer.js'
 import { sqlIds, sqlText } from './sql.js'
 
 /** The schema version this release writes; older files are migrated on open. */
-export const SCHEMA_VERSION = 3
+export const SCHEMA_VERSION = 4
 
 /** The aggregate tables schema version 2 adds: an older file gets them filled from its raw tables. */
 const AGGREGATES_OF_V2 = ['agg_channel_prompts', 'agg_entity_prompt_day', 'agg_citation_day'] as const
@@ -56,10 +56,19 @@ async function citationTexts(conn: DuckDBConnection): Promise<void> {
   }
 }
 
+/** Version 4: agg_entity_day's sentiment sums recomputed as exact fixed point for every stored day. */
+async function exactSentimentSums(conn: DuckDBConnection): Promise<void> {
+  await conn.run(sqlText('schema/staging'))
+  await conn.run(sqlText('migrate/all_days'))
+  await conn.run(sqlText('ingest/clear_agg_entity_day'))
+  await conn.run(sqlText('ingest/fill_agg_entity_day'))
+}
+
 /** What a version needs beyond its SQL file, run right after it. */
 const CODE_STEPS: Readonly<Record<number, (conn: DuckDBConnection) => Promise<void>>> = {
   2: rankingAggregates,
   3: citationTexts,
+  4: exactSentimentSums,
 }
 
 async function schemaVersion(conn: DuckDBConnection): Promise<number> {

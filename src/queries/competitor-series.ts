@@ -11,7 +11,7 @@ import type { AggregateRows } from '../tables/aggregates.js'
 import type { CompetitorEntry, CompetitorSeriesParams, CompetitorSeriesPayload } from '../types.js'
 import { compareText } from './compare.js'
 import { parseRequest, type QueryContext } from './context.js'
-import { ExactSum } from './exact-mean.js'
+import { ExactSum, addFixed, fixedMean } from './exact-mean.js'
 import { passes, resolveModelFilter, type ModelFilter } from './model-filter.js'
 import { distinctPrompts } from './prompt-masks.js'
 import { formatDay, rowRange, type DayWindow } from './window.js'
@@ -47,7 +47,8 @@ export async function computeCompetitorSeries(
     const sumSov = new ExactSum()
     let totalPos = 0
     let totalPosCnt = 0
-    let totalSent = 0
+    const totalSentHi = new Float64Array(1)
+    const totalSentLo = new Float64Array(1)
     let totalSentCnt = 0
     for (let d = 0; d < nDays; d++) {
       const at = e * nDays + d
@@ -60,14 +61,14 @@ export async function computeCompetitorSeries(
         visibility,
         sov,
         avg_position: s.posCnt[at]! === 0 ? 0 : s.posSum[at]! / s.posCnt[at]!,
-        sentiment: s.sentCnt[at]! === 0 ? 0 : s.sentSum[at]! / s.sentCnt[at]!,
+        sentiment: fixedMean(s.sentHi[at]!, s.sentLo[at]!, s.sentCnt[at]!),
       })
       sumMentions += m
       sumVisibility.add(visibility)
       sumSov.add(sov)
       totalPos += s.posSum[at]!
       totalPosCnt += s.posCnt[at]!
-      totalSent += s.sentSum[at]!
+      addFixed(totalSentHi, totalSentLo, 0, s.sentHi[at]!, s.sentLo[at]!)
       totalSentCnt += s.sentCnt[at]!
     }
     return {
@@ -79,7 +80,7 @@ export async function computeCompetitorSeries(
       avg_position: totalPosCnt === 0 ? 0 : totalPos / totalPosCnt,
       avg_visibility: sumVisibility.mean(),
       avg_sov: sumSov.mean(),
-      avg_sentiment: totalSentCnt === 0 ? 0 : totalSent / totalSentCnt,
+      avg_sentiment: fixedMean(totalSentHi[0]!, totalSentLo[0]!, totalSentCnt),
       total_queries: nDays === 0 ? 0 : totalQueries[e]!,
       series,
     }
@@ -133,7 +134,8 @@ function entitySums(
     mentions: new Float64Array(size),
     posSum: new Float64Array(size),
     posCnt: new Float64Array(size),
-    sentSum: new Float64Array(size),
+    sentHi: new Float64Array(size),
+    sentLo: new Float64Array(size),
     sentCnt: new Float64Array(size),
     daySum: new Float64Array(nDays),
   }
@@ -147,7 +149,7 @@ function entitySums(
     s.mentions[at]! += t.mentions[i]!
     s.posSum[at]! += t.pos_sum[i]!
     s.posCnt[at]! += t.pos_cnt[i]!
-    s.sentSum[at]! += t.sent_sum[i]!
+    addFixed(s.sentHi, s.sentLo, at, t.sent_hi[i]!, t.sent_lo[i]!)
     s.sentCnt[at]! += t.sent_cnt[i]!
     s.daySum[d]! += t.mentions[i]!
   }

@@ -46,3 +46,32 @@ export class ExactSum {
     return q + r / divisor
   }
 }
+
+/**
+ * The scale of the stored sentiment sums: each sentiment is summed as round(x * 2^70), an integer
+ * (the SQL macro `sentiment_fixed`, sql/schema/004_exact_sentiment.sql; exact for every double of
+ * at least 2^-18), so a sum is the same whatever the order of its rows.
+ */
+export const SENTIMENT_SCALE = 2 ** 70
+
+/**
+ * Adds fixed-point sums given as (hi, lo) pairs of doubles into per-cell double-doubles: `hi[at]`,
+ * `lo[at]` (error-free TwoSum on the high parts). Rows are added in a fixed order (by day, channel),
+ * so the result depends only on the stored sums.
+ */
+export function addFixed(hi: Float64Array, lo: Float64Array, at: number, xHi: number, xLo: number): void {
+  const s = hi[at]!
+  const t = s + xHi
+  const bp = t - s
+  lo[at] = lo[at]! + (s - (t - bp) + (xHi - bp)) + xLo
+  hi[at] = t
+}
+
+/** A fixed-point sentiment sum (hi + lo, scaled by SENTIMENT_SCALE) over `n` values, as their mean. */
+export function fixedMean(hi: number, lo: number, n: number): number {
+  if (n === 0) return 0
+  const sum = new ExactSum()
+  sum.add(hi)
+  sum.add(lo)
+  return sum.mean(n) / SENTIMENT_SCALE
+}

@@ -16,8 +16,21 @@ export const AGGREGATE_TABLES = {
   agg_prompt_day: ['day', 'prompt_idx', 'responses', 'mentions', 'citations', 'pos_sum', 'pos_cnt'],
   /** Per (day, channel): analyses. */
   agg_channel_day: ['day', 'channel', 'analyses'],
-  /** Per (day, channel, entity; 0 = the brand): mentions, position and sentiment sums and counts. */
-  agg_entity_day: ['day', 'channel', 'entity_idx', 'mentions', 'pos_sum', 'pos_cnt', 'sent_sum', 'sent_cnt'],
+  /**
+   * Per (day, channel, entity; 0 = the brand): mentions, position and sentiment sums and counts. The
+   * sentiment sum is exact fixed point (src/queries/exact-mean.ts `FixedSum`), as two doubles.
+   */
+  agg_entity_day: [
+    'day',
+    'channel',
+    'entity_idx',
+    'mentions',
+    'pos_sum',
+    'pos_cnt',
+    'sent_hi',
+    'sent_lo',
+    'sent_cnt',
+  ],
   /** Per (day, channel, entity, chunk of 64 prompts): the prompts mentioning it, as two 32-bit masks. */
   agg_entity_prompts: ['day', 'channel', 'entity_idx', 'chunk', 'lo', 'hi'],
   /** Per (day, channel, model, theme): occurrences. */

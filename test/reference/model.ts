@@ -170,7 +170,7 @@ export class ReferenceModel {
           visibility: percent(ms.length, that.length),
           sov: percent(ms.length, sum),
           avg_position: positions.length === 0 ? 0 : mean(positions),
-          sentiment: sentiments.length === 0 ? 0 : mean(sentiments),
+          sentiment: sentiments.length === 0 ? 0 : exactMean(sentiments),
         }
       })
       const mentioning = analyses.filter((a) => a.mentions.some((m) => m.entity_id === entityId))
@@ -184,7 +184,7 @@ export class ReferenceModel {
         avg_position: positions.length === 0 ? 0 : mean(positions),
         avg_visibility: empty ? 0 : exactMean(series.map((d) => d.visibility)),
         avg_sov: empty ? 0 : exactMean(series.map((d) => d.sov)),
-        avg_sentiment: sentiments.length === 0 ? 0 : mean(sentiments),
+        avg_sentiment: sentiments.length === 0 ? 0 : exactMean(sentiments),
         total_queries: new Set(mentioning.map((a) => a.prompt_id)).size,
         series,
       }
