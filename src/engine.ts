@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { existsSync, rmSync, statSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { Catalog } from './catalog.js'
-import { openDatabase, type Database } from './db/database.js'
+import { DEFAULT_MEMORY_LIMIT_MB, openDatabase, type Database } from './db/database.js'
 import { Mutex, ReadWriteLock } from './db/lock.js'
 import { SCHEMA_VERSION } from './db/migrate.js'
 import { sqlText } from './db/sql.js'
@@ -179,7 +179,8 @@ class DuckDBEngine implements Engine {
         await this.#commit(() => {
           this.catalog = staged.catalog
           staged.applyToCatalog()
-          this.aggregates.invalidate(staged.affectedDomains)
+          this.aggregates.invalidate(staged.deletedFrom)
+          this.aggregates.refresh(staged.changedDays)
           this.#keys.forgetTeams(staged.deletedTeams)
         })
         this.#nextAnalysisKey = staged.nextAnalysisKey
@@ -462,6 +463,8 @@ export async function openEngine(options: OpenEngineOptions = {}): Promise<Engin
     readOnly,
     hardened: options.hardened ?? false,
     readConnections: options.readConnections ?? 2,
+    memoryLimitMB: options.memoryLimitMB ?? DEFAULT_MEMORY_LIMIT_MB,
+    ...(options.tempDirectory === undefined ? {} : { tempDirectory: options.tempDirectory }),
   })
   try {
     const catalog = await Catalog.load(db.write)

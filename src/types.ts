@@ -429,6 +429,13 @@ export interface OpenEngineOptions {
   aggregateCacheRows?: number
   /** A directory written by `exportParquet`: query it directly, read-only. */
   parquet?: string
+  /**
+   * DuckDB's memory limit in MB (default 256): above it, an ingest's staged rows, joins and sorts
+   * spill to `tempDirectory`, so a call of any size runs in bounded memory.
+   */
+  memoryLimitMB?: number
+  /** Where DuckDB spills (default: `<path>.tmp` beside a file, `<os tmpdir>/va-duckdb-<pid>` in memory). */
+  tempDirectory?: string
 }
 
 /** The flat tables of semantics.md 1.2, as Arrow tables (any subset). */

@@ -5,7 +5,9 @@
  */
 import { describe, expect, it } from 'vitest'
 import { openEngine, type Engine } from '../src/index.js'
+import { readFileSync } from 'node:fs'
 import { AggregateStore } from '../src/tables/aggregate-store.js'
+import { AGGREGATE_TABLE_NAMES } from '../src/tables/aggregates.js'
 import { analysis, base, COMPETITOR, DOMAIN, NOW, THEME } from './support/records.js'
 
 const example = new URL('../fixtures/spec-example/data.ndjson', import.meta.url).pathname
@@ -70,6 +72,40 @@ describe('aggregate store', () => {
     expect(
       (await engine.sentimentOverview({ domainId: DOMAIN, days: 7, now: NOW })).data.total_mentions,
     ).toBe(6)
+    await engine.close()
+  })
+
+  it('after a commit, reads only the changed days again and splices them: the same rows as a full load', async () => {
+    const engine = await openEngine()
+    await engine.ingestFile(example)
+    const internals = engine as unknown as {
+      aggregates: AggregateStore
+      catalog: { domains: Map<string, { key: number }> }
+      db: { pool: AggregateStore['pool'] }
+    }
+    const store = internals.aggregates
+    const key = internals.catalog.domains.get(EXAMPLE_DOMAIN)!.key
+    for (const t of AGGREGATE_TABLE_NAMES) await store.rows(t, key)
+    const { misses } = store.stats()
+    // One more analysis on a day in the middle of the stored days, and one replacing a stored one.
+    const records = readFileSync(example, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"type":"analysis"'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+    const moved = { ...records[0]!, answered_at: '2026-11-10T10:00:00Z' }
+    const added = {
+      ...records[1]!,
+      id: 'a0000000-0000-4000-8000-00000000abcd',
+      answered_at: '2026-11-12T10:00:00Z',
+    }
+    await engine.ingest([moved, added])
+    const fresh = new AggregateStore(internals.db.pool, { retain: false, maxRows: 0 })
+    for (const t of AGGREGATE_TABLE_NAMES) {
+      const spliced = await store.rows(t, key)
+      expect({ ...spliced }, t).toEqual({ ...(await fresh.rows(t, key)) })
+    }
+    // Served from the kept entries (spliced), not loaded whole again.
+    expect(store.stats().misses).toBe(misses)
     await engine.close()
   })
 

@@ -8,7 +8,14 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openEngine } from '../src/index.js'
-import { AFFECTED_DOMAINS_QUERY, INGEST_STEPS, stepFile, type IngestStep } from '../src/ingest/pipeline.js'
+import {
+  AFFECTED_DOMAINS_QUERY,
+  AGGREGATE_CHUNK_QUERIES,
+  DISTINCT_IDS_QUERY,
+  INGEST_STEPS,
+  stepFile,
+  type IngestStep,
+} from '../src/ingest/pipeline.js'
 import { checkSqlText } from './reliability/sql-scan.js'
 import { analysis, base, COMPETITOR } from './support/records.js'
 
@@ -20,6 +27,8 @@ describe('ingest pipeline', () => {
   it('lists every file of sql/ingest exactly once, and every listed file exists', () => {
     const listed = new Set([
       AFFECTED_DOMAINS_QUERY,
+      ...AGGREGATE_CHUNK_QUERIES,
+      DISTINCT_IDS_QUERY,
       ...INGEST_STEPS.flatMap((s) => files(s).map((f) => f.sql)),
     ])
     const onDisk = readdirSync(DIR).map((f) => `ingest/${f.replace(/\.sql$/, '')}`)

@@ -1,4 +1,7 @@
 -- Read after the last ingest step, before COMMIT (src/ingest/pipeline.ts, AFFECTED_DOMAINS_QUERY).
--- Parameters: none. Columns: domain_key.
--- Domains whose aggregates the staged call changes (read before COMMIT, to drop cached aggregates).
-SELECT DISTINCT domain_key FROM stg_affected ORDER BY domain_key
+-- Parameters: none. Columns: domain_key, from_day, to_day (days since 1970-01-01).
+-- Domains whose aggregates the staged call changes, with the range of their changed days (read
+-- before COMMIT, so the aggregate store reloads those days of the domains it keeps).
+SELECT domain_key, (min(day) - DATE '1970-01-01')::INTEGER AS from_day,
+       (max(day) - DATE '1970-01-01')::INTEGER AS to_day
+FROM stg_affected GROUP BY domain_key ORDER BY domain_key

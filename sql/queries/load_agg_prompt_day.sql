@@ -2,7 +2,8 @@
 -- Read by the aggregate store (src/tables/aggregate-store.ts); the columns must be, in order,
 -- those of agg_prompt_day in AGGREGATE_TABLES (src/tables/aggregates.ts), every one DOUBLE NOT
 -- NULL.
--- Parameters: $domain_key INTEGER.
+-- Parameters: $domain_key INTEGER; $from_day, $to_day INTEGER (days since 1970-01-01: the rows of
+-- those days, both included; the aggregate store reloads the days a commit changed).
 SELECT ((day - DATE '1970-01-01'))::DOUBLE AS day,
        (prompt_idx)::DOUBLE AS prompt_idx,
        (responses)::DOUBLE AS responses,
@@ -10,4 +11,5 @@ SELECT ((day - DATE '1970-01-01'))::DOUBLE AS day,
        (citations)::DOUBLE AS citations,
        (pos_sum)::DOUBLE AS pos_sum,
        (pos_cnt)::DOUBLE AS pos_cnt
-FROM agg_prompt_day WHERE domain_key = $domain_key ORDER BY day, prompt_idx
+FROM agg_prompt_day WHERE domain_key = $domain_key
+  AND day BETWEEN DATE '1970-01-01' + $from_day AND DATE '1970-01-01' + $to_day ORDER BY day, prompt_idx

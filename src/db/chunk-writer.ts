@@ -11,6 +11,11 @@ import {
 } from '@duckdb/node-api'
 
 const CHUNK_ROWS = 2048
+/**
+ * Rows after which the appender hands what it buffers to the table (DuckDB's own threshold is
+ * ~200k rows, held outside its memory limit); then they count against the limit and can spill.
+ */
+const FLUSH_ROWS = 32_768
 
 /**
  * A column for `appendColumns`: a typed array matching the column's DuckDB type (INTEGER:
@@ -33,6 +38,7 @@ export class ChunkWriter {
   readonly #columns: DuckDBValue[][]
   #rows = 0
   #total = 0
+  #unflushed = 0
 
   private constructor(appender: DuckDBAppender, types: readonly DuckDBType[]) {
     this.#appender = appender
@@ -88,6 +94,11 @@ export class ChunkWriter {
       }
       this.#appender.appendDataChunk(chunk)
       this.#total += k
+      this.#unflushed += k
+    }
+    if (this.#unflushed >= FLUSH_ROWS) {
+      this.#appender.flushSync()
+      this.#unflushed = 0
     }
   }
 

@@ -4,7 +4,8 @@
  * (hardened) mode, external file access off and the configuration locked.
  */
 import { mkdirSync } from 'node:fs'
-import { dirname, resolve } from 'node:path'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { ValidationError } from '../errors.js'
 import { migrate } from './migrate.js'
@@ -24,16 +25,30 @@ export interface OpenDatabaseOptions {
   readOnly: boolean
   hardened: boolean
   readConnections: number
+  /** DuckDB's memory_limit in MB; beyond it, operators and staged rows spill to the temp directory. */
+  memoryLimitMB: number
+  /** Where DuckDB spills (default: `<file>.tmp`, or a directory of the process under the OS tmpdir). */
+  tempDirectory?: string
 }
+
+/**
+ * The default memory limit: an ingest call of any size stays within it (its staging tables, joins
+ * and sorts spill to disk), and the process's peak stays under 500 MB with Node's own heaps.
+ */
+export const DEFAULT_MEMORY_LIMIT_MB = 160
 
 /** Files open in this process: two DuckDB instances on one file would corrupt it. */
 const openFiles = new Set<string>()
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   const { path, readOnly } = options
-  const config: Record<string, string> = {}
-  if (readOnly) config.access_mode = 'READ_ONLY'
   const file = path === ':memory:' ? null : resolve(path)
+  const config: Record<string, string> = {
+    memory_limit: `${options.memoryLimitMB}MB`,
+    temp_directory:
+      options.tempDirectory ?? (file === null ? join(tmpdir(), `va-duckdb-${process.pid}`) : `${file}.tmp`),
+  }
+  if (readOnly) config.access_mode = 'READ_ONLY'
   if (file !== null) {
     if (openFiles.has(file)) {
       throw new ValidationError([

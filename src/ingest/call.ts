@@ -12,7 +12,7 @@ import { IngestError } from '../errors.js'
 import type { IngestResult } from '../types.js'
 import { BatchBuilder, type AnalysisBatch } from './columns.js'
 import { applyToCatalog, assignKeys, stageDimensions, stageMaps } from './dimensions.js'
-import { AFFECTED_DOMAINS_QUERY, runIngestSteps } from './pipeline.js'
+import { AFFECTED_DOMAINS_QUERY, DISTINCT_IDS_QUERY, runIngestSteps } from './pipeline.js'
 import { checkReferences } from './references.js'
 import { RecordCollector, type CollectorState } from './collector.js'
 import {
@@ -27,6 +27,7 @@ import {
   type DeletionPlan,
 } from './deletions.js'
 import type { RecordLocation } from './handles.js'
+import type { DomainChange } from '../tables/aggregate-store.js'
 
 export type { RecordLocation } from './handles.js'
 
@@ -56,8 +57,10 @@ export interface StagedCall {
   applyToCatalog(): void
   /** The first analysis key free after this call. */
   nextAnalysisKey: number
-  /** Domains whose aggregates this call changes. */
-  affectedDomains: number[]
+  /** Domains whose aggregates this call changes, with the range of days changed. */
+  changedDays: DomainChange[]
+  /** Domains whose stored rows the call's deletions removed (their kept aggregates are dropped). */
+  deletedFrom: number[]
   /** The catalog to install at COMMIT (read again from the transaction when the call deletes). */
   catalog: Catalog
   /** Teams the call deleted (their API keys went with them). */
@@ -165,7 +168,10 @@ export class IngestCall {
     await stageDimensions(this.#conn, this.#c, plan)
     await stageMaps(this.#conn, this.#c, plan)
 
-    const counts = await runIngestSteps(this.#conn, { unique: this.#c.uniqueIds, base: nextAnalysisKey })
+    // Whether the call repeats an analysis id, asked of DuckDB (it spills; a set of ids in JS would grow with the call).
+    const distinct = await this.#conn.runAndReadAll(sqlText(DISTINCT_IDS_QUERY))
+    const unique = distinct.getRows()[0]![0] === true
+    const counts = await runIngestSteps(this.#conn, { unique, base: nextAnalysisKey })
     const result: IngestResult = {
       teams: this.#c.teams.size,
       domains: this.#c.domains.size,
@@ -179,9 +185,12 @@ export class IngestCall {
     const catalog = this.#catalog
     return {
       result,
-      affectedDomains: [
-        ...new Set([...affected.getRows().map((r) => r[0] as number), ...(removed?.domains ?? [])]),
-      ],
+      changedDays: affected.getRows().map(([domainKey, from, to]) => ({
+        domainKey: domainKey as number,
+        from: from as number,
+        to: to as number,
+      })),
+      deletedFrom: [...new Set(removed?.domains ?? [])],
       applyToCatalog: () => applyToCatalog(this.#c, catalog, plan),
       nextAnalysisKey: nextAnalysisKey + this.#c.seq,
       catalog,

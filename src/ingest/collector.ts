@@ -27,8 +27,6 @@ import { Handles, MAX_ISSUES, RefTable, type Located, type RecordLocation, type 
 
 const DAY_MS = 86_400_000
 const RECORD_TYPES = Object.keys(recordSchemas) as RecordType[]
-/** Beyond this many analyses in one call, ids are no longer tracked (memory stays bounded). */
-const MAX_TRACKED_IDS = 1_000_000
 /** Cited URLs' identities remembered (cited URLs repeat; parsing one costs about a microsecond). */
 const MAX_CACHED_URLS = 100_000
 const citedUrls = new Map<string, string>()
@@ -56,7 +54,6 @@ export interface CollectorState {
   issues: RecordIssue[]
   issueTotal: number
   seq: number
-  uniqueIds: boolean
   teams: Map<string, Located<Team>>
   domains: Map<string, Located<Domain>>
   prompts: Map<string, Located<Prompt>>
@@ -73,9 +70,6 @@ export class RecordCollector {
   issueTotal: number
   /** Analyses staged so far; the next one's ordinal. */
   seq: number
-  /** The call's analysis ids while they are few enough to track; null once there were too many. */
-  #analysisIds: Set<string> | null = new Set()
-  #uniqueIds: boolean
 
   readonly teams: Map<string, Located<Team>>
   readonly domains: Map<string, Located<Domain>>
@@ -104,8 +98,6 @@ export class RecordCollector {
     this.issues = state?.issues ?? []
     this.issueTotal = state?.issueTotal ?? 0
     this.seq = state?.seq ?? 0
-    this.#uniqueIds = state?.uniqueIds ?? true
-    if (state !== undefined) this.#analysisIds = null
     this.teams = state?.teams ?? new Map()
     this.domains = state?.domains ?? new Map()
     this.prompts = state?.prompts ?? new Map()
@@ -127,17 +119,11 @@ export class RecordCollector {
     return this.issueTotal > 0
   }
 
-  /** True when no two staged analyses share an id (known for sure; false when unsure). */
-  get uniqueIds(): boolean {
-    return this.#uniqueIds
-  }
-
   state(): CollectorState {
     return {
       issues: this.issues,
       issueTotal: this.issueTotal,
       seq: this.seq,
-      uniqueIds: this.#uniqueIds,
       teams: this.teams,
       domains: this.domains,
       prompts: this.prompts,
@@ -288,16 +274,6 @@ export class RecordCollector {
 
     const seq = this.seq++
     const id = a.id.toLowerCase()
-    const ids = this.#analysisIds
-    if (ids !== null) {
-      if (ids.size >= MAX_TRACKED_IDS) {
-        this.#analysisIds = null
-        this.#uniqueIds = false
-      } else {
-        if (ids.has(id)) this.#uniqueIds = false
-        ids.add(id)
-      }
-    }
     const sink = this.sink
     sink.analysis(
       seq,

@@ -7,7 +7,7 @@
  * Before the first step, IngestCall has filled the staging tables (stg_analyses, stg_mentions, ...,
  * sql/schema/staging.sql) and the handle -> key maps (stg_*_map).
  */
-import { BIGINT, type DuckDBConnection } from '@duckdb/node-api'
+import { BIGINT, INTEGER, type DuckDBConnection } from '@duckdb/node-api'
 import { sqlText } from '../db/sql.js'
 
 export type IngestPhase =
@@ -119,6 +119,17 @@ export const INGEST_STEPS: readonly IngestStep[] = [
 /** Read after the pipeline, before COMMIT: the domains whose aggregates the call changed. */
 export const AFFECTED_DOMAINS_QUERY = 'ingest/affected_domains'
 
+/**
+ * The aggregates phase runs in chunks of the affected (domain, day) pairs, each of about this many
+ * stored analyses, so that its memory does not grow with the call (DuckDB spills what it can; the
+ * per-group states of some aggregates cannot be spilled).
+ */
+export const AGGREGATE_CHUNK_ANALYSES = 100_000
+/** The queries that cut the affected pairs into chunks and select one chunk. */
+export const AGGREGATE_CHUNK_QUERIES = ['ingest/affected_chunks', 'ingest/affected_chunk'] as const
+/** Read before the steps: whether the call's analysis ids are all distinct (the `unique` variants). */
+export const DISTINCT_IDS_QUERY = 'ingest/distinct_ids'
+
 /** The SQL id a step runs, and its parameters, for a call (unique: its analysis ids are all distinct). */
 export function stepFile(s: IngestStep, unique: boolean): { sql: string; params: readonly StepParam[] } {
   const f = unique && s.unique ? s.unique : s
@@ -139,7 +150,7 @@ export async function runIngestSteps(
     theme_occurrences: 0,
     fanout_queries: 0,
   }
-  for (const s of INGEST_STEPS) {
+  const runStep = async (s: IngestStep) => {
     const file = stepFile(s, call.unique)
     const bind = file.params.length > 0
     const values = bind ? Object.fromEntries(file.params.map((p) => [p, call[p]])) : undefined
@@ -150,5 +161,21 @@ export async function runIngestSteps(
     if (process.env.VA_TRACE_INGEST)
       process.stderr.write(`${file.sql} ${(performance.now() - t0).toFixed(1)} ms\n`)
   }
+  const aggregates = INGEST_STEPS.filter((s) => s.phase === 'aggregates')
+  for (const s of INGEST_STEPS) if (s.phase !== 'aggregates') await runStep(s)
+  // The aggregates phase, one chunk of affected (domain, day) pairs at a time.
+  const [cut, select] = AGGREGATE_CHUNK_QUERIES
+  await conn.run(sqlText(cut), { rows: AGGREGATE_CHUNK_ANALYSES }, { rows: BIGINT })
+  const last = await conn.runAndReadAll('SELECT coalesce(max(chunk), -1)::INTEGER FROM stg_affected_all')
+  const chunks = last.getRows()[0]![0] as number
+  const selectChunk = async (chunk: number) => {
+    await conn.run('DELETE FROM stg_affected')
+    await conn.run(sqlText(select), { chunk }, { chunk: INTEGER })
+  }
+  for (let chunk = 0; chunk <= chunks; chunk++) {
+    await selectChunk(chunk)
+    for (const s of aggregates) await runStep(s)
+  }
+  await selectChunk(-1) // the whole set again, for what reads stg_affected after the steps
   return counts
 }

@@ -1,8 +1,12 @@
 /**
  * The aggregate store: hands the reports one domain's rows of an aggregate table, read from DuckDB
  * and, by default, kept in memory (least recently used entries go first, up to `maxRows` rows in
- * all). Entries are dropped for the domains a commit touches, while queries are held off by the
- * engine's readers-writer lock, so an entry never outlives the snapshot it was read from.
+ * all). A commit that changes some days of a domain marks its entries stale for those days
+ * (`refresh`, while queries are held off by the engine's readers-writer lock): the next read loads
+ * only the rows of those days and splices them into the kept arrays (sorted by day), so the first
+ * query after a commit pays for the changed days, not the whole domain. The rows of a day read
+ * after the commit are the committed ones, whichever commit came after: a later commit marks its
+ * own days, so no entry ever mixes two states of one day. Deletions drop entries (`invalidate`).
  *
  * It also keeps per-domain structures built from such reads (`derived`: the citation and fan-out
  * indexes of src/tables/cited-index.ts), under the same rules.
@@ -25,7 +29,23 @@ interface Entry {
   /** The table's rows (an AggregateRows of the table in the entry's key). */
   rows: Promise<unknown>
   count: number
+  /** Days (since 1970-01-01, both included) a commit changed since `rows` was read; null: none. */
+  stale: DayRange | null
 }
+
+/** Days since 1970-01-01, both included. */
+export interface DayRange {
+  from: number
+  to: number
+}
+
+/** What one commit changed: the domain and the range of its days whose aggregates changed. */
+export interface DomainChange extends DayRange {
+  domainKey: number
+}
+
+/** Every day: a whole domain's rows. */
+const ALL_DAYS: DayRange = { from: -1_000_000, to: 1_000_000 }
 
 export interface AggregateStoreOptions {
   /** Keep loaded rows between queries (false: every query reads them again). */
@@ -53,10 +73,37 @@ export class AggregateStore implements AggregateSource {
   }
 
   rows<T extends AggregateTable>(table: T, domainKey: number): Promise<AggregateRows<T>> {
+    const key = `${domainKey}:${table}`
+    const hit = this.options.retain ? this.#entries.get(key) : undefined
+    if (hit?.stale) this.#applyDelta(key, hit, table, domainKey, hit.stale)
     return this.#cached(table, domainKey, async () => {
-      const rows = await this.#load(table, domainKey)
+      const rows = await this.#load(table, domainKey, ALL_DAYS)
       return { value: rows, rows: rows.day.length }
     })
+  }
+
+  /** Replaces a stale entry's rows by the kept ones with the changed days read again. */
+  #applyDelta(key: string, entry: Entry, table: AggregateTable, domainKey: number, days: DayRange): void {
+    entry.stale = null
+    const before = entry.rows as Promise<AggregateRows<AggregateTable>>
+    const rows = Promise.all([before, this.#load(table, domainKey, days)]).then(([kept, delta]) =>
+      spliceDays(table, kept, delta, days),
+    )
+    entry.rows = rows
+    rows.then(
+      (r) => {
+        if (this.#entries.get(key) !== entry) return
+        this.#count += r.day.length - entry.count
+        entry.count = r.day.length
+        this.#evict()
+      },
+      () => {
+        if (this.#entries.get(key) === entry) {
+          this.#count -= entry.count
+          this.#entries.delete(key)
+        }
+      },
+    )
   }
 
   derived<T>(derived: Derived<T>, domainKey: number): Promise<T> {
@@ -78,7 +125,7 @@ export class AggregateStore implements AggregateSource {
     this.#misses++
     const built = build()
     const rows = built.then((b) => b.value)
-    const entry: Entry = { rows, count: 0 }
+    const entry: Entry = { rows, count: 0, stale: null }
     this.#entries.set(key, entry)
     built.then(
       (b) => {
@@ -115,22 +162,46 @@ export class AggregateStore implements AggregateSource {
 
   /** Drops every entry of these domains. */
   invalidate(domainKeys: Iterable<number>): void {
-    for (const dk of domainKeys) {
-      for (const table of [...AGGREGATE_TABLE_NAMES, ...this.#derivedNames]) {
-        const key = `${dk}:${table}`
-        const e = this.#entries.get(key)
-        if (e) {
-          this.#count -= e.count
-          this.#entries.delete(key)
-        }
+    for (const dk of domainKeys) this.#drop(dk, [...AGGREGATE_TABLE_NAMES, ...this.#derivedNames])
+  }
+
+  /**
+   * After a commit that changed these days of these domains: their aggregate tables' entries read
+   * those days again at their next use (the derived structures are dropped and rebuilt).
+   */
+  refresh(changes: Iterable<DomainChange>): void {
+    for (const c of changes) {
+      this.#drop(c.domainKey, this.#derivedNames)
+      for (const table of AGGREGATE_TABLE_NAMES) {
+        const e = this.#entries.get(`${c.domainKey}:${table}`)
+        if (e === undefined) continue
+        e.stale =
+          e.stale === null
+            ? { from: c.from, to: c.to }
+            : { from: Math.min(e.stale.from, c.from), to: Math.max(e.stale.to, c.to) }
       }
     }
   }
 
-  async #load<T extends AggregateTable>(table: T, domainKey: number): Promise<AggregateRows<T>> {
+  #drop(domainKey: number, names: Iterable<string>): void {
+    for (const name of names) {
+      const key = `${domainKey}:${name}`
+      const e = this.#entries.get(key)
+      if (e) {
+        this.#count -= e.count
+        this.#entries.delete(key)
+      }
+    }
+  }
+
+  async #load<T extends AggregateTable>(
+    table: T,
+    domainKey: number,
+    days: DayRange,
+  ): Promise<AggregateRows<T>> {
     const arrays = await this.pool.loadColumns(
       loadQueryId(table),
-      { domain_key: domainKey },
+      { domain_key: domainKey, from_day: days.from, to_day: days.to },
       AGGREGATE_TABLES[table],
     )
     return namedColumns(table, arrays)
@@ -143,4 +214,41 @@ export class AggregateStore implements AggregateSource {
       this.#entries.delete(key)
     }
   }
+}
+
+/** The first row whose day is at least `day` (rows sorted by day). */
+function firstAtLeast(days: Float64Array, day: number): number {
+  let lo = 0
+  let hi = days.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (days[mid]! < day) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/** `kept` with its rows of `days` replaced by `delta` (all sorted by day, then as loaded). */
+export function spliceDays<T extends AggregateTable>(
+  table: T,
+  kept: AggregateRows<T>,
+  delta: AggregateRows<T>,
+  days: DayRange,
+): AggregateRows<T> {
+  const start = firstAtLeast(kept.day, days.from)
+  const end = firstAtLeast(kept.day, days.to + 1)
+  const n = delta.day.length
+  const size = kept.day.length - (end - start) + n
+  const columns = AGGREGATE_TABLES[table] as readonly string[]
+  const byName = kept as unknown as Record<string, Float64Array>
+  const deltaByName = delta as unknown as Record<string, Float64Array>
+  const arrays = columns.map((c) => {
+    const out = new Float64Array(size)
+    const k = byName[c]!
+    out.set(k.subarray(0, start), 0)
+    out.set(deltaByName[c]!, start)
+    out.set(k.subarray(end), start + n)
+    return out
+  })
+  return namedColumns(table, arrays)
 }
