@@ -3,6 +3,7 @@
  * The `visibility` command: ingest NDJSON into a DuckDB file, compute the report payloads, and the
  * demo. Imports the engine only through its public API.
  */
+import { clusterCommand } from './commands/cluster.js'
 import { computeCommand, exportCommand, ingestCommand } from './commands/data.js'
 import { demoCommand } from './commands/demo.js'
 import { keysCommand } from './commands/keys.js'
@@ -29,6 +30,8 @@ Usage:
   visibility prune (--server URL | --db PATH) --older-than DAYS
   visibility backup (--server URL | --db PATH --out DIR)
   visibility restore --from DIR --db NEW_PATH
+  visibility serve --cluster URL --shard NAME --db PATH   (a shard of a cluster)
+  visibility cluster haproxy|ingest|move|rebalance|export|keys ...   (visibility cluster help)
 
 --server URL talks to a running server with the admin token in VA_ADMIN_TOKEN.
 
@@ -48,6 +51,7 @@ const commands: Record<string, Command> = {
   prune: pruneCommand,
   backup: backupCommand,
   restore: restoreCommand,
+  cluster: clusterCommand,
 }
 
 export async function main(argv: string[]): Promise<number> {

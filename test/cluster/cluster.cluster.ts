@@ -1,0 +1,309 @@
+/**
+ * The cluster, for real: PostgreSQL, three shards and HAProxy on 127.0.0.1 (harness.ts), against
+ * one in-process node holding the same data. Run with `npm run test:cluster` (not part of `npm test`).
+ */
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ENDPOINTS } from '../../src/api/index.js'
+import { ControlPlane } from '../../src/cluster/index.js'
+import { buildServer } from '../../src/http/index.js'
+import { openEngine, type AnalysisRecord, type Engine } from '../../src/index.js'
+import { dimRecords, makeAnalysis, makeDims, type Dims } from '../support/generate.js'
+import { rng } from '../support/random.js'
+import { ADMIN_TOKEN, Bench, RATE_LIMIT, waitFor, type ShardProcess } from './harness.js'
+
+const bench = new Bench()
+let cp: ControlPlane
+let single: Engine
+let node: FastifyInstance
+let dims: Dims
+let singleKey = ''
+const keys: string[] = []
+let nextKey = 0
+/** A key of the pool (each allows RATE_LIMIT requests a minute). */
+const key = () => keys[nextKey++ % keys.length]!
+
+let batch = 0
+function analyses(domainId: string, n: number): AnalysisRecord[] {
+  const r = rng(1000 + batch)
+  const b = batch++
+  return Array.from({ length: n }, (_, i) =>
+    makeAnalysis(
+      r,
+      dims,
+      domainId,
+      `${(0xa000 + b).toString(16).padStart(8, '0')}-0000-4000-8000-${i.toString(16).padStart(12, '0')}`,
+      Date.now() - 3_600_000,
+      60,
+    ),
+  )
+}
+
+function writeNdjson(name: string, records: unknown[]): string {
+  const file = join(bench.dir, name)
+  writeFileSync(file, records.map((r) => JSON.stringify(r)).join('\n') + '\n')
+  return file
+}
+
+/** Both sides of one ingest: the single node and the cluster (through the CLI). */
+async function ingestBoth(records: unknown[]): Promise<void> {
+  await single.ingest(records)
+  const r = bench.cli(['cluster', 'ingest', writeNdjson(`ingest-${batch}-${Date.now()}.ndjson`, records)])
+  expect(r.status, r.stderr).toBe(0)
+}
+
+const strip = (text: string): string => {
+  const body = JSON.parse(text) as Record<string, unknown>
+  return JSON.stringify({ ...body, generated_at: null })
+}
+
+const DOMAIN_ENDPOINTS = ENDPOINTS.filter((e) => 'domain_id' in e.params)
+
+async function viaRouter(path: string): Promise<{ status: number; body: string }> {
+  const res = await fetch(`${bench.routerUrl}${path}`, { headers: { authorization: `Bearer ${key()}` } })
+  return { status: res.status, body: await res.text() }
+}
+
+async function viaNode(path: string): Promise<{ status: number; body: string }> {
+  const res = await node.inject({ url: path, headers: { authorization: `Bearer ${singleKey}` } })
+  return { status: res.statusCode, body: res.body }
+}
+
+/** Every domain endpoint of a domain through the router, equal to the single node's answers. */
+async function expectSamePayloads(domainId: string): Promise<void> {
+  for (const e of DOMAIN_ENDPOINTS) {
+    const path = `${e.path}?domain_id=${domainId}`
+    const [a, b] = await Promise.all([viaRouter(path), viaNode(path)])
+    expect({ path, status: a.status, body: a.status === b.status ? '' : a.body }).toEqual({
+      path,
+      status: b.status,
+      body: '',
+    })
+    expect(strip(a.body), path).toBe(strip(b.body))
+  }
+}
+
+async function shardOf(domainId: string): Promise<ShardProcess> {
+  const a = await cp.assignment(domainId)
+  return bench.shards.find((s) => s.name === a!.shard)!
+}
+
+/** Reads every domain through the router until `stop`, counting statuses per domain. */
+function readLoad(concurrency: number): { stop: () => Promise<Map<string, number[]>> } {
+  const seen = new Map<string, number[]>()
+  let running = true
+  const worker = async (w: number) => {
+    let i = w
+    while (running) {
+      const d = dims.domains[i++ % dims.domains.length]!.id
+      const e = DOMAIN_ENDPOINTS[i % DOMAIN_ENDPOINTS.length]!
+      const status = await viaRouter(`${e.path}?domain_id=${d}`).then(
+        (r) => r.status,
+        () => -1,
+      )
+      seen.set(d, [...(seen.get(d) ?? []), status])
+    }
+  }
+  const workers = Array.from({ length: concurrency }, (_, w) => worker(w))
+  return {
+    stop: async () => {
+      running = false
+      await Promise.all(workers)
+      return seen
+    },
+  }
+}
+
+beforeAll(async () => {
+  await bench.startPostgres()
+  for (const name of ['s1', 's2', 's3']) await bench.addShard(name)
+  cp = await ControlPlane.connect(bench.url, { max: 4 })
+  dims = makeDims(11, { teams: 2, domainsPerTeam: 4 })
+  single = await openEngine()
+  node = await buildServer({
+    engine: single,
+    logger: false,
+    rateLimit: { limit: 1_000_000, windowSeconds: 60 },
+  })
+  const records = [...dimRecords(dims), ...dims.domains.flatMap((d) => analyses(d.id, 150))]
+  await ingestBoth(records)
+  const teamIds = dims.teams.map((t) => t.id)
+  singleKey = (await single.createApiKey({ teamId: teamIds[0]!, scopeTeamIds: teamIds })).key
+  for (let i = 0; i < 120; i++)
+    keys.push((await cp.createKey({ teamId: teamIds[0]!, scopeTeamIds: teamIds })).key)
+  await bench.startHaproxy()
+}, 180_000)
+
+afterAll(async () => {
+  await node?.close()
+  await single?.close()
+  await cp?.close().catch(() => undefined)
+  await bench.stop()
+}, 60_000)
+
+describe('routing', () => {
+  it('spreads the domains over the three shards', async () => {
+    const shards = new Set((await cp.domainLoads()).map((d) => d.shard))
+    expect(shards.size).toBe(3)
+  })
+
+  it('through HAProxy, every domain and endpoint answers byte for byte as one node does', async () => {
+    for (const d of dims.domains) await expectSamePayloads(d.id)
+    // Requests without a domain go to any shard: the listing is the same everywhere.
+    const [a, b] = await Promise.all([viaRouter('/api/v1/domains'), viaNode('/api/v1/domains')])
+    expect(a.status).toBe(200)
+    expect(strip(a.body)).toBe(strip(b.body))
+  })
+
+  it('a shard answers 421 with a JSON detail for a domain it does not own', async () => {
+    const d = dims.domains[0]!.id
+    const owner = await shardOf(d)
+    const other = bench.shards.find((s) => s !== owner)!
+    const res = await fetch(`${other.url}/api/v1/prompts?domain_id=${d}`, {
+      headers: { authorization: `Bearer ${key()}` },
+    })
+    expect(res.status).toBe(421)
+    expect(await res.json()).toEqual({
+      detail: 'Misdirected request: this domain is served by another shard.',
+    })
+    const ok = await fetch(`${owner.url}/api/v1/prompts?domain_id=${d}`, {
+      headers: { authorization: `Bearer ${key()}` },
+    })
+    expect(ok.status).toBe(200)
+  })
+})
+
+describe('keys and rate limit across shards', () => {
+  it('a key revoked on one shard is refused by every shard from the next request', async () => {
+    const teamId = dims.teams[0]!.id
+    const created = await cp.createKey({ teamId })
+    const [s1, s2, s3] = bench.shards
+    for (const s of [s1!, s2!, s3!]) {
+      const r = await fetch(`${s.url}/api/v1/validate`, {
+        headers: { authorization: `Bearer ${created.key}` },
+      })
+      expect(r.status).toBe(200)
+    }
+    const revoke = await fetch(`${s1!.url}/internal/v1/keys/${created.info.id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    })
+    expect(revoke.status).toBe(200)
+    for (const s of [s2!, s3!, s1!]) {
+      const r = await fetch(`${s.url}/api/v1/validate`, {
+        headers: { authorization: `Bearer ${created.key}` },
+      })
+      expect(r.status, s.name).toBe(401)
+    }
+  })
+
+  it(`the rate limit is exact across shards: of 60 requests spread over three shards, exactly ${RATE_LIMIT} succeed`, async () => {
+    const created = await cp.createKey({ teamId: dims.teams[0]!.id })
+    // All 60 in one window: start with at least 15 s left in it.
+    await waitFor('a fresh rate-limit window', async () => 60 - ((Date.now() / 1000) % 60) > 15, 60_000)
+    const statuses = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        fetch(`${bench.shards[i % 3]!.url}/api/v1/validate`, {
+          headers: { authorization: `Bearer ${created.key}` },
+        }).then((r) => r.status),
+      ),
+    )
+    expect(statuses.filter((s) => s === 200).length).toBe(RATE_LIMIT)
+    expect(statuses.filter((s) => s === 429).length).toBe(60 - RATE_LIMIT)
+  })
+})
+
+describe('failures', () => {
+  it('kill -9 of a shard under load: only its domains fail; after a restart it serves everything again', async () => {
+    const victim = bench.shards[1]!
+    const victimDomains = new Set(
+      (await cp.domainLoads()).filter((d) => d.shard === victim.name).map((d) => d.id),
+    )
+    const load = readLoad(6)
+    await new Promise((r) => setTimeout(r, 500))
+    bench.killShard(victim)
+    await new Promise((r) => setTimeout(r, 2500))
+    const seen = await load.stop()
+    for (const [domain, statuses] of seen) {
+      const other = [
+        ...new Set(statuses.filter((s) => s !== 200 && !(victimDomains.has(domain) && s === 503))),
+      ]
+      expect(other, domain).toEqual([])
+    }
+    expect([...victimDomains].some((d) => seen.get(d)?.includes(503))).toBe(true)
+    await bench.startShard(victim)
+    await waitFor('the router to see the shard again', async () => {
+      const d = [...victimDomains][0]!
+      return (await viaRouter(`/api/v1/prompts?domain_id=${d}`)).status === 200
+    })
+    for (const d of victimDomains) await expectSamePayloads(d)
+  })
+
+  it('control plane down: shards serve from their cache for a bounded time, then answer 503; back when it returns', async () => {
+    const d = dims.domains[0]!.id
+    const owner = await shardOf(d)
+    const k = keys[0]!
+    const get = () =>
+      fetch(`${owner.url}/api/v1/prompts?domain_id=${d}`, { headers: { authorization: `Bearer ${k}` } })
+    expect((await get()).status).toBe(200)
+    bench.stopPostgres()
+    expect((await get()).status).toBe(200) // cached key, counted locally
+    await new Promise((r) => setTimeout(r, 4500)) // VA_CLUSTER_STALE_S=3 on the test shards
+    const down = await get()
+    expect(down.status).toBe(503)
+    expect(await down.json()).toEqual({
+      detail: 'The control plane is unreachable. Please try again shortly.',
+    })
+    bench.restartPostgres()
+    await waitFor('the shard to reach the control plane again', async () => (await get()).status === 200)
+    await expectSamePayloads(d)
+  })
+})
+
+describe('moves', () => {
+  it('moves a domain under read and ingest load: no failed read, no analysis lost or duplicated', async () => {
+    const d = dims.domains[2]!.id
+    const from = await shardOf(d)
+    const to = bench.shards.find((s) => s !== from)!
+    await expectSamePayloads(d)
+    const load = readLoad(4)
+    // Ingest during the move: refused with 503 + Retry-After while moving, then accepted.
+    let ingestRunning = true
+    const refusals: number[] = []
+    const ingester = (async () => {
+      while (ingestRunning) {
+        const records = analyses(d, 20)
+        const r = bench.cli(['cluster', 'ingest', writeNdjson(`during-${batch}.ndjson`, records)])
+        if (r.status === 0) await single.ingest(records)
+        else refusals.push(r.status)
+        await new Promise((res) => setTimeout(res, 100))
+      }
+    })()
+    const move = bench.cli([
+      'cluster',
+      'move',
+      d,
+      '--to',
+      to.name,
+      '--haproxy',
+      bench.haproxyDir,
+      '--work-dir',
+      join(bench.dir, 'moves'),
+    ])
+    ingestRunning = false
+    await ingester
+    const seen = await load.stop()
+    expect(move.status, move.stderr).toBe(0)
+    for (const [domain, statuses] of seen)
+      expect([...new Set(statuses.filter((s) => s !== 200))], domain).toEqual([])
+    expect((await cp.assignment(d))!.shard).toBe(to.name)
+    await expectSamePayloads(d)
+    // The source no longer serves it.
+    const old = await fetch(`${from.url}/api/v1/prompts?domain_id=${d}`, {
+      headers: { authorization: `Bearer ${key()}` },
+    })
+    expect(old.status).toBe(421)
+  })
+})
