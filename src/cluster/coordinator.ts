@@ -288,6 +288,7 @@ export async function moveDomain(
     return { from: String(row.shard), record: row.record as Record<string, unknown> }
   })
   const source = await cp.shard(from)
+  mkdirSync(resolve(options.workDir), { recursive: true })
   const dir = join(resolve(options.workDir), `move-${id}-${Date.now()}`)
   const token = options.adminToken
   let switched = false

@@ -65,6 +65,9 @@ export function writeHaproxyConfig(options: {
     '  timeout client 60s',
     '  timeout server 60s',
     '  timeout http-request 10s',
+    // A read cut by a dying shard is retried once, then answered 502/503 (never a dropped connection).
+    '  retries 2',
+    '  retry-on conn-failure empty-response response-timeout',
     'frontend api',
     `  bind ${options.bind}`,
     `  use_backend %[url_param(domain_id),lower,map(${files.map},any_shard)]`,
