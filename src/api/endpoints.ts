@@ -88,6 +88,11 @@ export interface EndpointDefinition<P extends ParamSet = ParamSet, R extends z.Z
   /** Name of the `visibility compute` subcommand; none: not offered there. */
   readonly cli?: string
   /**
+   * true when the row answers about the caller's API key (the key check): offered only where a
+   * request carries a key (REST, MCP over HTTP), not to a local reader (stdio MCP, the CLI).
+   */
+  readonly keyed?: boolean
+  /**
    * What the MCP tool of this row answers and when an assistant should pick it (the tool's
    * description; default: the summary and description). Write it for a model choosing among
    * tools: the question it answers, the fields it returns, how to get its inputs.
@@ -333,6 +338,7 @@ export const ENDPOINTS = [
       "The key's team, plan, scope and allowlist, and its rate-limit window after counting this request.",
     access: 'none',
     cache: 'none',
+    keyed: true,
     params: {},
     payload: validatePayloadSchema,
     compute: (engine, _params, { now, caller, rateLimit }) => {

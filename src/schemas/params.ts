@@ -197,14 +197,15 @@ export const limitParam = intParam({
 })
 
 /**
- * page of a listing: 1 or more (up to 2^53 - 1), default 1; a page past the end has no items.
+ * page of a listing: 1 to 1,000,000,000 (a bound so that clients and the OpenAPI document see an
+ * ordinary integer), default 1; a page past the end has no items.
  * @example
  * pageParam.text.parse('3') // 3
  */
 export const pageParam = intParam({
   name: 'page',
   min: 1,
-  max: Number.MAX_SAFE_INTEGER,
+  max: 1_000_000_000,
   fallback: 1,
   description: 'The page to return, from 1.',
 })
