@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import type { SuiteOutput, TimingRow } from './lib/suite.js'
 import { ROOT } from './lib/suite.js'
 import { rankingsSection, rankingsTargets } from './report-rankings.js'
+import { citationSection, citationTargets } from './report-citations.js'
 
 export interface Machine {
   cpu: string
@@ -120,6 +121,7 @@ export function evaluateTargets(runs: SuiteRun[], quick: boolean): Target[] {
       met: worst ? worst <= 1.2 : false,
     })
   }
+  t.push(...citationTargets(runs))
   const ingest = runs.find((r) => r.id.startsWith('ingest'))?.output
   const first = (ingest?.extra as { first?: { analysesPerSec: number; peakRssMB: number } } | undefined)
     ?.first
@@ -292,6 +294,7 @@ export function renderMarkdown(
     }
     L.push('')
   }
+  L.push(...citationSection(runs))
   const ingest = runs.find((x) => x.id.startsWith('ingest'))?.output
   if (ingest?.extra) {
     type Ing = {

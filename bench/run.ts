@@ -38,6 +38,8 @@ const PLAN: PlannedSuite[] = quick
       { id: 'ingest-S', script: 'ingest', dataset: 'S' },
       { id: 'http', slot: 'slot: HTTP suite comes with the HTTP service (another helper)' },
       { id: 'rankings-S', script: 'rankings', dataset: 'S' },
+      // Issue 11: citations, cited domains, fan-out queries, sentiment over time.
+      { id: 'citations-S', script: 'citations', dataset: 'S' },
     ]
   : [
       { id: 'reference-S', script: 'reference', dataset: 'S' },
@@ -48,6 +50,8 @@ const PLAN: PlannedSuite[] = quick
       { id: 'http', slot: 'slot: HTTP suite comes with the HTTP service (another helper)' },
       { id: 'rankings-L', script: 'rankings', dataset: 'L', heapMB: 8192 },
       { id: 'rankings-Crowd', script: 'rankings', dataset: 'Crowd', heapMB: 8192 },
+      // Issue 11: citations, cited domains, fan-out queries, sentiment over time.
+      { id: 'citations-L', script: 'citations', dataset: 'L', heapMB: 8192 },
     ]
 
 async function duckdbVersion(): Promise<string> {
@@ -145,7 +149,7 @@ async function main(): Promise<number> {
       `--dataset=${s.dataset}`,
     ]
     if (quick) nodeArgs.push('--quick')
-    if (s.script === 'crowd' && typeof args['crowd-domains'] === 'string')
+    if ((s.script === 'crowd' || s.script === 'citations') && typeof args['crowd-domains'] === 'string')
       nodeArgs.push(`--crowd-domains=${args['crowd-domains']}`)
     console.log(`\n=== ${s.id} ===`)
     const t0 = performance.now()

@@ -66,6 +66,8 @@ export class Catalog {
   readonly competitors = new Map<string, MemberRef>()
   readonly themes = new Map<string, MemberRef>()
   readonly models = new Map<string, number>()
+  /** Raw model identifiers by model key. */
+  readonly modelsByKey: string[] = []
   nextDomainKey = 0
   nextModelKey = 0
 
@@ -168,6 +170,7 @@ export class Catalog {
 
   putModel(model: string, key: number): void {
     this.models.set(model, key)
+    this.modelsByKey[key] = model
     this.nextModelKey = Math.max(this.nextModelKey, key + 1)
   }
 }

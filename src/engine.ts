@@ -38,9 +38,12 @@ import { ApiKeys, loadActiveApiKeys, type StoredApiKey } from './keys.js'
 import { arrowToFlatRows, feedFlat, feedNdjsonPath, feedRecords } from './ingest/sources.js'
 import { prepareExportDir, readExport, writeExport, writeManifest, type ExportPart } from './parquet.js'
 import { flatRecords, type FlatRows } from './ingest/flat.js'
+import { citations, citedDomains } from './queries/citations.js'
 import { computeCompetitorSeries } from './queries/competitor-series.js'
 import type { QueryContext } from './queries/context.js'
+import { fanoutQueries } from './queries/fanout.js'
 import { computePromptSeries } from './queries/prompt-series.js'
+import { sentimentSeries } from './queries/sentiment-series.js'
 import { sentimentOverview, sentimentThemes } from './queries/sentiment.js'
 import { brandSeries } from './queries/brand-series.js'
 import { listDomains, listPrompts, validate } from './queries/listings.js'
@@ -55,6 +58,14 @@ import type {
   RestoreResult,
   ApiKeyInfo,
   ArrowTables,
+  CitationsParams,
+  CitationsPayload,
+  CitedDomainsParams,
+  CitedDomainsPayload,
+  FanoutQueriesParams,
+  FanoutQueriesPayload,
+  SentimentSeriesParams,
+  SentimentSeriesPayload,
   ExportParquetOptions,
   ExportResult,
   IngestFileOptions,
@@ -243,6 +254,20 @@ class DuckDBEngine implements Engine {
   }
   brandSeries(params: BrandSeriesParams): Promise<BrandSeriesPayload> {
     return this.#report(brandSeries, params)
+  }
+
+  // Citations, cited domains, fan-out queries, sentiment over time (extensions sections 6, 7).
+  citations(params: CitationsParams): Promise<CitationsPayload> {
+    return this.#report(citations, params)
+  }
+  citedDomains(params: CitedDomainsParams): Promise<CitedDomainsPayload> {
+    return this.#report(citedDomains, params)
+  }
+  fanoutQueries(params: FanoutQueriesParams): Promise<FanoutQueriesPayload> {
+    return this.#report(fanoutQueries, params)
+  }
+  sentimentSeries(params: SentimentSeriesParams): Promise<SentimentSeriesPayload> {
+    return this.#report(sentimentSeries, params)
   }
 
   async stats(): Promise<Record<string, number>> {

@@ -72,6 +72,10 @@ export interface MentionInput {
 }
 export interface CitationInput {
   url: string
+  /** The cited page's title: 1-1000 characters; absent or null: unknown. */
+  title?: string | null
+  /** The kind of page (`article`, `product`, ...): 1-100 characters; absent or null: unknown. */
+  page_type?: string | null
 }
 export interface ThemeOccurrenceInput {
   theme_id: string
@@ -88,6 +92,11 @@ export interface AnalysisRecord {
   mentions: MentionInput[]
   citations: CitationInput[]
   themes: ThemeOccurrenceInput[]
+  /**
+   * The search queries the answer engine issued for this answer (its "fan-out"): at most 100, each
+   * 1-500 UTF-16 code units once trimmed (JavaScript `trim()`); stored trimmed. Absent: none.
+   */
+  fanout_queries?: string[]
 }
 export type AnalysisInputRecord =
   TeamRecord | DomainRecord | PromptRecord | CompetitorRecord | ThemeRecord | AnalysisRecord
@@ -103,6 +112,7 @@ export interface IngestResult {
   mentions: number
   citations: number
   theme_occurrences: number
+  fanout_queries: number
 }
 
 /** A clock: a Date or an ISO 8601 string. */
@@ -433,7 +443,8 @@ export type ArrowTables = Partial<
     | 'mentions'
     | 'citations'
     | 'theme_occurrences'
-    | 'deletes',
+    | 'deletes'
+    | 'fanout_queries',
     ArrowTable
   >
 >
@@ -502,6 +513,16 @@ export interface Engine {
   /** One of the four brand time series (visibility, mentions, citations, citability). */
   brandSeries(params: BrandSeriesParams): Promise<BrandSeriesPayload>
 
+  // Citations, cited domains, fan-out queries and sentiment over time (extensions sections 6, 7).
+  /** The cited URLs of the window's analyses, most cited first (the first `limit`). */
+  citations(params: CitationsParams): Promise<CitationsPayload>
+  /** The cited hosts of the window's analyses, most cited first (the first `limit`). */
+  citedDomains(params: CitedDomainsParams): Promise<CitedDomainsPayload>
+  /** Per prompt, the fan-out queries of the window's analyses with how many analyses issued each. */
+  fanoutQueries(params: FanoutQueriesParams): Promise<FanoutQueriesPayload>
+  /** The sentiment overview's numbers per UTC date with a theme. */
+  sentimentSeries(params: SentimentSeriesParams): Promise<SentimentSeriesPayload>
+
   /** A domain by id (any case), or null. */
   getDomain(id: string): Promise<DomainInfo | null>
   /** A team by id (any case), or null. */
@@ -556,6 +577,7 @@ export interface DeletionCounts {
   mentions: number
   citations: number
   theme_occurrences: number
+  fanout_queries: number
   api_keys: number
   /** Delete records whose id was not stored (counted, not an error). */
   not_found: number
@@ -636,4 +658,116 @@ export interface Engine {
   backup(dir: string): Promise<BackupResult>
   /** The file, its size and the aggregate cache (synchronous, cheap). */
   status(): EngineStatus
+}
+
+// Citations, cited domains, fan-out queries and sentiment over time (extensions sections 6, 7)
+
+/** Parameters of the citations and cited-domains reports. */
+export interface CitationsParams {
+  domainId: string
+  /** 1-365, default 30. */
+  days?: number
+  /** `all` (default), a channel name, or a raw model identifier. */
+  model?: string
+  /** 1-1000, default 100. */
+  limit?: number
+  now?: Clock
+}
+export type CitedDomainsParams = CitationsParams
+
+/** One cited URL of the citations report. */
+export interface CitationItem {
+  /** The WHATWG serialization of the URL, without its fragment. */
+  url: string
+  /** Its host: lower case, without a trailing dot or a leading `www.`. */
+  domain: string
+  title: string | null
+  page_type: string | null
+  /** Citation entries (an analysis citing it twice counts twice). */
+  frequency: number
+  /** Distinct analyses citing it. */
+  responses: number
+  prompt_count: number
+  /** Citing analyses that mention the brand. */
+  brand_mentions: number
+  channels: Channel[]
+  models: string[]
+  is_brand: boolean
+  competitor_id: string | null
+  /** ISO 8601 UTC with milliseconds. */
+  first_seen: string
+  last_seen: string
+}
+export interface CitationsPayload {
+  data: { items: CitationItem[]; total: number }
+  domain_id: string
+  days: number
+  model: string
+  limit: number
+  generated_at: string
+}
+
+/** One cited host of the cited-domains report. */
+export interface CitedDomainItem {
+  domain: string
+  frequency: number
+  responses: number
+  /** Distinct cited URLs on the host. */
+  urls: number
+  /** frequency / all citation entries * 100. */
+  share: number
+  is_brand: boolean
+  competitor_id: string | null
+}
+export interface CitedDomainsPayload {
+  data: { items: CitedDomainItem[]; total: number }
+  domain_id: string
+  days: number
+  model: string
+  limit: number
+  generated_at: string
+}
+
+/** Parameters of the fan-out queries report. */
+export interface FanoutQueriesParams {
+  domainId: string
+  days?: number
+  /** `all` (default), a channel name, or a raw model identifier. */
+  model?: string
+  now?: Clock
+}
+export interface FanoutQueryItem {
+  /** Trimmed. */
+  query: string
+  /** Distinct analyses emitting it. */
+  count: number
+  channels: Channel[]
+}
+export interface FanoutPromptItem {
+  id: string
+  text: string
+  fanout_queries: FanoutQueryItem[]
+}
+export interface FanoutQueriesPayload {
+  data: { items: FanoutPromptItem[]; total: number }
+  domain_id: string
+  days: number
+  model: string
+  generated_at: string
+}
+
+/** Parameters of the sentiment time series: those of the sentiment endpoints. */
+export type SentimentSeriesParams = SentimentParams
+export interface SentimentSeriesPoint {
+  date: string
+  positive_percent: number
+  negative_percent: number
+  total_mentions: number
+}
+export interface SentimentSeriesPayload {
+  data: { items: SentimentSeriesPoint[] }
+  domain_id: string
+  days: number
+  model: string
+  generated_at: string
 }

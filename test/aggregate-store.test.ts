@@ -28,6 +28,10 @@ async function everyPayload(engine: Engine, domainId: string) {
       for (const model of ['all', 'chatgpt', 'perplexity', 'gpt-5', 'sonar-pro', 'never-seen']) {
         out.push(await engine.sentimentOverview({ domainId, days, now, model }))
         out.push(await engine.sentimentThemes({ domainId, days, now, model }))
+        out.push(await engine.citations({ domainId, days, now, model }))
+        out.push(await engine.citedDomains({ domainId, days, now, model, limit: 1 }))
+        out.push(await engine.fanoutQueries({ domainId, days, now, model }))
+        out.push(await engine.sentimentSeries({ domainId, days, now, model }))
       }
     }
   }
@@ -68,6 +72,29 @@ describe('aggregate store', () => {
     ).toBe(6)
     await engine.close()
   })
+
+  it('drops the citation and fan-out structures of a domain after a commit that changes it', async () => {
+    const engine = await openEngine()
+    await engine.ingest([...base(), analysis({ fanout_queries: ['crm'] })])
+    const p = { domainId: DOMAIN, days: 7, now: NOW }
+    expect((await engine.citations(p)).data.total).toBe(1)
+    expect((await engine.fanoutQueries(p)).data.items[0]?.fanout_queries).toHaveLength(1)
+    await engine.ingest([
+      analysis({ citations: [{ url: 'https://globex.com/x', title: 'X' }], fanout_queries: ['crm', 'erp'] }),
+    ])
+    expect((await engine.citations(p)).data.items.map((i) => [i.url, i.title])).toEqual([
+      ['https://globex.com/x', 'X'],
+      ['https://www.acme.com/a', null],
+    ])
+    expect((await engine.citedDomains(p)).data.total).toBe(2)
+    expect(
+      (await engine.fanoutQueries(p)).data.items[0]?.fanout_queries.map((q) => [q.query, q.count]),
+    ).toEqual([
+      ['crm', 2],
+      ['erp', 1],
+    ])
+    await engine.close()
+  })
 })
 
 describe('AggregateStore', () => {
@@ -79,6 +106,10 @@ describe('AggregateStore', () => {
       async loadColumns(id: string, values: Record<string, number>, columns: readonly string[]) {
         loads.push(`${id}:${values.domain_key}`)
         return columns.map(() => new Float64Array(rows))
+      },
+      async loadStrings(id: string, values: Record<string, number>, columns: readonly string[]) {
+        loads.push(`${id}:${values.domain_key}`)
+        return columns.map(() => [])
       },
     }
   }
@@ -95,6 +126,22 @@ describe('AggregateStore', () => {
     expect(await store.rows('agg_theme_day', 1)).not.toBe(first)
     expect(await store.rows('agg_theme_day', 2)).toBeDefined()
     expect(pool.loads).toHaveLength(3)
+  })
+
+  it('builds a derived structure once per domain while kept, again after invalidate, sized by its rows', async () => {
+    const pool = fakePool()
+    const store = new AggregateStore(pool, { retain: true, maxRows: 10 })
+    let builds = 0
+    const derived = {
+      name: 'test_derived',
+      build: async (_pool: unknown, domainKey: number) => ({ value: { domainKey, n: ++builds }, rows: 6 }),
+    }
+    const first = await store.derived(derived, 1)
+    expect(await store.derived(derived, 1)).toBe(first)
+    store.invalidate([1])
+    expect(await store.derived(derived, 1)).toEqual({ domainKey: 1, n: 2 })
+    await store.derived(derived, 2) // 6 + 6 rows > 10: domain 1's entry goes
+    expect(await store.derived(derived, 1)).toEqual({ domainKey: 1, n: 4 })
   })
 
   it('evicts the least recently used entries beyond maxRows, and keeps nothing without retain', async () => {

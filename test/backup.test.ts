@@ -21,6 +21,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openEngine, restoreBackup, ValidationError, type Engine } from '../src/index.js'
 import { dimRecords, makeAnalyses, makeDims } from './support/generate.js'
 import { NOW } from './support/records.js'
+import { SCHEMA_VERSION } from '../src/db/migrate.js'
 
 const dims = makeDims(7, { teams: 2, domainsPerTeam: 2 })
 const records = () => [...dimRecords(dims), ...makeAnalyses(7, dims, 1, 120)]
@@ -81,7 +82,7 @@ describe('backup', () => {
     const { manifest } = await engine.backup(dir)
     expect(manifest).toMatchObject({
       format: 'visibility-analytics/backup',
-      schema_version: 1,
+      schema_version: SCHEMA_VERSION,
       domain_ids: null,
       tables: { teams: 2, domains: 4, analyses: 120, api_keys: 3 },
     })
@@ -115,7 +116,7 @@ describe('backup', () => {
       for (const secret of Object.values(keys))
         expect(await restored.verifyApiKey(secret)).toEqual(await engine.verifyApiKey(secret))
       expect(await restored.verifyApiKey(keys.revoked)).toBeNull()
-      expect(await restored.listDomains()).toEqual(await engine.listDomains())
+      expect((await restored.listDomains()).data).toEqual((await engine.listDomains()).data)
     } finally {
       await restored.close()
     }

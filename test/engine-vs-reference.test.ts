@@ -14,9 +14,15 @@ import { describe, expect, it } from 'vitest'
 import { openEngine } from '../src/index.js'
 import type { Engine } from '../src/index.js'
 import { ReferenceModel } from './reference/model.js'
-import { datasetArb, extDatasetArb, extQueryArb, paramsFor, queryArb } from './support/arbitraries.js'
+import {
+  datasetArb,
+  extDatasetArb,
+  extParamsFor,
+  extQueryArb,
+  paramsFor,
+  queryArb,
+} from './support/arbitraries.js'
 import type { Dataset, ExtDataset, ExtQuery } from './support/arbitraries.js'
-import type { ExtInputRecord } from './reference/types.js'
 
 const numRuns = Number(process.env.PROPERTY_RUNS ?? 75)
 /** Each engine costs a few hundred ms to open and fill; shrinking a failure opens many. */
@@ -126,23 +132,6 @@ describe('engine equals the reference model on random datasets', () => {
 // Listings, rankings and brand time series (extensions 3-5), on datasets whose domains and
 // prompts may carry created_at (extensions 1).
 
-/**
- * The records as this engine takes them: the citation title / page_type and fan-out fields of
- * extensions 1 come with the citations change of issue 11; until then they are dropped here (the
- * extra citation URLs stay: www., subdomains, fragments, competitors' parent domains).
- */
-function withoutCitationFields(ds: ExtDataset): ExtDataset {
-  const strip = (r: ExtInputRecord): ExtInputRecord => {
-    if (r.type !== 'analysis') return r
-    const { fanout_queries: _fanout, ...rest } = r
-    return { ...rest, citations: r.citations.map((c) => ({ url: c.url })) }
-  }
-  const seen = new Map<ExtInputRecord, ExtInputRecord>()
-  const once = (r: ExtInputRecord) => seen.get(r) ?? seen.set(r, strip(r)).get(r)!
-  const calls = ds.calls.map((call) => call.map(once))
-  return { ...ds, calls, records: calls.flat() }
-}
-
 /** What an API key says, drawn from the dataset's teams and domains (plus an unknown domain). */
 const keyPlanArb = fc.record({
   team: fc.nat(),
@@ -173,7 +162,7 @@ describe('engine equals the reference model on the listings, rankings and brand 
     async () => {
       await fc.assert(
         fc.asyncProperty(
-          extDatasetArb.map(withoutCitationFields),
+          extDatasetArb,
           fc.array(fc.tuple(extQueryArb, keyPlanArb, fc.nat({ max: 100 })), { minLength: 1, maxLength: 3 }),
           fc.boolean(),
           (ds, qs, viaFile) =>
@@ -221,4 +210,61 @@ describe('engine equals the reference model on the listings, rankings and brand 
     },
     timeout,
   )
+})
+
+/** Queries without a date range or buckets (extensions section 9, a later issue): days only. */
+const daysOnly = extQueryArb.map((q): ExtQuery => ({
+  ...q,
+  window: { ...q.window, range: false, granularity: undefined },
+}))
+const extQueries = fc.array(daysOnly, { minLength: 1, maxLength: 4 })
+
+describe('engine equals the reference model on random datasets with titles, page types and fan-out queries', () => {
+  const cases = [
+    [
+      'citations',
+      (e: Engine, m: ReferenceModel, ds: ExtDataset, q: ExtQuery) => {
+        const p = extParamsFor(ds, q).citations
+        return [e.citations(p), m.citations(p)] as const
+      },
+    ],
+    [
+      'cited domains',
+      (e: Engine, m: ReferenceModel, ds: ExtDataset, q: ExtQuery) => {
+        const p = extParamsFor(ds, q).citations
+        return [e.citedDomains(p), m.citedDomains(p)] as const
+      },
+    ],
+    [
+      'fan-out queries',
+      (e: Engine, m: ReferenceModel, ds: ExtDataset, q: ExtQuery) => {
+        const p = extParamsFor(ds, q).report
+        return [e.fanoutQueries(p), m.fanoutQueries(p)] as const
+      },
+    ],
+    [
+      'sentiment time series',
+      (e: Engine, m: ReferenceModel, ds: ExtDataset, q: ExtQuery) => {
+        const p = extParamsFor(ds, q).sentimentSeries
+        return [e.sentimentSeries(p), m.sentimentSeries(p)] as const
+      },
+    ],
+  ] as const
+  for (const [name, run] of cases) {
+    it(
+      name,
+      async () => {
+        await fc.assert(
+          fc.asyncProperty(extDatasetArb, extQueries, fc.boolean(), (ds, qs, viaFile) =>
+            withBoth(ds, qs, viaFile, async (engine, model, q) => {
+              const [got, want] = run(engine, model, ds, q)
+              expect(await got).toEqual(want)
+            }),
+          ),
+          { numRuns },
+        )
+      },
+      timeout,
+    )
+  }
 })

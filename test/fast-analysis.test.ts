@@ -22,36 +22,69 @@ const stamp = fc
   )
   .map(([d, tz, ms]) => d.toISOString().slice(0, ms ? 23 : 19) + tz)
 
-const validAnalysis = fc.record({
-  type: fc.constant('analysis'),
-  id: uuid,
-  domain_id: uuid,
-  prompt_id: uuid,
-  channel: fc.constantFrom(...CHANNELS),
-  model: fc.stringMatching(/^[A-Za-z0-9._:/@+-]{1,20}$/),
-  answered_at: stamp,
-  mentions: fc.array(
-    fc.record({
-      entity_id: fc.oneof(fc.constant('brand'), uuid),
-      position: fc.oneof(fc.constant(null), fc.integer({ min: 1, max: 50 })),
-      sentiment: fc.oneof(
-        fc.constant(null),
-        fc.integer({ min: 0, max: 100 }),
-        fc.double({ min: 0, max: 100, noNaN: true }),
+/** Text of 1 to `max` characters, or null. */
+const textOrNull = (max: number) => fc.oneof(fc.constant(null), fc.string({ minLength: 1, maxLength: max }))
+/** A fan-out query: 1-500 characters once trimmed, maybe padded with white space. */
+const fanoutQuery = fc
+  .tuple(
+    fc.constantFrom('', ' ', '\t', '\u00a0', '\n'),
+    fc.string({ minLength: 1, maxLength: 40 }).filter((q) => q.trim().length > 0),
+    fc.constantFrom('', '  ', '\ufeff'),
+  )
+  .map(([a, q, b]) => a + q + b)
+
+const validAnalysis = fc.record(
+  {
+    type: fc.constant('analysis'),
+    id: uuid,
+    domain_id: uuid,
+    prompt_id: uuid,
+    channel: fc.constantFrom(...CHANNELS),
+    model: fc.stringMatching(/^[A-Za-z0-9._:/@+-]{1,20}$/),
+    answered_at: stamp,
+    mentions: fc.array(
+      fc.record({
+        entity_id: fc.oneof(fc.constant('brand'), uuid),
+        position: fc.oneof(fc.constant(null), fc.integer({ min: 1, max: 50 })),
+        sentiment: fc.oneof(
+          fc.constant(null),
+          fc.integer({ min: 0, max: 100 }),
+          fc.double({ min: 0, max: 100, noNaN: true }),
+        ),
+      }),
+      { maxLength: 4 },
+    ),
+    citations: fc.array(
+      fc.record(
+        {
+          url: fc.webUrl({ validSchemes: ['http', 'https'], withQueryParameters: true, withFragments: true }),
+          title: textOrNull(1000),
+          page_type: textOrNull(100),
+        },
+        { requiredKeys: ['url'] },
       ),
+      { maxLength: 3 },
+    ),
+    themes: fc.array(fc.record({ theme_id: uuid, occurrences: fc.integer({ min: 1, max: 9 }) }), {
+      maxLength: 3,
     }),
-    { maxLength: 4 },
-  ),
-  citations: fc.array(
-    fc.record({
-      url: fc.webUrl({ validSchemes: ['http', 'https'], withQueryParameters: true, withFragments: true }),
-    }),
-    { maxLength: 3 },
-  ),
-  themes: fc.array(fc.record({ theme_id: uuid, occurrences: fc.integer({ min: 1, max: 9 }) }), {
-    maxLength: 3,
-  }),
-})
+    fanout_queries: fc.array(fanoutQuery, { maxLength: 5 }),
+  },
+  {
+    requiredKeys: [
+      'type',
+      'id',
+      'domain_id',
+      'prompt_id',
+      'channel',
+      'model',
+      'answered_at',
+      'mentions',
+      'citations',
+      'themes',
+    ],
+  },
+)
 
 /** A JSON-ish value to put where it does not belong. */
 const junk = fc.oneof(
@@ -73,6 +106,12 @@ const junk = fc.oneof(
   fc.constant('2026-11-19T10:00:00'),
   fc.constant('ftp://x.com'),
   fc.constant('https://'),
+  fc.constant('   '),
+  fc.constant('x'.repeat(101)),
+  fc.constant('x'.repeat(501)),
+  fc.constant('x'.repeat(1001)),
+  fc.constant(Array.from({ length: 101 }, () => 'q')),
+  fc.constant([' ']),
   fc.array(fc.anything(), { maxLength: 2 }),
   fc.object({ maxDepth: 1 }),
 )
@@ -114,6 +153,10 @@ const paths = [
   ['mentions', '0', 'position'],
   ['mentions', '0', 'sentiment'],
   ['citations', '0', 'url'],
+  ['citations', '0', 'title'],
+  ['citations', '0', 'page_type'],
+  ['fanout_queries'],
+  ['fanout_queries', '0'],
   ['themes', '0', 'theme_id'],
   ['themes', '0', 'occurrences'],
 ]

@@ -60,7 +60,13 @@ describe('ingest pipeline', () => {
 
   it('takes each fact count from exactly one step', () => {
     const counting = INGEST_STEPS.filter((s) => s.counts).map((s) => s.counts)
-    expect(counting.sort()).toEqual(['analyses', 'citations', 'mentions', 'theme_occurrences'])
+    expect(counting.sort()).toEqual([
+      'analyses',
+      'citations',
+      'fanout_queries',
+      'mentions',
+      'theme_occurrences',
+    ])
   })
 
   it('reports the rows it stored, with distinct analysis ids and with a repeated one', async () => {

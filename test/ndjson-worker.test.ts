@@ -43,6 +43,10 @@ async function payloads(engine: Engine) {
       out.push(await engine.computeCompetitorSeries({ domainId, days, now: NOW }))
       out.push(await engine.sentimentOverview({ domainId, days, now: NOW }))
       out.push(await engine.sentimentThemes({ domainId, days, now: NOW }))
+      out.push(await engine.citations({ domainId, days, now: NOW }))
+      out.push(await engine.citedDomains({ domainId, days, now: NOW }))
+      out.push(await engine.fanoutQueries({ domainId, days, now: NOW }))
+      out.push(await engine.sentimentSeries({ domainId, days, now: NOW }))
     }
   }
   return out
@@ -113,10 +117,11 @@ function bigCall(seed: number) {
           ...(k % 5 ? [{ entity_id: COMPETITOR2.toUpperCase(), position: null, sentiment: null }] : []),
         ],
         citations: [
-          { url: 'https://www.acme.com/a' },
-          { url: `https://Blog.Acme.com./p${k}` },
-          { url: 'http://acme.com.evil.net/x' },
+          { url: 'https://www.acme.com/a', title: k % 3 ? `Title ${k % 7}` : null },
+          { url: `https://Blog.Acme.com./p${k}`, page_type: k % 5 ? 'article' : null },
+          { url: 'http://acme.com.evil.net/x#f', title: 'Evil', page_type: 'forum' },
         ].slice(0, k % 4),
+        ...(k % 4 ? { fanout_queries: [` query ${k % 6} `, 'crm', 'crm'] } : {}),
         themes:
           k % 2
             ? [

@@ -155,6 +155,39 @@ const OTHER_HOSTS = [
   'www.gartner.com',
 ]
 const TOPICS = ['crm', 'analytics', 'project management', 'email marketing', 'seo', 'help desk', 'accounting']
+/**
+ * Pages per (host, topic): a cited page's number is drawn log-uniformly from 1 to PAGES - 1 (page k
+ * about 1/k as often as page 1), so pages recur across prompts and days as cited pages do.
+ */
+const PAGES = 120
+const PAGE_TYPES = ['article', 'product', 'review', 'docs', 'forum', 'video', 'reference']
+/** What a prompt's fan-out queries add to its topic (drawn about 1/k as often as the first). */
+const FANOUT_MODIFIERS = [
+  'pricing',
+  'reviews',
+  'alternatives',
+  'for small business',
+  'free trial',
+  'comparison 2026',
+  'vs competitors',
+  'best for startups',
+  'open source',
+  'integrations',
+  'enterprise',
+  'easy to use',
+  'with api',
+  'for agencies',
+  'cheap',
+  'top rated',
+  'reddit recommendations',
+  'pros and cons',
+  'features list',
+  'migration guide',
+  'security compliance',
+  'customer support quality',
+  'mobile app',
+  'templates',
+]
 
 const DAY_MS = 86_400_000
 
@@ -299,6 +332,7 @@ export class DomainGenerator {
     const trend = 1 + 0.2 * Math.sin((2 * Math.PI * d) / 90)
     const trend2 = 1 + 0.25 * Math.cos((2 * Math.PI * d) / 120)
     const dayMs = (this.firstDay + d) * DAY_MS
+    const extras = new Extras(hashInts(this.rngSeed, d, 0x717e))
     const entities: number[] = []
     for (let k = 0; k < n; k++) {
       let p: number
@@ -336,19 +370,27 @@ export class DomainGenerator {
       // Shuffle the listing order of mentions so it is not the rank order.
       if (mentions.length > 1 && r.chance(0.5)) mentions.reverse()
       const nCit = r.int(0, 6)
-      const citations: { url: string }[] = []
+      const citations: { url: string; title: string | null; page_type: string | null }[] = []
       for (let i = 0; i < nCit; i++) {
         const u = r.next()
+        const lookalike = u >= 0.25 && u < 0.28
         const h =
           u < 0.25
             ? r.pick(this.brandHosts)
-            : u < 0.28
+            : lookalike
               ? r.pick(this.lookalikeHosts)
               : r.pick(this.otherHosts)
-        const scheme = r.chance(0.05) ? 'http' : 'https'
-        const query = r.chance(0.2) ? `?utm_source=${channel}` : ''
+        // The scheme is the host's (look-alikes on http), and ChatGPT tags the links it cites. The
+        // two draws that chose them in earlier versions stay, so no other number of the dataset moved.
+        r.next()
+        r.next()
+        const scheme = lookalike ? 'http' : 'https'
+        const query = channel === 'chatgpt' ? '?utm_source=chatgpt.com' : ''
+        const topic = TOPICS[r.int(0, TOPICS.length - 1)] as string
+        const page = Math.floor(PAGES ** ((r.int(1, 9999) - 1) / 9999))
         citations.push({
-          url: `${scheme}://${h}/${TOPICS[r.int(0, TOPICS.length - 1)]?.replace(/ /g, '-')}/${r.int(1, 9999)}${query}`,
+          url: `${scheme}://${h}/${topic.replace(/ /g, '-')}/${page}${query}`,
+          ...extras.page(h, topic, page),
         })
       }
       const nThemes = r.chance(0.12) ? 0 : r.int(1, 3) + (r.chance(0.15) ? 1 : 0)
@@ -369,6 +411,7 @@ export class DomainGenerator {
         themes.push({ theme_id: this.themeIds[t] as string, occurrences: o < 0.6 ? 1 : o < 0.9 ? 2 : 3 })
       }
       const ms = dayMs + Math.floor(r.next() * DAY_MS)
+      const fanout = extras.fanout(TOPICS[p % TOPICS.length] as string)
       yield analysis({
         id: uuidFrom(this.seed, this.index, 100 + d, k),
         domain_id: this.domainId,
@@ -379,8 +422,46 @@ export class DomainGenerator {
         mentions,
         citations,
         themes,
+        ...(fanout === null ? {} : { fanout_queries: fanout }),
       })
     }
+  }
+}
+
+/**
+ * The record additions of a day (citation titles and page types, fan-out queries), drawn from their
+ * own stream so that adding them changed no other number of the datasets.
+ */
+class Extras {
+  readonly #r: Rng
+  constructor(seed: number) {
+    this.#r = new Rng(seed)
+  }
+
+  /** A cited page's title (mostly the page's own, sometimes a revised one or none) and page type. */
+  page(host: string, topic: string, page: number): { title: string | null; page_type: string | null } {
+    const r = this.#r
+    const u = r.next()
+    const site = host.toLowerCase().replace(/^www\./, '')
+    const title = u < 0.1 ? null : `${topic} guide ${page}${u < 0.15 ? ' (updated)' : ''} | ${site}`
+    const page_type = r.chance(0.2)
+      ? null
+      : (PAGE_TYPES[hashInts(site.length, page) % PAGE_TYPES.length] as string)
+    return { title, page_type }
+  }
+
+  /** 0-6 fan-out queries on the prompt's topic (a few padded with spaces, some repeated); null: none given. */
+  fanout(topic: string): string[] | null {
+    const r = this.#r
+    if (r.chance(0.05)) return null
+    const n = r.int(0, 6)
+    const out: string[] = []
+    for (let i = 0; i < n; i++) {
+      const k = Math.floor(FANOUT_MODIFIERS.length ** r.next()) - 1
+      const q = `${topic} ${FANOUT_MODIFIERS[k] as string}`
+      out.push(r.chance(0.03) ? ` ${q} ` : q)
+    }
+    return out
   }
 }
 

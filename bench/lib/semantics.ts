@@ -53,6 +53,26 @@ export function urlHost(url: string): string {
   return m?.[1] ? normalizeHost(m[1]) : ''
 }
 
+/** A cited URL's identity: the WHATWG serialization without the fragment (as written when unparseable). */
+export function citedUrl(url: string): string {
+  try {
+    const u = new URL(url)
+    u.hash = ''
+    return u.href
+  } catch {
+    return url
+  }
+}
+
+/** The host of a cited URL's identity: WHATWG hostname, lower case, no trailing dot, no leading `www.`. */
+export function citedHost(cited: string): string {
+  try {
+    return normalizeHost(new URL(cited).hostname.replace(/\.$/, ''))
+  } catch {
+    return ''
+  }
+}
+
 /** Whether a normalized host is the site or a subdomain of it. */
 export function hostMatches(host: string, site: string): boolean {
   return (

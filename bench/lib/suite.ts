@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { join } from 'node:path'
 import type { TimingOptions } from './timing.js'
 import type { FunctionName, ReportFunctions } from './semantics.js'
+import type { CitationFunctionName } from '../peers/naive-sql-citations.js'
 import { BENCH_NOW, SAMPLE_RAW_MODEL, type DatasetName } from '../data/generator.js'
 
 /** The repository root (dist/bench/lib/ -> ../../..). */
@@ -92,8 +93,8 @@ export function profiles(quick: boolean): { fast: TimingOptions; slow: TimingOpt
 /** One timed row of a suite's output. */
 export interface TimingRow {
   case: string
-  /** A report function, 'floor', or another suite's function name (bench/suites/rankings.ts). */
-  fn: FunctionName | 'floor' | (string & {})
+  /** A report function, 'floor', or another suite's function name (bench/suites/rankings.ts, citations.ts). */
+  fn: FunctionName | 'floor' | CitationFunctionName | (string & {})
   days: number
   impl: string
   median: number

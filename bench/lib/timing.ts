@@ -34,6 +34,19 @@ export function quantile(sorted: readonly number[], q: number): number {
   return a + (b - a) * (pos - lo)
 }
 
+/** The statistics of samples taken by hand (ms). */
+export function summarize(samples: readonly number[]): Timing {
+  const sorted = [...samples].sort((a, b) => a - b)
+  return {
+    median: quantile(sorted, 0.5),
+    p95: quantile(sorted, 0.95),
+    mean: sorted.reduce((a, b) => a + b, 0) / sorted.length,
+    min: sorted[0] ?? NaN,
+    max: sorted[sorted.length - 1] ?? NaN,
+    samples: sorted.length,
+  }
+}
+
 /** Times `fn`; returns the statistics (ms) and the value the last iteration returned. */
 export async function timeCase(
   name: string,

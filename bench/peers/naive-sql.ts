@@ -11,6 +11,8 @@ import {
 } from '@duckdb/node-api'
 import { CHANNELS } from '../../src/types.js'
 import {
+  citedHost,
+  citedUrl,
   generatedAt,
   isoDate,
   modelFilter,
@@ -31,8 +33,10 @@ CREATE TABLE themes (id VARCHAR, domain_id VARCHAR, name VARCHAR, custom_name VA
 CREATE TABLE analyses_raw (id VARCHAR, domain_id VARCHAR, prompt_id VARCHAR, channel VARCHAR, model VARCHAR,
   answered_at VARCHAR);
 CREATE TABLE mentions (analysis_id VARCHAR, entity_id VARCHAR, position INTEGER, sentiment INTEGER);
-CREATE TABLE citations (analysis_id VARCHAR, url VARCHAR);
+CREATE TABLE citations (analysis_id VARCHAR, url VARCHAR, title VARCHAR, page_type VARCHAR, ord INTEGER,
+  cited VARCHAR, host VARCHAR);
 CREATE TABLE theme_occurrences (analysis_id VARCHAR, theme_id VARCHAR, occurrences INTEGER);
+CREATE TABLE fanout_queries (analysis_id VARCHAR, ord INTEGER, query VARCHAR);
 `
 
 /** The window and model filter of a report over the raw analyses (also bench/peers/naive-sql-rankings.ts). */
@@ -167,6 +171,7 @@ export class NaiveSql implements ReportFunctions {
       'mentions',
       'citations',
       'theme_occurrences',
+      'fanout_queries',
     ]
     const ap: Record<string, DuckDBAppender> = {}
     for (const n of names) ap[n] = await connection.createAppender(n)
@@ -240,7 +245,25 @@ export class NaiveSql implements ReportFunctions {
               m.sentiment,
             ])
           }
-          for (const c of r.citations as { url: string }[]) put(ap.citations!, [id, c.url])
+          // A cited URL's identity and host are what the record means (WHATWG, as the spec says);
+          // SQL has no URL parser, so they are computed here, once per citation, with the title.
+          ;(r.citations as { url: string; title?: string | null; page_type?: string | null }[]).forEach(
+            (c, i) => {
+              const cited = citedUrl(c.url)
+              put(ap.citations!, [
+                id,
+                c.url,
+                c.title ?? null,
+                c.page_type ?? null,
+                i,
+                cited,
+                citedHost(cited),
+              ])
+            },
+          )
+          ;((r.fanout_queries ?? []) as string[]).forEach((q, i) =>
+            put(ap.fanout_queries!, [id, i, q.trim()]),
+          )
           for (const t of r.themes as { theme_id: string; occurrences: number }[]) {
             put(ap.theme_occurrences!, [id, t.theme_id.toLowerCase(), t.occurrences])
           }

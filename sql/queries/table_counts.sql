@@ -9,9 +9,12 @@ SELECT (SELECT count(*) FROM teams)::INTEGER AS teams,
        (SELECT count(*) FROM mentions)::INTEGER AS mentions,
        (SELECT count(*) FROM citations)::INTEGER AS citations,
        (SELECT count(*) FROM theme_occurrences)::INTEGER AS theme_occurrences,
+       (SELECT count(*) FROM fanout_queries)::INTEGER AS fanout_queries,
        (SELECT count(*) FROM agg_prompt_day)::INTEGER AS agg_prompt_day,
        (SELECT count(*) FROM agg_entity_day)::INTEGER AS agg_entity_day,
        (SELECT count(*) FROM agg_theme_day)::INTEGER AS agg_theme_day,
        (SELECT count(*) FROM agg_channel_prompts)::INTEGER AS agg_channel_prompts,
        (SELECT count(*) FROM agg_entity_prompt_day)::INTEGER AS agg_entity_prompt_day,
-       (SELECT count(*) FROM agg_citation_day)::INTEGER AS agg_citation_day
+       (SELECT count(*) FROM agg_citation_day)::INTEGER AS agg_citation_day,
+       (SELECT count(*) FROM agg_cited_url)::INTEGER AS agg_cited_url,
+       (SELECT count(*) FROM agg_fanout)::INTEGER AS agg_fanout

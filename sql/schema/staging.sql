@@ -18,15 +18,20 @@ CREATE OR REPLACE TEMP TABLE stg_models (model_key INTEGER, model VARCHAR);
 CREATE OR REPLACE TEMP TABLE stg_analyses (
   seq INTEGER, id VARCHAR, domain_h INTEGER, prompt_h INTEGER, channel UTINYINT, model_h INTEGER,
   answered_ms DOUBLE, day INTEGER);
--- Mentions, citations and theme occurrences also carry their analysis's handles, channel and day,
--- so that a call without repeated analysis ids inserts them without joining stg_final.
+-- Mentions, citations, theme occurrences and fan-out queries also carry their analysis's handles,
+-- channel and day, so that a call without repeated analysis ids inserts them without joining
+-- stg_final. A citation carries its position in the analysis (ord), its URL as written, its host,
+-- its identity (cited: the URL without fragment, WHATWG-serialized), title and page type.
 CREATE OR REPLACE TEMP TABLE stg_mentions (
   seq INTEGER, entity_h INTEGER, position INTEGER, sentiment DOUBLE, domain_h INTEGER, prompt_h INTEGER,
   channel UTINYINT, day INTEGER);
-CREATE OR REPLACE TEMP TABLE stg_citations (seq INTEGER, url VARCHAR, host VARCHAR, domain_h INTEGER, day INTEGER);
+CREATE OR REPLACE TEMP TABLE stg_citations (
+  seq INTEGER, url VARCHAR, host VARCHAR, domain_h INTEGER, day INTEGER, ord INTEGER, cited VARCHAR,
+  title VARCHAR, page_type VARCHAR);
 CREATE OR REPLACE TEMP TABLE stg_theme_occ (
   seq INTEGER, theme_h INTEGER, occurrences INTEGER, domain_h INTEGER, channel UTINYINT, model_h INTEGER,
   day INTEGER);
+CREATE OR REPLACE TEMP TABLE stg_fanout (seq INTEGER, ord INTEGER, query VARCHAR, domain_h INTEGER, day INTEGER);
 CREATE OR REPLACE TEMP TABLE stg_domain_map (h INTEGER, domain_key INTEGER);
 CREATE OR REPLACE TEMP TABLE stg_prompt_map (h INTEGER, prompt_idx INTEGER);
 CREATE OR REPLACE TEMP TABLE stg_entity_map (h INTEGER, entity_idx INTEGER);

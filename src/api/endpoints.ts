@@ -9,6 +9,7 @@
 import { z } from 'zod'
 import {
   channelModelParam,
+  citationLimitParam,
   daysParam,
   domainIdParam,
   limitParam,
@@ -23,6 +24,10 @@ import {
 import {
   brandRankingsPayloadSchema,
   brandSeriesPayloadSchema,
+  citationsPayloadSchema,
+  citedDomainsPayloadSchema,
+  fanoutQueriesPayloadSchema,
+  sentimentSeriesPayloadSchema,
   competitorSeriesPayloadSchema,
   domainsPayloadSchema,
   modelLeaderboardPayloadSchema,
@@ -82,6 +87,11 @@ export interface EndpointDefinition<P extends ParamSet = ParamSet, R extends z.Z
   readonly payload: R
   /** Name of the `visibility compute` subcommand; none: not offered there. */
   readonly cli?: string
+  /**
+   * true when the row answers about the caller's API key (the key check): offered only where a
+   * request carries a key (REST, MCP over HTTP), not to a local reader (stdio MCP, the CLI).
+   */
+  readonly keyed?: boolean
   /**
    * What the MCP tool of this row answers and when an assistant should pick it (the tool's
    * description; default: the summary and description). Write it for a model choosing among
@@ -201,6 +211,22 @@ function brandSeriesEndpoint<M extends BrandMetric>(metric: M, summary: string, 
   })
 }
 
+/** What the citations and cited-domains endpoints share: access class, cache group, parameters. */
+const CITATION_LISTS = {
+  access: 'series',
+  cache: 'series',
+  params: { domain_id: domainIdParam, days: daysParam, model: modelParam, limit: citationLimitParam },
+} as const
+
+/** The engine's parameters of a citations or cited-domains request. */
+const citationArgs = (p: { domain_id: string; days: number; model: string; limit: number }, now: Clock) => ({
+  domainId: p.domain_id,
+  days: p.days,
+  model: p.model,
+  limit: p.limit,
+  now,
+})
+
 /**
  * The endpoints, in the order of the OpenAPI document.
  * @example
@@ -312,6 +338,7 @@ export const ENDPOINTS = [
       "The key's team, plan, scope and allowlist, and its rate-limit window after counting this request.",
     access: 'none',
     cache: 'none',
+    keyed: true,
     params: {},
     payload: validatePayloadSchema,
     compute: (engine, _params, { now, caller, rateLimit }) => {
@@ -380,6 +407,58 @@ export const ENDPOINTS = [
     'Brand citability time series',
     "citations of the brand's site / all citations * 100",
   ),
+
+  // Citations, cited domains, fan-out queries, sentiment over time (extensions sections 6, 7).
+  defineEndpoint({
+    id: 'citations',
+    path: '/api/v1/citations',
+    operationId: 'getCitations',
+    summary: 'Cited pages',
+    description:
+      "The URLs cited by the AI answers of the window, most cited first: how often, by how many answers and prompts, on which channels and models, their latest title and page type, and whether the page is the brand's or a competitor's.",
+    ...CITATION_LISTS,
+    payload: citationsPayloadSchema,
+    cli: 'citations',
+    compute: (engine, p, { now }) => engine.citations(citationArgs(p, now)),
+  }),
+  defineEndpoint({
+    id: 'cited-domains',
+    path: '/api/v1/cited-domains',
+    operationId: 'getCitedDomains',
+    summary: 'Cited domains',
+    description:
+      'The hosts cited by the AI answers of the window, most cited first, with their share of all citations.',
+    ...CITATION_LISTS,
+    payload: citedDomainsPayloadSchema,
+    cli: 'cited-domains',
+    compute: (engine, p, { now }) => engine.citedDomains(citationArgs(p, now)),
+  }),
+  defineEndpoint({
+    id: 'fanout-queries',
+    path: '/api/v1/fanout-queries',
+    operationId: 'getFanoutQueries',
+    summary: 'Fan-out queries',
+    description:
+      'Per tracked prompt, the search queries the answer engines issued to answer it in the window, with how many answers issued each and on which channels.',
+    access: 'series',
+    cache: 'series',
+    params: { domain_id: domainIdParam, days: daysParam, model: modelParam },
+    payload: fanoutQueriesPayloadSchema,
+    cli: 'fanout-queries',
+    compute: (engine, p, { now }) =>
+      engine.fanoutQueries({ domainId: p.domain_id, days: p.days, model: p.model, now }),
+  }),
+  defineEndpoint({
+    id: 'sentiment-series',
+    path: '/api/v1/sentiment/time-series',
+    operationId: 'getSentimentTimeSeries',
+    summary: 'Sentiment time series',
+    description: `The sentiment overview per UTC date: the positive/negative split of the themes of that date and the mentions they cover. ${SENTIMENT_PLAN_NOTE}`,
+    ...SENTIMENT,
+    payload: sentimentSeriesPayloadSchema,
+    cli: 'sentiment-series',
+    compute: (engine, p, { now }) => engine.sentimentSeries(sentimentArgs(p, now)),
+  }),
 ] as const
 
 /** The id of a row of the table. */

@@ -26,6 +26,7 @@ export {
 export { DETAIL } from './details.js'
 export {
   channelModelParam,
+  citationLimitParam,
   daysParam,
   domainIdParam,
   limitParam,
@@ -46,6 +47,10 @@ export {
   promptSeriesPayloadSchema,
   sentimentOverviewPayloadSchema,
   sentimentThemesPayloadSchema,
+  citationsPayloadSchema,
+  citedDomainsPayloadSchema,
+  fanoutQueriesPayloadSchema,
+  sentimentSeriesPayloadSchema,
   type DomainsPayload,
 } from '../schemas/payloads.js'
 export { domainRefusalStatuses } from './access.js'

@@ -4,7 +4,7 @@
  * demo. Imports the engine only through its public API.
  */
 import { clusterCommand } from './commands/cluster.js'
-import { computeCommand, exportCommand, ingestCommand } from './commands/data.js'
+import { COMPUTABLE, computeCommand, exportCommand, ingestCommand } from './commands/data.js'
 import { demoCommand } from './commands/demo.js'
 import { keysCommand } from './commands/keys.js'
 import { mcpCommand } from './commands/mcp.js'
@@ -17,8 +17,8 @@ const HELP = `visibility: AI search visibility analytics on DuckDB
 
 Usage:
   visibility ingest FILE... --db PATH
-  visibility compute prompts|competitors|sentiment-overview|sentiment-themes --db PATH --domain UUID
-                     [--days N] [--limit N] [--model M] [--now ISO]
+  visibility compute REPORT --db PATH --domain UUID [--days N] [--limit N] [--model M] [--now ISO]
+                     (REPORT: ${[...COMPUTABLE.keys()].join(', ')})
   visibility report --db PATH (--domain UUID... | --all) --out DIR [--days N] [--model M] [--now ISO]
   visibility export --db PATH --out DIR [--domain UUID]...
   visibility demo [--db PATH] [--now ISO] | visibility demo --example [--db PATH]

@@ -14,9 +14,9 @@ const CHUNK_ROWS = 2048
 
 /**
  * A column for `appendColumns`: a typed array matching the column's DuckDB type (INTEGER:
- * Int32Array, DOUBLE: Float64Array, UTINYINT: Uint8Array) or an array of non-null strings.
+ * Int32Array, DOUBLE: Float64Array, UTINYINT: Uint8Array) or an array of strings (null: NULL).
  */
-export type BulkColumn = Int32Array | Float64Array | Uint8Array | string[]
+export type BulkColumn = Int32Array | Float64Array | Uint8Array | readonly (string | null)[]
 /** How null travels in a typed column: never, as 0, or as NaN. */
 export type NullMarker = 'none' | 'zero' | 'nan'
 
@@ -70,8 +70,8 @@ export class ChunkWriter {
       for (let c = 0; c < columns.length; c++) {
         const col = columns[c]!
         const vector = chunk.getColumnVector(c) as unknown as TypedVector
-        if (Array.isArray(col)) {
-          for (let i = 0; i < k; i++) vector.setItem(i, col[off + i]!)
+        if (!ArrayBuffer.isView(col)) {
+          for (let i = 0; i < k; i++) vector.setItem(i, col[off + i] ?? null)
         } else {
           const part = col.subarray(off, off + k)
           if (vector.items === undefined || vector.items.length !== k)

@@ -1,23 +1,65 @@
 /**
  * Schema versions: a `meta` table holds the version a file was written with; opening an older file
- * writable runs the sql/schema/NNN_*.sql files newer than it, in one transaction. A version that
- * adds aggregate tables fills them, in the same transaction, from the file's raw tables by running
- * their ingest fill steps (sql/ingest/fill_<table>.sql) over every stored day.
+ * writable runs the sql/schema/NNN_*.sql files newer than it, each followed by its step in code
+ * when it has one (filling the aggregates a version adds from the file's raw tables, or what data
+ * SQL alone cannot compute), in one transaction.
  */
-import type { DuckDBConnection } from '@duckdb/node-api'
+import { VARCHAR, type DuckDBConnection } from '@duckdb/node-api'
 import { ValidationError } from '../errors.js'
+import { citedUrl } from '../schemas/records.js'
+import { ChunkWriter } from './chunk-writer.js'
 import { sqlIds, sqlText } from './sql.js'
 
 /** The schema version this release writes; older files are migrated on open. */
-export const SCHEMA_VERSION = 2
+export const SCHEMA_VERSION = 3
 
-/** The aggregate tables schema version 2 adds: a version-1 file gets them filled from its raw tables. */
+/** The aggregate tables schema version 2 adds: an older file gets them filled from its raw tables. */
 const AGGREGATES_OF_V2 = ['agg_channel_prompts', 'agg_entity_prompt_day', 'agg_citation_day'] as const
 
-/** Marks every (domain, day) with analyses as affected, for the ingest fill steps that follow. */
-async function affectEveryDay(conn: DuckDBConnection): Promise<void> {
+/** Version 2: the listings' and rankings' aggregates of every stored day (none in a new file). */
+async function rankingAggregates(conn: DuckDBConnection): Promise<void> {
   await conn.run(sqlText('schema/staging'))
-  await conn.run('INSERT INTO stg_affected SELECT DISTINCT domain_key, day FROM analyses')
+  await conn.run(sqlText('migrate/all_days'))
+  for (const table of AGGREGATES_OF_V2) await conn.run(sqlText(`ingest/fill_${table}`))
+}
+
+/**
+ * Version 3: citations stored by an older version get their position, the texts of their URL
+ * identity (WHATWG, computed here) and host, and the aggregates of the citations, cited-domains and
+ * fan-out reports are filled for every stored day (through the ingest pipeline's own staging tables
+ * and steps). A new file has no citations: nothing to do.
+ */
+async function citationTexts(conn: DuckDBConnection): Promise<void> {
+  const urls = await conn.runAndReadAll('SELECT DISTINCT url FROM citations WHERE url_idx IS NULL')
+  if (urls.currentRowCount === 0) return
+  await conn.run(sqlText('schema/staging'))
+  await conn.run('CREATE OR REPLACE TEMP TABLE stg_cited_urls (url VARCHAR, cited VARCHAR)')
+  const writer = await ChunkWriter.open(conn, 'stg_cited_urls', [VARCHAR, VARCHAR])
+  try {
+    for (const [url] of urls.getRows()) writer.push(url as string, citedUrl(url as string))
+    writer.close()
+  } catch (e) {
+    writer.abandon()
+    throw e
+  }
+  for (const id of [
+    'migrate/v3_stage_citations',
+    'migrate/v3_domain_map',
+    'ingest/insert_texts',
+    'migrate/v3_update_citations',
+    'migrate/all_days',
+    'ingest/fill_agg_cited_url',
+    'ingest/fill_agg_cited_host',
+    'ingest/fill_agg_fanout',
+  ]) {
+    await conn.run(sqlText(id))
+  }
+}
+
+/** What a version needs beyond its SQL file, run right after it. */
+const CODE_STEPS: Readonly<Record<number, (conn: DuckDBConnection) => Promise<void>>> = {
+  2: rankingAggregates,
+  3: citationTexts,
 }
 
 async function schemaVersion(conn: DuckDBConnection): Promise<number> {
@@ -50,10 +92,9 @@ export async function migrate(conn: DuckDBConnection, readOnly: boolean): Promis
     .filter((s) => Number.isFinite(s.version) && s.version > current && s.version <= SCHEMA_VERSION)
   await conn.run('BEGIN TRANSACTION')
   try {
-    for (const s of steps) await conn.run(sqlText(s.id))
-    if (current === 1) {
-      await affectEveryDay(conn)
-      for (const table of AGGREGATES_OF_V2) await conn.run(sqlText(`ingest/fill_${table}`))
+    for (const s of steps) {
+      await conn.run(sqlText(s.id))
+      await CODE_STEPS[s.version]?.(conn)
     }
     await conn.run("INSERT OR REPLACE INTO meta VALUES ('schema_version', $v)", { v: String(SCHEMA_VERSION) })
     await conn.run('COMMIT')

@@ -2,9 +2,18 @@
  * The read side of the database: a fixed set of read connections, each with its prepared
  * statements, handed out one at a time (DuckDB runs one statement per connection at a time).
  */
-import { INTEGER, type DuckDBConnection, type DuckDBPreparedStatement } from '@duckdb/node-api'
+import {
+  INTEGER,
+  type DuckDBConnection,
+  type DuckDBMaterializedResult,
+  type DuckDBPreparedStatement,
+} from '@duckdb/node-api'
 import { QueryError } from '../errors.js'
 import { sqlText } from './sql.js'
+
+/** The typed array a loaded column is kept in: doubles (default) or 32-bit integers. */
+export type ColumnArray = 'f64' | 'i32'
+type LoadedArray = Float64Array | Int32Array
 
 /** One read connection and the statements prepared on it, by query id. */
 export class ReadConnection {
@@ -21,16 +30,27 @@ export class ReadConnection {
     id: string,
     values: Record<string, number>,
     columns: readonly string[],
-  ): Promise<Float64Array[]> {
-    const stmt = await this.#prepared(id)
-    const types: Record<string, typeof INTEGER> = {}
-    for (const k of Object.keys(values)) types[k] = INTEGER
-    stmt.bind(values, types)
-    const result = await stmt.run()
-    const names = result.columnNames()
-    if (names.join() !== columns.join())
-      throw new Error(`${id} returns columns ${names.join(', ')}, not ${columns.join(', ')}`)
-    const out = names.map(() => new Float64Array(result.rowCount))
+  ): Promise<Float64Array[]>
+  /**
+   * The same, each column kept in the typed array `arrays` names: an `i32` column is INTEGER (its
+   * vectors' Int32Arrays are copied whole) or DOUBLE holding integers of 32 bits.
+   */
+  async loadColumns(
+    id: string,
+    values: Record<string, number>,
+    columns: readonly string[],
+    arrays: readonly ColumnArray[],
+  ): Promise<LoadedArray[]>
+  async loadColumns(
+    id: string,
+    values: Record<string, number>,
+    columns: readonly string[],
+    arrays: readonly ColumnArray[] = [],
+  ): Promise<LoadedArray[]> {
+    const result = await this.#run(id, values, columns)
+    const out = columns.map((_, c) =>
+      arrays[c] === 'i32' ? new Int32Array(result.rowCount) : new Float64Array(result.rowCount),
+    )
     let offset = 0
     for (let c = 0; c < result.chunkCount; c++) {
       const chunk = result.getChunk(c)
@@ -39,12 +59,49 @@ export class ReadConnection {
         const vector = chunk.getColumnVector(col)
         const target = out[col]!
         const items = (vector as unknown as { items?: unknown }).items
-        if (items instanceof Float64Array && items.length === n) target.set(items, offset)
+        if ((items instanceof Float64Array || items instanceof Int32Array) && items.length === n)
+          target.set(items, offset)
         else for (let i = 0; i < n; i++) target[offset + i] = Number(vector.getItem(i) ?? 0)
       }
       offset += n
     }
     return out
+  }
+
+  /** Runs query `id` (every parameter INTEGER) whose columns are VARCHAR, as arrays of strings. */
+  async loadStrings(
+    id: string,
+    values: Record<string, number>,
+    columns: readonly string[],
+  ): Promise<(string | null)[][]> {
+    const result = await this.#run(id, values, columns)
+    const out: (string | null)[][] = columns.map(() => [])
+    for (let c = 0; c < result.chunkCount; c++) {
+      const chunk = result.getChunk(c)
+      for (let col = 0; col < out.length; col++) {
+        const vector = chunk.getColumnVector(col)
+        const target = out[col]!
+        for (let i = 0; i < chunk.rowCount; i++) target.push(vector.getItem(i) as string | null)
+      }
+    }
+    return out
+  }
+
+  /** Runs query `id` with INTEGER parameters; refuses a result whose columns are not `columns`. */
+  async #run(
+    id: string,
+    values: Record<string, number>,
+    columns: readonly string[],
+  ): Promise<DuckDBMaterializedResult> {
+    const stmt = await this.#prepared(id)
+    const types: Record<string, typeof INTEGER> = {}
+    for (const k of Object.keys(values)) types[k] = INTEGER
+    stmt.bind(values, types)
+    const result = await stmt.run()
+    const names = result.columnNames()
+    if (names.join() !== columns.join())
+      throw new Error(`${id} returns columns ${names.join(', ')}, not ${columns.join(', ')}`)
+    return result
   }
 
   async #prepared(id: string): Promise<DuckDBPreparedStatement> {
@@ -84,14 +141,35 @@ export class ReadPool {
   }
 
   /** `loadColumns` on a free connection; a DuckDB failure becomes a QueryError naming `id`. */
+  loadColumns(id: string, values: Record<string, number>, columns: readonly string[]): Promise<Float64Array[]>
   loadColumns(
     id: string,
     values: Record<string, number>,
     columns: readonly string[],
-  ): Promise<Float64Array[]> {
+    arrays: readonly ColumnArray[],
+  ): Promise<LoadedArray[]>
+  loadColumns(
+    id: string,
+    values: Record<string, number>,
+    columns: readonly string[],
+    arrays: readonly ColumnArray[] = [],
+  ): Promise<LoadedArray[]> {
+    return this.#use(id, (c) => c.loadColumns(id, values, columns, arrays))
+  }
+
+  /** `loadStrings` on a free connection; a DuckDB failure becomes a QueryError naming `id`. */
+  loadStrings(
+    id: string,
+    values: Record<string, number>,
+    columns: readonly string[],
+  ): Promise<(string | null)[][]> {
+    return this.#use(id, (c) => c.loadStrings(id, values, columns))
+  }
+
+  #use<T>(id: string, fn: (c: ReadConnection) => Promise<T>): Promise<T> {
     return this.use(async (c) => {
       try {
-        return await c.loadColumns(id, values, columns)
+        return await fn(c)
       } catch (cause) {
         throw new QueryError(id, { cause })
       }

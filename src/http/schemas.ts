@@ -37,6 +37,7 @@ export const ingestResultSchema = z
     mentions: count,
     citations: count,
     theme_occurrences: count,
+    fanout_queries: count,
     /** What the call's delete records removed, when it carried any. */
     deleted: z.record(z.string(), count).optional(),
   })

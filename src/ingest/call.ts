@@ -36,7 +36,18 @@ const MENTION_NULLS: NullMarker[] = ['none', 'none', 'zero', 'nan']
 
 const ANALYSIS_TYPES: DuckDBType[] = [INTEGER, VARCHAR, INTEGER, INTEGER, UTINYINT, INTEGER, DOUBLE, INTEGER]
 const MENTION_TYPES: DuckDBType[] = [INTEGER, INTEGER, INTEGER, DOUBLE, INTEGER, INTEGER, UTINYINT, INTEGER]
-const CITATION_TYPES: DuckDBType[] = [INTEGER, VARCHAR, VARCHAR, INTEGER, INTEGER]
+const CITATION_TYPES: DuckDBType[] = [
+  INTEGER,
+  VARCHAR,
+  VARCHAR,
+  INTEGER,
+  INTEGER,
+  INTEGER,
+  VARCHAR,
+  VARCHAR,
+  VARCHAR,
+]
+const FANOUT_TYPES: DuckDBType[] = [INTEGER, INTEGER, VARCHAR, INTEGER, INTEGER]
 const THEME_OCC_TYPES: DuckDBType[] = [INTEGER, INTEGER, INTEGER, INTEGER, UTINYINT, INTEGER, INTEGER]
 
 export interface StagedCall {
@@ -63,6 +74,7 @@ export class IngestCall {
   #mentions!: ChunkWriter
   #citations!: ChunkWriter
   #themeOcc!: ChunkWriter
+  #fanout!: ChunkWriter
 
   private constructor(conn: DuckDBConnection, catalog: Catalog) {
     this.#conn = conn
@@ -80,6 +92,7 @@ export class IngestCall {
     call.#mentions = await ChunkWriter.open(conn, 'stg_mentions', MENTION_TYPES)
     call.#citations = await ChunkWriter.open(conn, 'stg_citations', CITATION_TYPES)
     call.#themeOcc = await ChunkWriter.open(conn, 'stg_theme_occ', THEME_OCC_TYPES)
+    call.#fanout = await ChunkWriter.open(conn, 'stg_fanout', FANOUT_TYPES)
     return call
   }
 
@@ -117,12 +130,17 @@ export class IngestCall {
       b.mentions,
       MENTION_NULLS,
     )
-    this.#citations.appendColumns([b.cSeq, b.cUrl, b.cHost, b.cDomainH, b.cDay], b.citations, NO_NULLS)
+    this.#citations.appendColumns(
+      [b.cSeq, b.cUrl, b.cHost, b.cDomainH, b.cDay, b.cOrd, b.cCited, b.cTitle, b.cPageType],
+      b.citations,
+      NO_NULLS,
+    )
     this.#themeOcc.appendColumns(
       [b.tSeq, b.tThemeH, b.tOccurrences, b.tDomainH, b.tChannel, b.tModelH, b.tDay],
       b.themes,
       NO_NULLS,
     )
+    this.#fanout.appendColumns([b.fSeq, b.fOrd, b.fQuery, b.fDomainH, b.fDay], b.fanout, NO_NULLS)
   }
 
   /**
@@ -140,7 +158,7 @@ export class IngestCall {
     const deletions = this.#c.deletes.size > 0 ? planDeletions(this.#c, this.#catalog) : null
     if (deletions !== null) checkDeletionConflicts(this.#c, deletions)
     if (this.failed) throw new IngestError(this.#c.issues, this.#c.issueTotal)
-    for (const w of [this.#analyses, this.#mentions, this.#citations, this.#themeOcc]) w.close()
+    for (const w of this.#writers()) w!.close()
     const removed = deletions === null ? null : await this.#delete(deletions)
 
     const plan = assignKeys(this.#c, this.#catalog)
@@ -187,6 +205,10 @@ export class IngestCall {
 
   /** Closes the writers after a failure; the caller rolls back. */
   abandon(): void {
-    for (const w of [this.#analyses, this.#mentions, this.#citations, this.#themeOcc]) w?.abandon()
+    for (const w of this.#writers()) w?.abandon()
+  }
+
+  #writers(): (ChunkWriter | undefined)[] {
+    return [this.#analyses, this.#mentions, this.#citations, this.#themeOcc, this.#fanout]
   }
 }

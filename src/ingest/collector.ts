@@ -8,6 +8,7 @@
 import type { z } from 'zod'
 import type { RecordIssue } from '../errors.js'
 import {
+  citedUrl,
   matchHost,
   recordSchemas,
   urlHost,
@@ -28,6 +29,20 @@ const DAY_MS = 86_400_000
 const RECORD_TYPES = Object.keys(recordSchemas) as RecordType[]
 /** Beyond this many analyses in one call, ids are no longer tracked (memory stays bounded). */
 const MAX_TRACKED_IDS = 1_000_000
+/** Cited URLs' identities remembered (cited URLs repeat; parsing one costs about a microsecond). */
+const MAX_CACHED_URLS = 100_000
+const citedUrls = new Map<string, string>()
+
+/** `citedUrl`, remembered for the URLs seen last. */
+function cachedCitedUrl(url: string): string {
+  let cited = citedUrls.get(url)
+  if (cited === undefined) {
+    if (citedUrls.size >= MAX_CACHED_URLS) citedUrls.clear()
+    cited = citedUrl(url)
+    citedUrls.set(url, cited)
+  }
+  return cited
+}
 
 export type Team = z.infer<typeof teamSchema>
 export type Domain = z.infer<typeof domainSchema>
@@ -298,8 +313,22 @@ export class RecordCollector {
       const m = mentions[i]!
       sink.mention(seq, entityHs[i]!, m.position, m.sentiment)
     }
-    for (const c of a.citations) sink.citation(seq, c.url, matchHost(urlHost(c.url)))
+    const citations = a.citations
+    for (let i = 0; i < citations.length; i++) {
+      const c = citations[i]!
+      sink.citation(seq, {
+        ord: i,
+        url: c.url,
+        host: matchHost(urlHost(c.url)),
+        cited: cachedCitedUrl(c.url),
+        title: c.title ?? null,
+        pageType: c.page_type ?? null,
+      })
+    }
     for (let i = 0; i < themes.length; i++) sink.themeOcc(seq, themeHs[i]!, themes[i]!.occurrences)
+    const fanout = a.fanout_queries
+    if (fanout !== undefined)
+      for (let i = 0; i < fanout.length; i++) sink.fanoutQuery(seq, i, fanout[i]!.trim())
   }
 }
 

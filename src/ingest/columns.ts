@@ -30,6 +30,12 @@ export interface AnalysisBatch {
   cHost: string[]
   cDomainH: Int32Array
   cDay: Int32Array
+  /** The entry's 0-based position in its analysis's citations. */
+  cOrd: Int32Array
+  /** The cited URL's identity (`citedUrl`). */
+  cCited: string[]
+  cTitle: (string | null)[]
+  cPageType: (string | null)[]
   themes: number
   tSeq: Int32Array
   tThemeH: Int32Array
@@ -38,11 +44,29 @@ export interface AnalysisBatch {
   tChannel: Uint8Array
   tModelH: Int32Array
   tDay: Int32Array
+  fanout: number
+  fSeq: Int32Array
+  /** The query's 0-based position in its analysis's fan-out queries. */
+  fOrd: Int32Array
+  /** Trimmed. */
+  fQuery: string[]
+  fDomainH: Int32Array
+  fDay: Int32Array
+}
+
+/** One citation entry as staged: where it was in its analysis, its URL, host, identity and page. */
+export interface StagedCitation {
+  ord: number
+  url: string
+  host: string
+  cited: string
+  title: string | null
+  pageType: string | null
 }
 
 /**
- * Where validated analyses go, row by row: each analysis, then its mentions, citations and theme
- * occurrences (which also carry the analysis's domain, prompt, channel, model and day, so that a
+ * Where validated analyses go, row by row: each analysis, then its mentions, citations, theme
+ * occurrences and fan-out queries (which also carry the analysis's domain, prompt, channel, model and day, so that a
  * call without repeated ids needs no join back to its analyses).
  */
 export interface StagingSink {
@@ -57,8 +81,9 @@ export interface StagingSink {
     day: number,
   ): void
   mention(seq: number, entityH: number, position: number | null, sentiment: number | null): void
-  citation(seq: number, url: string, host: string): void
+  citation(seq: number, c: StagedCitation): void
   themeOcc(seq: number, themeH: number, occurrences: number): void
+  fanoutQuery(seq: number, ord: number, query: string): void
 }
 
 /** Fills column batches and hands each full one to `flush` (and the last one on `end()`). */
@@ -131,19 +156,24 @@ export class BatchBuilder implements StagingSink {
     b.mDay[i] = this.#day
   }
 
-  citation(seq: number, url: string, host: string): void {
+  citation(seq: number, c: StagedCitation): void {
     const b = this.#b
     if (b.citations === b.cSeq.length) {
       b.cSeq = grow(b.cSeq)
       b.cDomainH = grow(b.cDomainH)
       b.cDay = grow(b.cDay)
+      b.cOrd = grow(b.cOrd)
     }
     const i = b.citations++
     b.cSeq[i] = seq
     b.cDomainH[i] = this.#domainH
     b.cDay[i] = this.#day
-    b.cUrl.push(url)
-    b.cHost.push(host)
+    b.cOrd[i] = c.ord
+    b.cUrl.push(c.url)
+    b.cHost.push(c.host)
+    b.cCited.push(c.cited)
+    b.cTitle.push(c.title)
+    b.cPageType.push(c.pageType)
   }
 
   themeOcc(seq: number, themeH: number, occurrences: number): void {
@@ -165,6 +195,22 @@ export class BatchBuilder implements StagingSink {
     b.tChannel[i] = this.#channel
     b.tModelH[i] = this.#modelH
     b.tDay[i] = this.#day
+  }
+
+  fanoutQuery(seq: number, ord: number, query: string): void {
+    const b = this.#b
+    if (b.fanout === b.fSeq.length) {
+      b.fSeq = grow(b.fSeq)
+      b.fOrd = grow(b.fOrd)
+      b.fDomainH = grow(b.fDomainH)
+      b.fDay = grow(b.fDay)
+    }
+    const i = b.fanout++
+    b.fSeq[i] = seq
+    b.fOrd[i] = ord
+    b.fDomainH[i] = this.#domainH
+    b.fDay[i] = this.#day
+    b.fQuery.push(query)
   }
 
   /** Hands over what is buffered, if anything. */
@@ -209,6 +255,10 @@ function emptyBatch(n: number): AnalysisBatch {
     cHost: [],
     cDomainH: new Int32Array(n * 2),
     cDay: new Int32Array(n * 2),
+    cOrd: new Int32Array(n * 2),
+    cCited: [],
+    cTitle: [],
+    cPageType: [],
     themes: 0,
     tSeq: new Int32Array(n * 2),
     tThemeH: new Int32Array(n * 2),
@@ -217,6 +267,12 @@ function emptyBatch(n: number): AnalysisBatch {
     tChannel: new Uint8Array(n * 2),
     tModelH: new Int32Array(n * 2),
     tDay: new Int32Array(n * 2),
+    fanout: 0,
+    fSeq: new Int32Array(n * 2),
+    fOrd: new Int32Array(n * 2),
+    fQuery: [],
+    fDomainH: new Int32Array(n * 2),
+    fDay: new Int32Array(n * 2),
   }
 }
 

@@ -81,6 +81,7 @@ export const DELETION_STEPS: readonly DeletionStep[] = [
   own('delete_prompts', 'delete', 'prompts'),
   own('delete_competitors', 'delete', 'competitors'),
   own('delete_themes', 'delete', 'themes'),
+  own('delete_texts', 'delete'),
   own('delete_domains', 'delete', 'domains'),
   own('delete_teams', 'delete', 'teams'),
   own('delete_api_keys', 'delete', 'api_keys'),
@@ -340,6 +341,7 @@ export const NO_DELETIONS: Readonly<DeletionCounts> = Object.freeze({
   mentions: 0,
   citations: 0,
   theme_occurrences: 0,
+  fanout_queries: 0,
   api_keys: 0,
   not_found: 0,
 })

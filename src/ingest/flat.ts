@@ -15,6 +15,7 @@ export const FLAT_TABLES = [
   'mentions',
   'citations',
   'theme_occurrences',
+  'fanout_queries',
 ] as const
 /**
  * Tables accepted on input only (Arrow): `deletes`, one delete record per row (entity, id). An
@@ -35,7 +36,12 @@ const SINGLE: Record<string, string> = {
   deletes: 'delete',
 }
 
-/** The columns of each table, as in semantics.md 1.1; anything else in a row is dropped. */
+/**
+ * The columns of each table, as in semantics.md 1.1 and extensions section 1; anything else in a
+ * row is dropped. `ord` (citations, fan-out queries; written by the export) is the entry's 0-based
+ * position in its analysis's list: rows are put in that order when they have it, else kept in
+ * their order.
+ */
 const COLUMNS: Record<FlatTableName, string[]> = {
   teams: ['id', 'name', 'plan', 'developer_access'],
   domains: ['id', 'team_id', 'brand_name', 'website', 'created_at'],
@@ -44,9 +50,10 @@ const COLUMNS: Record<FlatTableName, string[]> = {
   themes: ['id', 'domain_id', 'name', 'custom_name', 'archived', 'sentiment', 'created_at'],
   analyses: ['id', 'domain_id', 'prompt_id', 'channel', 'model', 'answered_at'],
   mentions: ['analysis_id', 'entity_id', 'position', 'sentiment'],
-  citations: ['analysis_id', 'url'],
+  citations: ['analysis_id', 'url', 'title', 'page_type', 'ord'],
   theme_occurrences: ['analysis_id', 'theme_id', 'occurrences'],
   deletes: ['entity', 'id'],
+  fanout_queries: ['analysis_id', 'query', 'ord'],
 }
 
 /** Columns holding a calendar date (`YYYY-MM-DD`) and columns holding an instant (ISO 8601), by `table.column`. */
@@ -69,7 +76,15 @@ function normalize(value: unknown, table: FlatTableName, column: string): unknow
  * Columns that may hold null. A flat table without such a column reads it as null: Arrow writers
  * (apache-arrow's tableFromJSON among them) drop columns whose values are all null.
  */
-const NULLABLE = new Set(['website', 'custom_name', 'estimated_search_volume', 'position', 'sentiment'])
+const NULLABLE = new Set([
+  'website',
+  'custom_name',
+  'estimated_search_volume',
+  'position',
+  'sentiment',
+  'title',
+  'page_type',
+])
 
 function pick(row: Record<string, unknown>, table: FlatTableName): Record<string, unknown> {
   const out: Record<string, unknown> = {}
@@ -90,10 +105,33 @@ export interface FlatRecord {
   orphanOf?: string
 }
 
+/** The child lists of one analysis, each item with its `ord` when the row had one. */
+interface Children {
+  mentions: unknown[]
+  citations: Ordered[]
+  themes: unknown[]
+  fanout: Ordered[]
+}
+interface Ordered {
+  item: unknown
+  ord: number | undefined
+}
+
+/** The items in `ord` order when the rows carry it (stable: rows without keep their order). */
+function inOrder(list: Ordered[]): unknown[] {
+  if (list.some((x) => typeof x.ord === 'number')) {
+    list = [...list].sort((a, b) => (a.ord ?? Infinity) - (b.ord ?? Infinity))
+  }
+  return list.map((x) => x.item)
+}
+
+const ordOf = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined)
+
 /**
  * Yields the records of flat tables: dimension rows as they are, and one analysis per analyses row
- * with its mentions, citations and theme occurrences gathered by analysis_id; last, one entry per
- * analysis_id of child rows that matches no analyses row.
+ * with its mentions, citations, theme occurrences and fan-out queries gathered by analysis_id (an
+ * analysis without fan-out rows has none); last, one entry per analysis_id of child rows that
+ * matches no analyses row.
  */
 export function* flatToRecords(tables: FlatRows): Generator<FlatRecord> {
   for (const table of ['teams', 'domains', 'prompts', 'competitors', 'themes', 'deletes'] as const) {
@@ -101,36 +139,44 @@ export function* flatToRecords(tables: FlatRows): Generator<FlatRecord> {
     for (const r of tables[table] ?? [])
       yield { record: { type: SINGLE[table], ...pick(r, table) }, table, row: row++ }
   }
-  const children = new Map<string, { mentions: unknown[]; citations: unknown[]; themes: unknown[] }>()
-  const childOf = (id: string) => {
-    let c = children.get(id)
-    if (c === undefined) children.set(id, (c = { mentions: [], citations: [], themes: [] }))
+  const children = new Map<string, Children>()
+  const childOf = (id: unknown) => {
+    const key = String(id).toLowerCase()
+    let c = children.get(key)
+    if (c === undefined) children.set(key, (c = { mentions: [], citations: [], themes: [], fanout: [] }))
     return c
   }
-  const childTables = [
-    ['mentions', 'mentions'],
-    ['citations', 'citations'],
-    ['theme_occurrences', 'themes'],
-  ] as const
-  for (const [table, field] of childTables) {
-    for (const r of tables[table] ?? []) {
-      const { analysis_id, ...rest } = pick(r, table)
-      const item =
-        table === 'theme_occurrences' ? { theme_id: rest.theme_id, occurrences: rest.occurrences } : rest
-      childOf(String(analysis_id).toLowerCase())[field].push(item)
-    }
+  for (const r of tables.mentions ?? []) {
+    const { analysis_id, ...mention } = pick(r, 'mentions')
+    childOf(analysis_id).mentions.push(mention)
+  }
+  for (const r of tables.citations ?? []) {
+    const { analysis_id, ord, ...citation } = pick(r, 'citations')
+    childOf(analysis_id).citations.push({ item: citation, ord: ordOf(ord) })
+  }
+  for (const r of tables.theme_occurrences ?? []) {
+    const { analysis_id, theme_id, occurrences } = pick(r, 'theme_occurrences')
+    childOf(analysis_id).themes.push({ theme_id, occurrences })
+  }
+  for (const r of tables.fanout_queries ?? []) {
+    const { analysis_id, query, ord } = pick(r, 'fanout_queries')
+    childOf(analysis_id).fanout.push({ item: query, ord: ordOf(ord) })
   }
   let row = 0
   for (const r of tables.analyses ?? []) {
     const a = pick(r, 'analyses')
     const id = String(a.id).toLowerCase()
-    const c = children.get(id) ?? { mentions: [], citations: [], themes: [] }
+    const c = children.get(id)
     children.delete(id)
-    yield {
-      record: { type: 'analysis', ...a, mentions: c.mentions, citations: c.citations, themes: c.themes },
-      table: 'analyses',
-      row: row++,
+    const record = {
+      type: 'analysis',
+      ...a,
+      mentions: c?.mentions ?? [],
+      citations: inOrder(c?.citations ?? []),
+      themes: c?.themes ?? [],
+      ...(c === undefined || c.fanout.length === 0 ? {} : { fanout_queries: inOrder(c.fanout) }),
     }
+    yield { record, table: 'analyses', row: row++ }
   }
   for (const [id] of children) yield { record: undefined, table: 'analyses', row: -1, orphanOf: id }
 }
@@ -149,4 +195,4 @@ export function* flatRecords(tables: FlatRows): Generator<unknown> {
 
 /** The problem with child rows whose analysis_id matches no analyses row. */
 export const orphanMessage = (analysisId: string): string =>
-  `${analysisId} has mentions, citations or theme occurrences but no analyses row`
+  `${analysisId} has mentions, citations, theme occurrences or fan-out queries but no analyses row`

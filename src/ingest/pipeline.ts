@@ -12,16 +12,16 @@ import { sqlText } from '../db/sql.js'
 
 export type IngestPhase =
   | 'resolve' // the call's final analyses and the (domain, day) pairs whose aggregates change
-  | 'replace' // stored analyses the call replaces, with their mentions, citations and themes
-  | 'dimensions' // teams, domains, prompts, competitors, themes, models (upsert by id)
-  | 'facts' // analyses, mentions, citations, theme occurrences
+  | 'replace' // stored analyses the call replaces, with their mentions, citations, themes, fan-out
+  | 'dimensions' // teams, domains, prompts, competitors, themes, models (upsert by id), texts
+  | 'facts' // analyses, mentions, citations, theme occurrences, fan-out queries
   | 'aggregates' // the agg_* rows of the affected days: cleared, then recomputed
 
 /** A parameter a step binds: `base`, the first free analysis_key (BIGINT). */
 export type StepParam = 'base'
 
 /** The counts of an IngestResult that a step's changed rows are. */
-export type FactCount = 'analyses' | 'mentions' | 'citations' | 'theme_occurrences'
+export type FactCount = 'analyses' | 'mentions' | 'citations' | 'theme_occurrences' | 'fanout_queries'
 
 export interface IngestStep {
   /** The step's SQL file: sql/ingest/<id>.sql. */
@@ -62,6 +62,7 @@ export const INGEST_STEPS: readonly IngestStep[] = [
   step('delete_old_mentions', 'replace', ['collect_old']),
   step('delete_old_citations', 'replace', ['collect_old']),
   step('delete_old_theme_occurrences', 'replace', ['collect_old']),
+  step('delete_old_fanout_queries', 'replace', ['collect_old']),
   step('delete_old_analyses', 'replace', ['collect_old', 'affected_old']),
 
   step('delete_teams', 'dimensions', []),
@@ -75,19 +76,24 @@ export const INGEST_STEPS: readonly IngestStep[] = [
   step('delete_themes', 'dimensions', []),
   step('insert_themes', 'dimensions', ['delete_themes']),
   step('insert_models', 'dimensions', []),
+  step('insert_texts', 'dimensions', []),
 
   step('insert_analyses', 'facts', ['final_analyses', 'delete_old_analyses'], { counts: 'analyses' }),
   step('insert_mentions', 'facts', ['final_analyses', 'delete_old_mentions'], {
     counts: 'mentions',
     unique: { id: 'insert_mentions_unique', params: ['base'] },
   }),
-  step('insert_citations', 'facts', ['final_analyses', 'delete_old_citations'], {
+  step('insert_citations', 'facts', ['final_analyses', 'delete_old_citations', 'insert_texts'], {
     counts: 'citations',
     unique: { id: 'insert_citations_unique', params: ['base'] },
   }),
   step('insert_theme_occurrences', 'facts', ['final_analyses', 'delete_old_theme_occurrences'], {
     counts: 'theme_occurrences',
     unique: { id: 'insert_theme_occurrences_unique', params: ['base'] },
+  }),
+  step('insert_fanout_queries', 'facts', ['final_analyses', 'delete_old_fanout_queries', 'insert_texts'], {
+    counts: 'fanout_queries',
+    unique: { id: 'insert_fanout_queries_unique', params: ['base'] },
   }),
 
   ...aggregate('agg_prompt_day', [
@@ -104,6 +110,10 @@ export const INGEST_STEPS: readonly IngestStep[] = [
   ...aggregate('agg_channel_prompts', ['insert_analyses']),
   ...aggregate('agg_entity_prompt_day', ['insert_mentions']),
   ...aggregate('agg_citation_day', ['insert_analyses', 'insert_citations', 'insert_domains']),
+  // Citations, cited domains and fan-out queries (extensions 6).
+  ...aggregate('agg_cited_url', ['insert_analyses', 'insert_mentions', 'insert_citations']),
+  ...aggregate('agg_cited_host', ['insert_analyses', 'insert_citations']),
+  ...aggregate('agg_fanout', ['insert_analyses', 'insert_fanout_queries']),
 ]
 
 /** Read after the pipeline, before COMMIT: the domains whose aggregates the call changed. */
@@ -122,7 +132,13 @@ export async function runIngestSteps(
   conn: DuckDBConnection,
   call: Record<StepParam, number> & { unique: boolean },
 ): Promise<Record<FactCount, number>> {
-  const counts: Record<FactCount, number> = { analyses: 0, mentions: 0, citations: 0, theme_occurrences: 0 }
+  const counts: Record<FactCount, number> = {
+    analyses: 0,
+    mentions: 0,
+    citations: 0,
+    theme_occurrences: 0,
+    fanout_queries: 0,
+  }
   for (const s of INGEST_STEPS) {
     const file = stepFile(s, call.unique)
     const bind = file.params.length > 0

@@ -10,7 +10,7 @@
  * await closed
  * await engine.close()
  */
-export { TOOLS, defineTool, forTools, toolName, type ToolDefinition } from './tools.js'
+export { LOCAL_TOOLS, TOOLS, defineTool, forTools, toolName, type ToolDefinition } from './tools.js'
 export {
   argumentsDetail,
   createMcpServer,

@@ -8,6 +8,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { DETAIL } from '../api/index.js'
 import { isValidationError, isVisibilityError, type Engine } from '../index.js'
 import { createMcpServer, type ToolBackend, type ToolOutcome } from './server.js'
+import { LOCAL_TOOLS } from './tools.js'
 
 /** The detail of a failed local call: the engine's own sentence, never DuckDB text. */
 function localDetail(error: unknown): string {
@@ -56,7 +57,7 @@ export async function serveStdio(
   options: StdioOptions = {},
 ): Promise<{ server: Server; close(): Promise<void>; closed: Promise<void> }> {
   const stdin = (options.stdin ?? process.stdin) as NodeJS.ReadableStream & NodeJS.EventEmitter
-  const server = createMcpServer(localBackend(engine, options.now))
+  const server = createMcpServer(localBackend(engine, options.now), LOCAL_TOOLS)
   const transport = new StdioServerTransport(
     stdin as typeof process.stdin,
     (options.stdout ?? process.stdout) as typeof process.stdout,

@@ -4,7 +4,9 @@
  */
 import type { Catalog } from '../catalog.js'
 import type { AggregateRows, ModelTable } from '../tables/aggregates.js'
+import type { Combos } from '../tables/cited-index.js'
 import { CHANNELS, type Channel } from '../types.js'
+import { compareText } from './compare.js'
 import type { QueryContext } from './context.js'
 
 /** A resolved filter over the aggregate tables' `channel` and `model_key` columns. */
@@ -61,4 +63,21 @@ export function rowsForModel(ctx: QueryContext, domainKey: number, model: string
     kept: false,
     rows: (table) => ctx.aggregates.modelRows(table, domainKey, modelKey),
   }
+}
+
+/** Which of a domain's (channel, model) combos pass: 1 or 0 by combo index. */
+export function comboMask(combos: Combos, f: ModelFilter): Uint8Array {
+  const out = new Uint8Array(combos.channel.length)
+  for (let c = 0; c < out.length; c++) out[c] = passes(f, combos.channel[c]!, combos.modelKey[c]!) ? 1 : 0
+  return out
+}
+
+/** Channel names in UTF-16 order, each with its bit: 1 << (its number - 1). */
+const CHANNELS_BY_NAME = CHANNELS.map((name, i) => ({ name, bit: 1 << i })).sort((a, b) =>
+  compareText(a.name, b.name),
+)
+
+/** The names of the channels whose bits are set (1 << (number - 1)), in UTF-16 order. */
+export function channelNames(bits: number): Channel[] {
+  return CHANNELS_BY_NAME.filter((ch) => (bits & ch.bit) !== 0).map((ch) => ch.name)
 }

@@ -47,7 +47,8 @@ export function distinctPrompts(
   return out
 }
 
-function popcount32(x: number): number {
+/** The number of bits set in a 32-bit integer. */
+export function popcount32(x: number): number {
   x -= (x >>> 1) & 0x55555555
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333)
   x = (x + (x >>> 4)) & 0x0f0f0f0f

@@ -20,10 +20,11 @@ export function windowOfDays(nowMs: number, days: number): DayWindow {
   return { startDay: endDay - days + 1, endDay }
 }
 
-/** First index whose day is >= `day` (days ascending). */
-function lowerBound(days: Float64Array, day: number): number {
-  let lo = 0
-  let hi = days.length
+/** Day columns: loaded as doubles (aggregate tables) or 32-bit integers (src/tables/cited-index.ts). */
+type DayColumn = Float64Array | Int32Array
+
+/** First index in [lo, hi) whose day is >= `day` (days ascending there), else hi. */
+function lowerBound(days: DayColumn, day: number, lo = 0, hi = days.length): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1
     if (days[mid]! < day) lo = mid + 1
@@ -33,8 +34,21 @@ function lowerBound(days: Float64Array, day: number): number {
 }
 
 /** The rows [from, to) of a table sorted by day whose day is in the window. */
-export function rowRange(days: Float64Array, w: DayWindow): [from: number, to: number] {
+export function rowRange(days: DayColumn, w: DayWindow): [from: number, to: number] {
   return [lowerBound(days, w.startDay), lowerBound(days, w.endDay + 1)]
+}
+
+/**
+ * The same within the rows [lo, hi) of a table sorted by day only there (a segment): the window's
+ * first row there (`segmentFrom`), and the row after its last (`segmentTo`, from that first row);
+ * equal: none. A segment wholly inside the window costs a comparison each. Two functions rather
+ * than a pair: they run once per segment, tens of thousands of times a query.
+ */
+export function segmentFrom(days: DayColumn, w: DayWindow, lo: number, hi: number): number {
+  return lo >= hi || days[lo]! >= w.startDay ? lo : lowerBound(days, w.startDay, lo, hi)
+}
+export function segmentTo(days: DayColumn, w: DayWindow, from: number, hi: number): number {
+  return from >= hi || days[hi - 1]! <= w.endDay ? hi : lowerBound(days, w.endDay + 1, from, hi)
 }
 
 const dateCache = new Map<number, string>()

@@ -5,7 +5,15 @@
  * produces the error messages. Well-formed files skip most of zod's per-field work.
  */
 import { CHANNELS } from '../types.js'
-import { ANSWERED_AT_RE, MODEL_ID_RE, URL_RE } from './records.js'
+import {
+  ANSWERED_AT_RE,
+  FANOUT_MAX_QUERIES,
+  FANOUT_QUERY_MAX,
+  MODEL_ID_RE,
+  PAGE_TYPE_MAX,
+  TITLE_MAX,
+  URL_RE,
+} from './records.js'
 
 const CHANNEL_SET = new Set<unknown>(CHANNELS)
 const MAX_INT32 = 2_147_483_647
@@ -29,10 +37,46 @@ function isUuid(v: unknown): boolean {
 }
 const isIntIn = (v: unknown, min: number, max: number) =>
   typeof v === 'number' && Number.isSafeInteger(v) && v >= min && v <= max
+/** null, or a string of 1 to `max` characters (absent is handled by the caller). */
+const isTextOrNull = (v: unknown, max: number) =>
+  v === null || (typeof v === 'string' && v.length >= 1 && v.length <= max)
+
+/** A citation: `url`, and optionally `title` and `page_type` (present keys never undefined). */
+function isPlainCitation(c: unknown): boolean {
+  if (!isObject(c)) return false
+  const n = keyCount(c)
+  if (!Object.hasOwn(c, 'url')) return false
+  if (typeof c.url !== 'string' || c.url.length > 8192 || !URL_RE.test(c.url)) return false
+  if (n === 1) return true
+  let known = 1
+  if (Object.hasOwn(c, 'title')) {
+    if (!isTextOrNull(c.title, TITLE_MAX)) return false
+    known++
+  }
+  if (Object.hasOwn(c, 'page_type')) {
+    if (!isTextOrNull(c.page_type, PAGE_TYPE_MAX)) return false
+    known++
+  }
+  return n === known
+}
+
+/** Fan-out queries: an array of at most 100 strings, each 1-500 characters once trimmed. */
+function isPlainFanout(v: unknown): boolean {
+  if (!Array.isArray(v) || v.length > FANOUT_MAX_QUERIES) return false
+  for (const q of v as unknown[]) {
+    if (typeof q !== 'string') return false
+    const n = q.trim().length
+    if (n < 1 || n > FANOUT_QUERY_MAX) return false
+  }
+  return true
+}
 
 export function isPlainValidAnalysis(r: Record<string, unknown>): boolean {
   if (ANSWERED_AT_RE === undefined) return false
-  if (keyCount(r) !== 10) return false
+  const keys = keyCount(r)
+  if (keys === 11) {
+    if (!Object.hasOwn(r, 'fanout_queries') || !isPlainFanout(r.fanout_queries)) return false
+  } else if (keys !== 10) return false
   if (r.type !== 'analysis' || !isUuid(r.id) || !isUuid(r.domain_id) || !isUuid(r.prompt_id)) return false
   if (!CHANNEL_SET.has(r.channel)) return false
   if (typeof r.model !== 'string' || !MODEL_ID_RE.test(r.model)) return false
@@ -46,10 +90,7 @@ export function isPlainValidAnalysis(r: Record<string, unknown>): boolean {
     const s = m.sentiment
     if (s !== null && !(typeof s === 'number' && Number.isFinite(s) && s >= 0 && s <= 100)) return false
   }
-  for (const c of citations as unknown[]) {
-    if (!isObject(c) || keyCount(c) !== 1) return false
-    if (typeof c.url !== 'string' || c.url.length > 8192 || !URL_RE.test(c.url)) return false
-  }
+  for (const c of citations as unknown[]) if (!isPlainCitation(c)) return false
   for (const t of themes as unknown[]) {
     if (!isObject(t) || keyCount(t) !== 2) return false
     if (!isUuid(t.theme_id) || !isIntIn(t.occurrences, 1, MAX_INT32)) return false

@@ -197,14 +197,15 @@ export const limitParam = intParam({
 })
 
 /**
- * page of a listing: 1 or more (up to 2^53 - 1), default 1; a page past the end has no items.
+ * page of a listing: 1 to 1,000,000,000 (a bound so that clients and the OpenAPI document see an
+ * ordinary integer), default 1; a page past the end has no items.
  * @example
  * pageParam.text.parse('3') // 3
  */
 export const pageParam = intParam({
   name: 'page',
   min: 1,
-  max: Number.MAX_SAFE_INTEGER,
+  max: 1_000_000_000,
   fallback: 1,
   description: 'The page to return, from 1.',
 })
@@ -220,6 +221,19 @@ export const sizeParam = intParam({
   max: 500,
   fallback: 50,
   description: 'Items per page.',
+})
+
+/**
+ * limit of the citations and cited-domains reports: 1-1000, default 100.
+ * @example
+ * citationLimitParam.text.parse(undefined) // 100
+ */
+export const citationLimitParam = intParam({
+  name: 'limit',
+  min: 1,
+  max: 1000,
+  fallback: 100,
+  description: 'Maximum number of items returned (total counts them all).',
 })
 
 const CHANNEL_LIST = CHANNELS.join(', ')
@@ -391,4 +405,20 @@ export const modelLeaderboardParamsSchema = z.strictObject({
 const METRIC_MESSAGE = `metric must be one of ${BRAND_METRICS.join(', ')}.`
 export const brandSeriesParamsSchema = sentimentParamsSchema.extend({
   metric: z.enum(BRAND_METRICS, { error: METRIC_MESSAGE }),
+})
+
+// Citations, cited domains, fan-out queries (extensions section 6); the sentiment time series
+// takes sentimentParamsSchema.
+export const citationsParamsSchema = z.strictObject({
+  domainId: domainIdParam.value,
+  days: daysParam.value,
+  model: modelParam.value,
+  limit: citationLimitParam.value,
+  now: nowParam.value,
+})
+export const fanoutQueriesParamsSchema = z.strictObject({
+  domainId: domainIdParam.value,
+  days: daysParam.value,
+  model: modelParam.value,
+  now: nowParam.value,
 })

@@ -20,6 +20,10 @@ import {
   PLANS,
   type BrandRankingsPayload,
   type BrandSeriesPayload,
+  type CitationsPayload,
+  type CitedDomainsPayload,
+  type FanoutQueriesPayload,
+  type SentimentSeriesPayload,
   type CompetitorSeriesPayload,
   type ListDomainsPayload,
   type ListPromptsPayload,
@@ -327,6 +331,98 @@ export const brandSeriesPayloadSchema = envelope(
   { domain_id: echo.domain_id, days: echo.days, model: echo.model },
 )
 
+// ---------------------------------------------------------------------------------------------
+// Citations, cited domains, fan-out queries, sentiment over time (extensions sections 6, 7)
+
+const channelList = z.array(z.enum(CHANNELS))
+const percent = z.number().min(0).max(100)
+
+export const citationItemSchema = z.object({
+  url: z.string(),
+  domain: z.string(),
+  title: z.string().nullable(),
+  page_type: z.string().nullable(),
+  frequency: count,
+  responses: count,
+  prompt_count: count,
+  brand_mentions: count,
+  channels: channelList,
+  models: z.array(z.string()),
+  is_brand: z.boolean(),
+  competitor_id: uuid.nullable(),
+  first_seen: timestamp,
+  last_seen: timestamp,
+})
+
+/**
+ * The citations body: the cited URLs, most cited first.
+ * @example
+ * citationsPayloadSchema.parse(await engine.citations({ domainId }))
+ */
+export const citationsPayloadSchema = envelope(
+  'CitationsResponse',
+  z.object({ items: z.array(citationItemSchema), total: count }),
+  { domain_id: echo.domain_id, days: echo.days, model: echo.model, limit: echo.limit },
+)
+
+export const citedDomainItemSchema = z.object({
+  domain: z.string(),
+  frequency: count,
+  responses: count,
+  urls: count,
+  share: percent,
+  is_brand: z.boolean(),
+  competitor_id: uuid.nullable(),
+})
+
+/**
+ * The cited-domains body: the cited hosts, most cited first.
+ * @example
+ * citedDomainsPayloadSchema.parse(await engine.citedDomains({ domainId }))
+ */
+export const citedDomainsPayloadSchema = envelope(
+  'CitedDomainsResponse',
+  z.object({ items: z.array(citedDomainItemSchema), total: count }),
+  { domain_id: echo.domain_id, days: echo.days, model: echo.model, limit: echo.limit },
+)
+
+export const fanoutPromptItemSchema = z.object({
+  id: uuid,
+  text: z.string(),
+  fanout_queries: z.array(z.object({ query: z.string(), count, channels: channelList })),
+})
+
+/**
+ * The fan-out queries body: per prompt, the queries its answers issued.
+ * @example
+ * fanoutQueriesPayloadSchema.parse(await engine.fanoutQueries({ domainId }))
+ */
+export const fanoutQueriesPayloadSchema = envelope(
+  'FanoutQueriesResponse',
+  z.object({ items: z.array(fanoutPromptItemSchema), total: count }),
+  { domain_id: echo.domain_id, days: echo.days, model: echo.model },
+)
+
+/**
+ * The sentiment time series body: the overview's numbers per UTC date with a theme.
+ * @example
+ * sentimentSeriesPayloadSchema.parse(await engine.sentimentSeries({ domainId }))
+ */
+export const sentimentSeriesPayloadSchema = envelope(
+  'SentimentTimeSeriesResponse',
+  z.object({
+    items: z.array(
+      z.object({
+        date: isoDate,
+        positive_percent: percent,
+        negative_percent: percent,
+        total_mentions: count,
+      }),
+    ),
+  }),
+  { domain_id: echo.domain_id, days: echo.days, model: echo.model },
+)
+
 // The schemas and the public payload types (src/types.ts) must describe the same JSON.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
 type Expect<T extends true> = T
@@ -341,4 +437,8 @@ type _PayloadTypesMatch = [
   Expect<Same<z.output<typeof brandRankingsPayloadSchema>, BrandRankingsPayload>>,
   Expect<Same<z.output<typeof modelLeaderboardPayloadSchema>, ModelLeaderboardPayload>>,
   Expect<Same<z.output<typeof brandSeriesPayloadSchema>, BrandSeriesPayload>>,
+  Expect<Same<z.output<typeof citationsPayloadSchema>, CitationsPayload>>,
+  Expect<Same<z.output<typeof citedDomainsPayloadSchema>, CitedDomainsPayload>>,
+  Expect<Same<z.output<typeof fanoutQueriesPayloadSchema>, FanoutQueriesPayload>>,
+  Expect<Same<z.output<typeof sentimentSeriesPayloadSchema>, SentimentSeriesPayload>>,
 ]

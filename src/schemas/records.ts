@@ -117,12 +117,39 @@ const mentionSchema = z.strictObject({
     .nullable(),
 })
 
+/** A string of 1 to `max` characters (UTF-16 code units), or null. */
+const boundedTextOrNull = (max: number) => {
+  const error = `must be a string of 1 to ${max} characters, or null`
+  return z.union([z.string().min(1, { error }).max(max, { error }), z.null()], { error })
+}
+
+/** Citation titles: 1-1000 characters; page types: 1-100 (extensions section 1). */
+export const TITLE_MAX = 1000
+export const PAGE_TYPE_MAX = 100
+
 const citationSchema = z.strictObject({
   url: z
     .string({ error: 'must be an absolute http(s) URL' })
     .max(8192, { error: 'must be an absolute http(s) URL of at most 8192 characters' })
     .regex(URL_RE, { error: 'must be an absolute http(s) URL' }),
+  title: boundedTextOrNull(TITLE_MAX).optional(),
+  page_type: boundedTextOrNull(PAGE_TYPE_MAX).optional(),
 })
+
+/** Fan-out queries of one analysis: at most 100, each 1-500 UTF-16 code units once trimmed. */
+export const FANOUT_MAX_QUERIES = 100
+export const FANOUT_QUERY_MAX = 500
+const fanoutQueryError = `must be a string of 1 to ${FANOUT_QUERY_MAX} characters once trimmed`
+const fanoutQueriesSchema = z
+  .array(
+    z
+      .string({ error: fanoutQueryError })
+      .trim()
+      .min(1, { error: fanoutQueryError })
+      .max(FANOUT_QUERY_MAX, { error: fanoutQueryError }),
+    { error: 'must be an array of strings' },
+  )
+  .max(FANOUT_MAX_QUERIES, { error: `must hold at most ${FANOUT_MAX_QUERIES} queries` })
 
 const themeOccurrenceSchema = z.strictObject({
   theme_id: uuidSchema,
@@ -148,6 +175,7 @@ export const analysisSchema = z.strictObject({
   mentions: z.array(mentionSchema, { error: 'must be an array' }),
   citations: z.array(citationSchema, { error: 'must be an array' }),
   themes: z.array(themeOccurrenceSchema, { error: 'must be an array' }),
+  fanout_queries: fanoutQueriesSchema.optional(),
 })
 
 /** The pattern zod checks `answered_at` against (so a fast path can check the very same thing). */
@@ -200,6 +228,34 @@ export function siteHost(website: string | null): string | null {
   s = s.replace(/^[^@]*@/, '')
   s = s.replace(/:\d*$/, '')
   return matchHost(s) || null
+}
+
+/**
+ * A cited URL's identity (extensions section 6): its WHATWG URL serialization without the
+ * fragment, so `https://Acme.com:443/a#x` and `https://acme.com/a` are one URL. A URL the WHATWG
+ * parser refuses (a port above 65535, a bad escape in the host) is its own identity, as written.
+ */
+export function citedUrl(url: string): string {
+  let href: string
+  try {
+    href = new URL(url).href
+  } catch {
+    return url
+  }
+  const hash = href.indexOf('#')
+  return hash < 0 ? href : href.slice(0, hash)
+}
+
+/**
+ * Whether a host (compared form) is the site or a subdomain of it (semantics.md section 4,
+ * extensions section 2); never when there is no site.
+ */
+export function isSiteOrSubdomain(host: string, site: string | null): boolean {
+  return (
+    site !== null &&
+    (host === site ||
+      (host.length > site.length + 1 && host.endsWith(site) && host[host.length - site.length - 1] === '.'))
+  )
 }
 
 /** A host in the compared form: lower case, no trailing dot, no leading `www.`. */

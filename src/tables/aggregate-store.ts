@@ -3,6 +3,9 @@
  * and, by default, kept in memory (least recently used entries go first, up to `maxRows` rows in
  * all). Entries are dropped for the domains a commit touches, while queries are held off by the
  * engine's readers-writer lock, so an entry never outlives the snapshot it was read from.
+ *
+ * It also keeps per-domain structures built from such reads (`derived`: the citation and fan-out
+ * indexes of src/tables/cited-index.ts), under the same rules.
  */
 import type { ReadPool } from '../db/read-pool.js'
 import {
@@ -15,6 +18,7 @@ import {
   type AggregateSource,
   type AggregateTable,
   type ModelTable,
+  type Derived,
 } from './aggregates.js'
 
 interface Entry {
@@ -36,8 +40,11 @@ export class AggregateStore implements AggregateSource {
   #hits = 0
   #misses = 0
 
+  /** Names of the derived structures asked for so far (dropped with the tables on invalidation). */
+  readonly #derivedNames = new Set<string>()
+
   constructor(
-    readonly pool: Pick<ReadPool, 'loadColumns'>,
+    readonly pool: Pick<ReadPool, 'loadColumns' | 'loadStrings'>,
     readonly options: AggregateStoreOptions,
   ) {}
 
@@ -46,23 +53,37 @@ export class AggregateStore implements AggregateSource {
   }
 
   rows<T extends AggregateTable>(table: T, domainKey: number): Promise<AggregateRows<T>> {
-    if (!this.options.retain) return this.#load(table, domainKey)
-    const key = `${domainKey}:${table}`
+    return this.#cached(table, domainKey, async () => {
+      const rows = await this.#load(table, domainKey)
+      return { value: rows, rows: rows.day.length }
+    })
+  }
+
+  derived<T>(derived: Derived<T>, domainKey: number): Promise<T> {
+    this.#derivedNames.add(derived.name)
+    return this.#cached(derived.name, domainKey, () => derived.build(this.pool, domainKey, this))
+  }
+
+  /** The entry `name` of a domain, built once and kept while the options and the budget allow. */
+  #cached<T>(name: string, domainKey: number, build: () => Promise<{ value: T; rows: number }>): Promise<T> {
+    if (!this.options.retain) return build().then((b) => b.value)
+    const key = `${domainKey}:${name}`
     const hit = this.#entries.get(key)
     if (hit) {
       this.#hits++
       this.#entries.delete(key) // re-insert: most recently used last
       this.#entries.set(key, hit)
-      return hit.rows as Promise<AggregateRows<T>>
+      return hit.rows as Promise<T>
     }
     this.#misses++
-    const rows = this.#load(table, domainKey)
+    const built = build()
+    const rows = built.then((b) => b.value)
     const entry: Entry = { rows, count: 0 }
     this.#entries.set(key, entry)
-    rows.then(
-      (loaded) => {
+    built.then(
+      (b) => {
         if (this.#entries.get(key) !== entry) return // invalidated while loading
-        entry.count = loaded.day.length
+        entry.count = b.rows
         this.#count += entry.count
         this.#evict()
       },
@@ -95,7 +116,7 @@ export class AggregateStore implements AggregateSource {
   /** Drops every entry of these domains. */
   invalidate(domainKeys: Iterable<number>): void {
     for (const dk of domainKeys) {
-      for (const table of AGGREGATE_TABLE_NAMES) {
+      for (const table of [...AGGREGATE_TABLE_NAMES, ...this.#derivedNames]) {
         const key = `${dk}:${table}`
         const e = this.#entries.get(key)
         if (e) {

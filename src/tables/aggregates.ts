@@ -8,6 +8,8 @@
  * ingest/pipeline.ts, its load query, and one entry below.
  */
 
+import type { ReadPool } from '../db/read-pool.js'
+
 /** Each table's columns, in the order its load query returns them; `day` (days since 1970-01-01) first. */
 export const AGGREGATE_TABLES = {
   /** Per (day, prompt): analyses, brand mentions, own-site citations, brand position sum and count. */
@@ -63,11 +65,25 @@ export function namedColumns<T extends AggregateTable>(table: T, arrays: Float64
   return out as AggregateRows<T>
 }
 
-/** Where the reports get aggregate rows from. */
+/**
+ * A per-domain structure built from the database (and from other aggregates): its name (unique)
+ * and how to build it; `rows` sizes it against the store's budget.
+ */
+export interface Derived<T> {
+  readonly name: string
+  build(
+    pool: Pick<ReadPool, 'loadColumns' | 'loadStrings'>,
+    domainKey: number,
+    source: AggregateSource,
+  ): Promise<{ value: T; rows: number }>
+}
+
+/** Where the reports get aggregate rows (and structures derived per domain) from. */
 export interface AggregateSource {
   /** Whether `rows` hands out the same rows again until a commit changes them (kept in memory). */
   readonly keepsRows: boolean
   rows<T extends AggregateTable>(table: T, domainKey: number): Promise<AggregateRows<T>>
   /** The rows of `table` for one domain's analyses of one raw model (computed on each call, not kept). */
   modelRows<T extends ModelTable>(table: T, domainKey: number, modelKey: number): Promise<AggregateRows<T>>
+  derived<T>(derived: Derived<T>, domainKey: number): Promise<T>
 }

@@ -95,6 +95,10 @@ describe('endpoint table', () => {
       'mentions-series',
       'citations-series',
       'citability-series',
+      'citations',
+      'cited-domains',
+      'fanout-queries',
+      'sentiment-series',
     ])
     expect([...COMPUTABLE.values()]).toEqual(rows.filter((r) => r.cli !== undefined))
   })

@@ -48,6 +48,16 @@ describe('authorization matrix', () => {
     })
   })
 
+  it('citations, cited domains and fan-out queries are series-class, the sentiment time series sentiment-class', () => {
+    const classes = Object.fromEntries(SCOPED.map((e) => [e.path, e.access]))
+    expect(classes).toMatchObject({
+      '/api/v1/citations': 'series',
+      '/api/v1/cited-domains': 'series',
+      '/api/v1/fanout-queries': 'series',
+      '/api/v1/sentiment/time-series': 'sentiment',
+    })
+  })
+
   it(`asserts all ${CELLS.length} cells (order: authorized requests warm the cache first)`, async () => {
     const failures: string[] = []
     for (const { keyName, domainName, endpoint, cell } of CELLS) {

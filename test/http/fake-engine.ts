@@ -22,6 +22,12 @@ import type {
   ModelLeaderboardPayload,
   ValidateParams,
   ValidatePayload,
+  CitationsParams,
+  CitationsPayload,
+  CitedDomainsPayload,
+  FanoutQueriesParams,
+  FanoutQueriesPayload,
+  SentimentSeriesPayload,
   CompetitorSeriesParams,
   CompetitorSeriesPayload,
   CreateApiKeyParams,
@@ -76,6 +82,7 @@ export class FakeEngine implements Engine {
       mentions: 0,
       citations: 0,
       theme_occurrences: 0,
+      fanout_queries: 0,
     }
     for await (const record of records as AsyncIterable<Record<string, unknown>>) {
       if (record.type === 'team') {
@@ -246,6 +253,35 @@ export class FakeEngine implements Engine {
     await this.#compute(p.domainId)
     const echo = { domain_id: p.domainId, days: this.#days(p.days), model: p.model ?? 'all' }
     return { data: { items: [] }, ...echo, generated_at: iso(p.now) }
+  }
+
+  // Citations, cited domains, fan-out queries, sentiment over time: empty bodies.
+  citations(p: CitationsParams): Promise<CitationsPayload> {
+    return this.#citationList(p)
+  }
+
+  citedDomains(p: CitationsParams): Promise<CitedDomainsPayload> {
+    return this.#citationList(p)
+  }
+
+  async #citationList(p: CitationsParams) {
+    await this.#compute(p.domainId)
+    const data = { items: [], total: 0 }
+    return { data, ...this.#echo(p), limit: p.limit ?? 100, generated_at: iso(p.now) }
+  }
+
+  async fanoutQueries(p: FanoutQueriesParams): Promise<FanoutQueriesPayload> {
+    await this.#compute(p.domainId)
+    return { data: { items: [], total: 0 }, ...this.#echo(p), generated_at: iso(p.now) }
+  }
+
+  async sentimentSeries(p: SentimentParams): Promise<SentimentSeriesPayload> {
+    await this.#compute(p.domainId)
+    return { data: { items: [] }, ...this.#echo(p), generated_at: iso(p.now) }
+  }
+
+  #echo(p: FanoutQueriesParams): { domain_id: string; days: number; model: string } {
+    return { domain_id: p.domainId, days: this.#days(p.days), model: p.model ?? 'all' }
   }
 
   async getDomain(id: string): Promise<DomainInfo | null> {

@@ -12,7 +12,13 @@ import addFormats from 'ajv-formats'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { domainRefusalStatuses, ENDPOINTS, type Endpoint, type Param } from '../../src/api/index.js'
+import {
+  domainRefusalStatuses,
+  ENDPOINTS,
+  modelParam,
+  type Endpoint,
+  type Param,
+} from '../../src/api/index.js'
 import { buildServer } from '../../src/http/index.js'
 import type { Engine } from '../../src/types.js'
 import { ADMIN_TOKEN, D, T, UNKNOWN_DOMAIN, bearer, makeEngine, tenantRecords } from './helpers.js'
@@ -45,6 +51,9 @@ function jsonSchemaOf(schema: z.ZodType): Json {
   const { $schema: _, ...rest } = z.toJSONSchema(schema, { io: 'output' }) as Json
   return rest
 }
+
+/** The team of the worked example's domain. */
+const acmeTeam = '0a9c2f4e-1b7d-4c3a-9e8f-5d6b7a8c9d01'
 
 describe('OpenAPI document', () => {
   let engine: Engine
@@ -81,7 +90,7 @@ describe('OpenAPI document', () => {
     key = (
       await engine.createApiKey({
         teamId: T.acme,
-        scopeTeamIds: [T.acme, T.free, '0a9c2f4e-1b7d-4c3a-9e8f-5d6b7a8c9d01'],
+        scopeTeamIds: [T.acme, T.free, acmeTeam],
       })
     ).key
     app = await buildServer({
@@ -197,7 +206,13 @@ describe('OpenAPI document', () => {
         visit(child, `${where}.${k}`)
     }
     for (const row of rows) visit(okSchema(row.path), row.id)
-    expect(seen).toEqual(expect.arrayContaining(['prompts.domain_id', 'domains.data.items.items.team_id']))
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        'prompts.domain_id',
+        'domains.data.items.items.id',
+        'citations.data.items.items.competitor_id',
+      ]),
+    )
   })
 
   it('components: one per schema (no input twin), each referenced', () => {
@@ -322,12 +337,13 @@ describe('OpenAPI document', () => {
 
   it('the listings, rankings and brand series validate with a raw model id and a page size', async () => {
     const scope = { teamId: T.acme, scopeTeamIds: [T.acme, '0a9c2f4e-1b7d-4c3a-9e8f-5d6b7a8c9d01'] }
-    const extra = rows.filter((e) => e.access !== 'none' && ('model' in e.params || 'size' in e.params))
+    const rawModel = (e: Endpoint) => (e.params as Record<string, Param>).model === modelParam
+    const extra = rows.filter((e) => e.access !== 'none' && (rawModel(e) || 'size' in e.params))
     expect(extra.map((e) => e.id)).toEqual(expect.arrayContaining(['prompt-list', 'brand-rankings']))
     for (const row of extra) {
       const own = bearer((await engine.createApiKey(scope)).key)
       const query = [`domain_id=${EXAMPLE_DOMAIN}`, 'days=365']
-      if ('model' in row.params) query.push('model=gpt-4o-2024-08-06')
+      if (rawModel(row)) query.push('model=gpt-4o-2024-08-06')
       if ('size' in row.params) query.push('size=1')
       const res = await app.inject({ url: `${row.path}?${query.join('&')}`, headers: own })
       expect(res.statusCode, `${row.id} ${res.body.slice(0, 200)}`).toBe(200)

@@ -538,7 +538,7 @@ describe('HTTP service over the real engine', () => {
         '/api/v1',
         '/api/v1/prompt',
         '/api/v2/sentiment/overview',
-        '/api/v1/sentiment/time-series',
+        '/api/v1/sentiment/history',
         '/healthz/x',
       ]) {
         const res = await ctx.app.inject({ url: path })
@@ -617,7 +617,7 @@ describe('HTTP service over the real engine', () => {
       })
       const res = await post(`${JSON.stringify(t)}\n\n${JSON.stringify(d)}\r\n`)
       expect(res.statusCode).toBe(200)
-      expect(res.json()).toMatchObject({ teams: 1, domains: 1 })
+      expect(res.json()).toMatchObject({ teams: 1, domains: 1, fanout_queries: 0 })
       const again = await ctx.app.inject({
         url: url('prompts', `domain_id=${D.acme1}`),
         headers: bearer(ctx.key),

@@ -130,8 +130,11 @@ describe('tools/call answers what REST answers', () => {
         expect(res.status, label).toBe(200)
         const body = await res.text()
         expect(result.isError ?? false, label).toBe(false)
-        expect(result.structuredContent, label).toEqual(JSON.parse(body))
-        expect(textOf(result), label).toBe(body)
+        // The key check reports the window after its own request: one more used over REST.
+        const same = (text: string) =>
+          tool.endpoint.id === 'validate' ? text.replace(/"remaining":\d+/, '"remaining":N') : text
+        expect(same(JSON.stringify(result.structuredContent)), label).toEqual(same(body))
+        expect(same(textOf(result)), label).toBe(same(body))
         compared += 1
       }
     }

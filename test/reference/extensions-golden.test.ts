@@ -65,7 +65,18 @@ const RUNNERS: RunnerFactory[] = [
   },
   {
     name: 'engine',
-    functions: ['validate', 'listDomains', 'listPrompts', 'brandRankings', 'modelLeaderboard', 'brandSeries'],
+    functions: [
+      'validate',
+      'listDomains',
+      'listPrompts',
+      'brandRankings',
+      'modelLeaderboard',
+      'brandSeries',
+      'citations',
+      'citedDomains',
+      'fanoutQueries',
+      'sentimentSeries',
+    ],
     skip: (c) =>
       c.params.start_date !== undefined || c.params.granularity !== undefined
         ? 'start_date, end_date and granularity (extensions 9) come with a later issue'
@@ -83,6 +94,10 @@ const RUNNERS: RunnerFactory[] = [
         modelLeaderboard: ({ model: _ignored, ...p }: { model?: string }) =>
           engine.modelLeaderboard(p as never),
         brandSeries: (p) => engine.brandSeries(p),
+        citations: (p) => engine.citations(p),
+        citedDomains: (p) => engine.citedDomains(p),
+        fanoutQueries: (p) => engine.fanoutQueries(p),
+        sentimentSeries: (p) => engine.sentimentSeries(p),
       }
       return { runner, close: () => engine.close() }
     },

@@ -182,7 +182,7 @@ const ATTACKS = [
 ]
 
 describe('hardened DuckDB: no file access, no configuration change from a query', () => {
-  it('the engine exposes no raw SQL: its API is the records, the four payloads, domains, keys, table counts, prune, backup and status', async () => {
+  it('the engine exposes no raw SQL: its API is the records, the report payloads, domains, keys, table counts, prune, backup and status', async () => {
     const e = await openEngine()
     try {
       const proto = Object.getOwnPropertyNames(Object.getPrototypeOf(e))
@@ -190,6 +190,8 @@ describe('hardened DuckDB: no file access, no configuration change from a query'
         .sort()
       expect(proto).toEqual(
         [
+          'citations',
+          'citedDomains',
           'close',
           'computeCompetitorSeries',
           'computePromptSeries',
@@ -200,6 +202,7 @@ describe('hardened DuckDB: no file access, no configuration change from a query'
           'modelLeaderboard',
           'validate',
           'exportParquet',
+          'fanoutQueries',
           'getDomain',
           'getTeam',
           'ingest',
@@ -210,6 +213,7 @@ describe('hardened DuckDB: no file access, no configuration change from a query'
           'listDomains',
           'revokeApiKey',
           'sentimentOverview',
+          'sentimentSeries',
           'sentimentThemes',
           'stats',
           'verifyApiKey',

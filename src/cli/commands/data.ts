@@ -26,7 +26,8 @@ export async function ingestCommand(argv: string[]): Promise<number> {
       const s = ((performance.now() - started) / 1000).toFixed(2)
       process.stdout.write(
         `${file}: ${r.analyses} analyses, ${r.mentions} mentions, ${r.citations} citations, ` +
-          `${r.theme_occurrences} theme occurrences, ${r.teams + r.domains + r.prompts + r.competitors + r.themes} other records in ${s}s\n`,
+          `${r.theme_occurrences} theme occurrences, ${r.fanout_queries} fan-out queries, ` +
+          `${r.teams + r.domains + r.prompts + r.competitors + r.themes} other records in ${s}s\n`,
       )
       if (r.deleted !== undefined) {
         const removed = Object.entries(r.deleted).filter(([t, n]) => n > 0 && t !== 'not_found')

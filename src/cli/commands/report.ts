@@ -1,12 +1,14 @@
 /**
- * `visibility report`: batch reports. For each domain, the four payloads as JSON, the series as CSV
- * and a self-contained HTML page, in DIR/<domain_id>/.
+ * `visibility report`: batch reports. For each domain, the report payloads as JSON, the series and
+ * the citation lists as CSV and a self-contained HTML page, in DIR/<domain_id>/.
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { channelModelParam, daysParam, domainIdParam, modelParam, nowParam } from '../../api/index.js'
 import { isValidationError, openEngine, type DomainInfo, type Engine } from '../../index.js'
 import {
+  citationsCsv,
+  citedDomainsCsv,
   competitorSeriesCsv,
   promptSeriesCsv,
   renderReportHtml,
@@ -21,12 +23,15 @@ export const REPORT_USAGE = `Usage:
   visibility report --db PATH (--domain UUID... | --all) --out DIR [--days N] [--model M] [--now ISO]
 
 Writes DIR/<domain_id>/{prompts.json, competitors.json, sentiment-overview.json,
-sentiment-themes.json, prompts.csv, competitors.csv, themes.csv, report.html} per domain.
+sentiment-themes.json, model-leaderboard.json, sentiment-series.json, cited-domains.json,
+citations.json, prompts.csv, competitors.csv, themes.csv, cited-domains.csv, citations.csv,
+report.html} per domain.
   --domain UUID   a domain to report on (repeat for several)
   --all           every domain in the database
   --days N        trailing window, 1-365 (default 30)
-  --model M       all (default), a channel name, or a raw model id (sentiment only: the
-                  competitor series then covers all channels, and the page says so)
+  --model M       all (default), a channel name, or a raw model id (sentiment and citations
+                  only: the competitor series then covers all channels, and the page says so;
+                  the model leaderboard always covers every channel)
   --now ISO       the clock (default: now); one clock for every domain
 Exit codes: 0 ok, 1 failed (one line on stderr), 2 usage error.
 `
@@ -37,9 +42,15 @@ export const REPORT_FILES = [
   'competitors.json',
   'sentiment-overview.json',
   'sentiment-themes.json',
+  'model-leaderboard.json',
+  'sentiment-series.json',
+  'cited-domains.json',
+  'citations.json',
   'prompts.csv',
   'competitors.csv',
   'themes.csv',
+  'cited-domains.csv',
+  'citations.csv',
   'report.html',
 ] as const
 
@@ -49,7 +60,7 @@ export interface ReportIo {
   stderr: ProgressStream & NodeJS.WritableStream
 }
 
-const COMPUTE_STEPS = 4
+const COMPUTE_STEPS = 8
 
 interface ReportArgs {
   db: string
@@ -170,6 +181,14 @@ export async function reportCommand(
       bar.tick()
       const themes = await engine.sentimentThemes({ ...base, model: args.model })
       bar.tick()
+      const leaderboard = await engine.modelLeaderboard(base)
+      bar.tick()
+      const sentimentSeries = await engine.sentimentSeries({ ...base, model: args.model })
+      bar.tick()
+      const citedDomains = await engine.citedDomains({ ...base, model: args.model })
+      bar.tick()
+      const citations = await engine.citations({ ...base, model: args.model })
+      bar.tick()
 
       const dir = join(args.out, domain.id)
       await mkdir(dir, { recursive: true })
@@ -179,10 +198,27 @@ export async function reportCommand(
         'competitors.json': () => json(competitors),
         'sentiment-overview.json': () => json(overview),
         'sentiment-themes.json': () => json(themes),
+        'model-leaderboard.json': () => json(leaderboard),
+        'sentiment-series.json': () => json(sentimentSeries),
+        'cited-domains.json': () => json(citedDomains),
+        'citations.json': () => json(citations),
         'prompts.csv': () => promptSeriesCsv(prompts),
         'competitors.csv': () => competitorSeriesCsv(competitors),
         'themes.csv': () => sentimentThemesCsv(themes),
-        'report.html': () => renderReportHtml({ domain, prompts, competitors, overview, themes }),
+        'cited-domains.csv': () => citedDomainsCsv(citedDomains),
+        'citations.csv': () => citationsCsv(citations),
+        'report.html': () =>
+          renderReportHtml({
+            domain,
+            prompts,
+            competitors,
+            overview,
+            themes,
+            leaderboard,
+            sentimentSeries,
+            citedDomains,
+            citations,
+          }),
       }
       for (const name of REPORT_FILES) {
         await writeAtomic(join(dir, name), contents[name]())

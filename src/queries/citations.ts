@@ -1,0 +1,376 @@
+/**
+ * Citations and cited domains: extensions section 6.
+ *
+ * Both read the domain's per-(day, channel, model, prompt, URL) citation rows, grouped by URL and
+ * sorted by day within each URL (src/tables/cited-index.ts). Every URL's frequency in the window
+ * comes from its running sum of entries (two binary searches per URL) when every analysis passes
+ * the model filter, else from its rows in the window; the report then keeps the first `limit` URLs
+ * (or hosts) by frequency and UTF-16 order, and only for those reads the rows again for the rest
+ * (citing analyses, prompts, channels, models, title, page type, first and last seen). Hosts take
+ * their citing analyses from the per-(day, channel, model, host) rows, since one analysis may cite
+ * several URLs of a host.
+ */
+import type { Catalog, DomainRow } from '../catalog.js'
+import { citationsParamsSchema } from '../schemas/params.js'
+import { isSiteOrSubdomain, siteHost } from '../schemas/records.js'
+import type { Derived } from '../tables/aggregates.js'
+import {
+  citedHostRows,
+  citedUrlRows,
+  readByDay,
+  sumByDay,
+  TEXTS,
+  urlHosts,
+  type CitedUrlRows,
+  type Combos,
+  type SmallInts,
+} from '../tables/cited-index.js'
+import {
+  type Channel,
+  type CitationItem,
+  type CitationsParams,
+  type CitationsPayload,
+  type CitedDomainItem,
+  type CitedDomainsParams,
+  type CitedDomainsPayload,
+} from '../types.js'
+import { compareText } from './compare.js'
+import { parseRequest, type QueryContext } from './context.js'
+import { popcount32 } from './prompt-masks.js'
+import { channelNames, comboMask, resolveModelFilter } from './model-filter.js'
+import { DAY_MS, rowRange, segmentFrom, segmentTo, type DayWindow } from './window.js'
+
+/** The request resolved: parameters, domain, window, model filter (null: an unseen raw id), envelope. */
+async function citationScope(ctx: QueryContext, params: CitationsParams) {
+  const { p, scope } = parseRequest(ctx, citationsParamsSchema, params)
+  const envelope = {
+    domain_id: scope.domain.id,
+    days: p.days,
+    model: p.model,
+    limit: p.limit,
+    generated_at: scope.generatedAt,
+  }
+  const filter = resolveModelFilter(ctx.catalog, p.model)
+  return { p, domain: scope.domain, window: scope.window, filter, envelope }
+}
+
+/**
+ * Every URL's citation entries in the window, from rows whose combo passes (`mask` null: all pass):
+ * from each URL's running sum when all pass and the window holds many rows per URL, else from the
+ * window's rows by day (see `readByDay`).
+ */
+function urlFrequencies(rows: CitedUrlRows, w: DayWindow, mask: Uint8Array | null, n: number) {
+  const freq = new Float64Array(n)
+  const urls = Math.min(n, rows.urlStart.length - 1)
+  if (readByDay(rows.byDay, w, mask !== null, urls)) {
+    sumByDay(rows.byDay, w, mask, freq)
+    return freq
+  }
+  const { urlStart, day, entriesBefore, urlFirstDay, urlLastDay, urlEntries } = rows
+  const { startDay, endDay } = w
+  for (let u = 0; u < urls; u++) {
+    const first = urlFirstDay[u]!
+    const last = urlLastDay[u]!
+    if (last < startDay || first > endDay) continue // none in the window (or no rows)
+    if (first >= startDay && last <= endDay) {
+      freq[u] = urlEntries[u]!
+      continue
+    }
+    const end = urlStart[u + 1]!
+    const from = segmentFrom(day, w, urlStart[u]!, end)
+    freq[u] = entriesBefore[segmentTo(day, w, from, end)]! - entriesBefore[from]!
+  }
+  return freq
+}
+
+/** `null` when every combo passes (the loops then skip the test). */
+function maskOrNull(mask: Uint8Array): Uint8Array | null {
+  return mask.every((m) => m === 1) ? null : mask
+}
+
+/**
+ * The first `k` of the candidates (indexes with a positive `value`) by value descending, then
+ * rank ascending, in that order; and how many candidates there were.
+ */
+function topByValue(value: Float64Array, rank: Int32Array, k: number): { top: number[]; total: number } {
+  const better = (a: number, b: number) =>
+    value[a]! > value[b]! || (value[a] === value[b] && rank[a]! < rank[b]!)
+  // A heap of the best k so far, its worst at the root; most candidates lose to the root on
+  // value alone, so its value is kept at hand.
+  const heap: number[] = []
+  let rootValue = -Infinity
+  let total = 0
+  for (let i = 0; i < value.length; i++) {
+    const v = value[i]!
+    if (!(v > 0)) continue
+    total++
+    if (heap.length < k) {
+      heap.push(i)
+      for (let c = heap.length - 1; c > 0;) {
+        const parent = (c - 1) >> 1
+        if (!better(heap[parent]!, heap[c]!)) break
+        ;[heap[parent], heap[c]] = [heap[c]!, heap[parent]!]
+        c = parent
+      }
+    } else if (v > rootValue || (v === rootValue && better(i, heap[0]!))) {
+      heap[0] = i
+      for (let c = 0; ;) {
+        const l = 2 * c + 1
+        const r = l + 1
+        let worst = c
+        if (l < heap.length && better(heap[worst]!, heap[l]!)) worst = l
+        if (r < heap.length && better(heap[worst]!, heap[r]!)) worst = r
+        if (worst === c) break
+        ;[heap[worst], heap[c]] = [heap[c]!, heap[worst]!]
+        c = worst
+      }
+    } else continue
+    rootValue = value[heap[0]!]!
+  }
+  return { top: heap.sort((a, b) => (better(a, b) ? -1 : 1)), total }
+}
+
+/** The brand (the domain's website or a subdomain of it) and competitor (smallest id first) of a host. */
+function hostOwners(
+  domain: DomainRow,
+): (host: string) => { is_brand: boolean; competitor_id: string | null } {
+  const competitors = domain.competitors
+    .filter((c) => c !== undefined)
+    .map((c) => ({ id: c.id, site: siteHost(c.website) }))
+    .filter((c) => c.site !== null)
+    .sort((a, b) => compareText(a.id, b.id))
+  return (host) => ({
+    is_brand: isSiteOrSubdomain(host, domain.site_host),
+    competitor_id: competitors.find((c) => isSiteOrSubdomain(host, c.site))?.id ?? null,
+  })
+}
+
+/** The sorted channel names and raw model ids of a set of combos (bits over combo indexes). */
+function channelsAndModels(
+  bits: Uint32Array,
+  at: number,
+  combos: Combos,
+  catalog: Catalog,
+): { channels: Channel[]; models: string[] } {
+  let channels = 0
+  const models = new Set<string>()
+  for (let c = 0; c < combos.channel.length; c++) {
+    if ((bits[at + (c >>> 5)]! & (1 << (c & 31))) === 0) continue
+    channels |= 1 << (combos.channel[c]! - 1)
+    models.add(catalog.modelsByKey[combos.modelKey[c]!] ?? '')
+  }
+  return { channels: channelNames(channels), models: [...models].sort(compareText) }
+}
+
+/** ISO 8601 UTC with milliseconds. */
+const iso = (ms: number): string => new Date(ms).toISOString()
+
+/**
+ * The text of the latest entry with a title (or page type) among rows [from, to) of one URL
+ * (sorted by day) whose combo passes: read from the last day back, the greatest (offset, tie) of
+ * the last day that has one; -1 when none.
+ */
+function latestText(
+  rows: CitedUrlRows,
+  from: number,
+  to: number,
+  mask: Uint8Array | null,
+  off: Int32Array,
+  tie: SmallInts,
+  idx: Int32Array,
+): number {
+  const { day, combo } = rows
+  let best = -1
+  let bestDay = 0
+  let bestOff = -1
+  let bestTie = 0
+  for (let i = to - 1; i >= from; i--) {
+    if (best >= 0 && day[i]! < bestDay) break
+    if (off[i]! < 0 || (mask !== null && mask[combo[i]!] === 0)) continue
+    if (best < 0 || off[i]! > bestOff || (off[i] === bestOff && tie[i]! > bestTie)) {
+      best = idx[i]!
+      bestDay = day[i]!
+      bestOff = off[i]!
+      bestTie = tie[i]!
+    }
+  }
+  return best
+}
+
+/** What the second pass gathers for each selected URL (slot s of the selection). */
+class UrlDetails {
+  readonly responses: Float64Array
+  readonly brand: Float64Array
+  readonly firstSeen: Float64Array
+  readonly lastSeen: Float64Array
+  /** Bits over prompt indexes, `pw` words per slot. */
+  readonly prompts: Uint32Array
+  /** Bits over combo indexes, `cw` words per slot. */
+  readonly combos: Uint32Array
+  /** Text indexes (-1: none). */
+  readonly title: Int32Array
+  readonly pageType: Int32Array
+  constructor(
+    k: number,
+    readonly pw: number,
+    readonly cw: number,
+  ) {
+    this.responses = new Float64Array(k)
+    this.brand = new Float64Array(k)
+    this.firstSeen = new Float64Array(k).fill(Infinity)
+    this.lastSeen = new Float64Array(k).fill(-Infinity)
+    this.prompts = new Uint32Array(k * pw)
+    this.combos = new Uint32Array(k * cw)
+    this.title = new Int32Array(k)
+    this.pageType = new Int32Array(k)
+  }
+}
+
+/** The details of the URLs `top` (slot s: top[s]) over their rows in the window whose combo passes. */
+function urlDetails(
+  rows: CitedUrlRows,
+  w: DayWindow,
+  mask: Uint8Array | null,
+  top: number[],
+  nPrompts: number,
+): UrlDetails {
+  const d = new UrlDetails(top.length, (nPrompts + 31) >>> 5, (rows.combos.channel.length + 31) >>> 5)
+  top.forEach((u, s) => {
+    const end = rows.urlStart[u + 1]!
+    const from = segmentFrom(rows.day, w, rows.urlStart[u]!, end)
+    const to = segmentTo(rows.day, w, from, end)
+    gatherUrlDetails(d, s, rows, from, to, mask)
+    d.title[s] = latestText(rows, from, to, mask, rows.titleOff, rows.titleTie, rows.titleIdx)
+    d.pageType[s] = latestText(rows, from, to, mask, rows.pageTypeOff, rows.pageTypeTie, rows.pageTypeIdx)
+  })
+  return d
+}
+
+/** Adds rows [from, to) whose combo passes to slot `s` of the details. */
+function gatherUrlDetails(
+  d: UrlDetails,
+  s: number,
+  rows: CitedUrlRows,
+  from: number,
+  to: number,
+  mask: Uint8Array | null,
+): void {
+  const { combo, day, prompt, analyses, brand, firstOff, lastOff } = rows
+  const { responses, firstSeen, lastSeen, prompts, combos, pw, cw } = d
+  for (let i = from; i < to; i++) {
+    const c = combo[i]!
+    if (mask !== null && mask[c] === 0) continue
+    responses[s]! += analyses[i]!
+    d.brand[s]! += brand[i]!
+    const dayMs = day[i]! * DAY_MS
+    const first = dayMs + firstOff[i]!
+    const last = dayMs + lastOff[i]!
+    if (first < firstSeen[s]!) firstSeen[s] = first
+    if (last > lastSeen[s]!) lastSeen[s] = last
+    const p = prompt[i]!
+    prompts[s * pw + (p >>> 5)]! |= 1 << (p & 31)
+    combos[s * cw + (c >>> 5)]! |= 1 << (c & 31)
+  }
+}
+
+/** What a report of the domain's structures needs, read (or taken from the store) at once. */
+function derivedOf(ctx: QueryContext, domain: DomainRow) {
+  return <T>(d: Derived<T>) => ctx.aggregates.derived(d, domain.key)
+}
+
+/**
+ * GET /citations: one item per distinct cited URL of the window's filtered analyses, by frequency
+ * descending then URL; the first `limit`, and `total` before the cap.
+ */
+export async function citations(ctx: QueryContext, params: CitationsParams): Promise<CitationsPayload> {
+  const { p, domain, window, filter, envelope } = await citationScope(ctx, params)
+  if (filter === null) return { data: { items: [], total: 0 }, ...envelope }
+  const get = derivedOf(ctx, domain)
+  const [urls, hosts, urlHost, titles, pageTypes, rows] = await Promise.all([
+    get(TEXTS.urls),
+    get(TEXTS.hosts),
+    get(urlHosts),
+    get(TEXTS.titles),
+    get(TEXTS.pageTypes),
+    get(citedUrlRows),
+  ])
+  const mask = maskOrNull(comboMask(rows.combos, filter))
+  const freq = urlFrequencies(rows, window, mask, urls.text.length)
+  const { top, total } = topByValue(freq, urls.rank, p.limit)
+  const d = urlDetails(rows, window, mask, top, domain.prompts.length)
+  const owners = hostOwners(domain)
+  const items = top.map((u, s): CitationItem => {
+    const host = urlHost[u]! < 0 ? '' : hosts.text[urlHost[u]!]!
+    let prompts = 0
+    for (let w = 0; w < d.pw; w++) prompts += popcount32(d.prompts[s * d.pw + w]!)
+    const { channels, models } = channelsAndModels(d.combos, s * d.cw, rows.combos, ctx.catalog)
+    return {
+      url: urls.text[u]!,
+      domain: host,
+      title: d.title[s]! < 0 ? null : titles.text[d.title[s]!]!,
+      page_type: d.pageType[s]! < 0 ? null : pageTypes.text[d.pageType[s]!]!,
+      frequency: freq[u]!,
+      responses: d.responses[s]!,
+      prompt_count: prompts,
+      brand_mentions: d.brand[s]!,
+      channels,
+      models,
+      ...owners(host),
+      first_seen: iso(d.firstSeen[s]!),
+      last_seen: iso(d.lastSeen[s]!),
+    }
+  })
+  return { data: { items, total }, ...envelope }
+}
+
+/**
+ * GET /cited-domains: one item per cited host of the window's filtered analyses, by frequency
+ * descending then host; the first `limit`, and `total` before the cap.
+ */
+export async function citedDomains(
+  ctx: QueryContext,
+  params: CitedDomainsParams,
+): Promise<CitedDomainsPayload> {
+  const { p, domain, window, filter, envelope } = await citationScope(ctx, params)
+  if (filter === null) return { data: { items: [], total: 0 }, ...envelope }
+  const get = derivedOf(ctx, domain)
+  const [hosts, urlHost, rows, hostRows] = await Promise.all([
+    get(TEXTS.hosts),
+    get(urlHosts),
+    get(citedUrlRows),
+    get(citedHostRows),
+  ])
+  const urlMask = maskOrNull(comboMask(rows.combos, filter))
+  const urlFreq = urlFrequencies(rows, window, urlMask, urlHost.length)
+  const nHosts = hosts.text.length
+  const freq = new Float64Array(nHosts)
+  const urls = new Float64Array(nHosts)
+  let all = 0
+  urlFreq.forEach((f, u) => {
+    if (f === 0) return
+    const h = urlHost[u]!
+    freq[h]! += f
+    urls[h]! += 1
+    all += f
+  })
+  const { top, total } = topByValue(freq, hosts.rank, p.limit)
+  const slotOf = new Int32Array(nHosts).fill(-1)
+  top.forEach((h, s) => (slotOf[h] = s))
+  const responses = new Float64Array(top.length)
+  const hostMask = comboMask(hostRows.combos, filter)
+  const [hFrom, hTo] = rowRange(hostRows.day, window)
+  for (let i = hFrom; i < hTo; i++) {
+    const s = slotOf[hostRows.host[i]!]!
+    if (s >= 0 && hostMask[hostRows.combo[i]!] === 1) responses[s]! += hostRows.analyses[i]!
+  }
+  const owners = hostOwners(domain)
+  const items = top.map((h, s): CitedDomainItem => ({
+    domain: hosts.text[h]!,
+    frequency: freq[h]!,
+    responses: responses[s]!,
+    urls: urls[h]!,
+    share: (freq[h]! * 100) / all,
+    ...owners(hosts.text[h]!),
+  }))
+  return { data: { items, total }, ...envelope }
+}
