@@ -5,7 +5,17 @@
  * A missing PostgreSQL or HAProxy fails loudly: these tests never skip.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -199,21 +209,44 @@ export class Bench {
       { encoding: 'utf8' },
     )
     if (w.status !== 0) throw new Error(`cluster haproxy failed: ${w.stderr}`)
-    this.haproxy = spawn(haproxyBin(), ['-f', join(this.haproxyDir, 'haproxy.cfg'), '-db'], {
-      stdio: ['ignore', 'ignore', 'inherit'],
+    const cfg = join(this.haproxyDir, 'haproxy.cfg')
+    const logTo = process.env.VA_HAPROXY_LOG
+    if (logTo !== undefined) {
+      const text = readFileSync(cfg, 'utf8')
+        .replace('global\n', 'global\n  log stdout format raw local0 info\n')
+        .replace('defaults\n', 'defaults\n  log global\n  option httplog\n')
+      writeFileSync(cfg, text)
+    }
+    this.haproxy = spawn(haproxyBin(), ['-f', cfg, '-db'], {
+      stdio: ['ignore', logTo === undefined ? 'ignore' : openSync(logTo, 'w'), 'inherit'],
     })
     this.routerUrl = `http://127.0.0.1:${port}`
     await waitFor('haproxy', async () => (await fetch(`${this.routerUrl}/healthz`)).ok)
   }
 
-  /** The `visibility` CLI (built), with the cluster's URL and admin token. */
-  cli(args: string[]): { status: number; stdout: string; stderr: string } {
-    const r = spawnSync(process.execPath, [CLI, ...args], {
-      encoding: 'utf8',
-      env: { ...process.env, VA_CLUSTER_URL: this.url, VA_ADMIN_TOKEN: ADMIN_TOKEN },
-      timeout: 120_000,
+  /**
+   * The `visibility` CLI (built), with the cluster's URL and admin token. Asynchronous: the test
+   * process keeps sending its load while a command runs.
+   */
+  cli(
+    args: string[],
+    env: Record<string, string> = {},
+  ): Promise<{ status: number; stdout: string; stderr: string }> {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { ...process.env, VA_CLUSTER_URL: this.url, VA_ADMIN_TOKEN: ADMIN_TOKEN, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
     })
-    return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr }
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000)
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')))
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')))
+    return new Promise((res) =>
+      child.on('close', (code) => {
+        clearTimeout(timer)
+        res({ status: code ?? -1, stdout, stderr })
+      }),
+    )
   }
 
   async stop(): Promise<void> {
