@@ -24,6 +24,7 @@ Usage:
   visibility demo [--db PATH] [--now ISO] | visibility demo --example [--db PATH]
   visibility serve [--db PATH] [--port N] [--host H] [--demo]
   visibility mcp --db PATH [--now ISO]   (MCP server on stdio: read-only, no key)
+  visibility mcp --api URL   (MCP server on stdio calling a running API, key in VA_API_KEY)
   visibility keys create (--server URL | --db PATH) --team UUID [--scope-team UUID]... [--allow-domain UUID]... [--name N]
   visibility keys list (--server URL | --db PATH) [--json]
   visibility keys revoke (--server URL | --db PATH) KEY_ID

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ENDPOINTS } from '../../src/api/index.js'
 import { ControlPlane } from '../../src/cluster/index.js'
 import { buildServer } from '../../src/http/index.js'
+import { idempotentGet } from '../../src/mcp/index.js'
 import { openEngine, type AnalysisRecord, type Engine } from '../../src/index.js'
 import { dimRecords, makeAnalysis, makeDims, type Dims } from '../support/generate.js'
 import { rng } from '../support/random.js'
@@ -71,28 +72,14 @@ const strip = (text: string): string => {
 
 const DOMAIN_ENDPOINTS = ENDPOINTS.filter((e) => 'domain_id' in e.params)
 
-/** Whether a fetch failed because the connection closed before any answer (undici's "other side closed"). */
-function closedBeforeAnswer(e: unknown): boolean {
-  return (e as { cause?: { code?: unknown } }).cause?.code === 'UND_ERR_SOCKET'
-}
-
 /**
- * A GET through the router as an HTTP/1.1 client does it: when HAProxy closes a reused connection
- * without an answer (its signal that the request was not processed: a shard died under it), the
- * GET is sent once more on a new connection (curl, browsers and Go do this; Node's fetch does not).
- * `closed` says whether that happened.
+ * A GET through the router as an HTTP/1.1 client sends it (idempotentGet): when HAProxy closes a
+ * reused connection without an answer (its signal that the request was not processed: a shard died
+ * under it), the GET is sent once more; `closed` says whether that happened.
  */
 async function viaRouter(path: string): Promise<{ status: number; body: string; closed: boolean }> {
-  const get = async () => {
-    const res = await fetch(`${bench.routerUrl}${path}`, { headers: { authorization: `Bearer ${key()}` } })
-    return { status: res.status, body: await res.text() }
-  }
-  try {
-    return { ...(await get()), closed: false }
-  } catch (e) {
-    if (!closedBeforeAnswer(e)) throw e
-    return { ...(await get()), closed: true }
-  }
+  const r = await idempotentGet(`${bench.routerUrl}${path}`, { authorization: `Bearer ${key()}` })
+  return { status: r.status, body: r.body, closed: r.resent }
 }
 
 async function viaNode(path: string): Promise<{ status: number; body: string }> {
