@@ -255,15 +255,20 @@ export class ControlPlane {
 
   // Rate limit --------------------------------------------------------------------------------
 
-  /** Adds `delta` to a key's count in a window and returns the new count (one round trip). */
-  async count(keyId: string, windowStart: number, delta: 1 | -1): Promise<number> {
+  /**
+   * Adds `delta` to a key's count in a window and returns the new count, or null when the key is
+   * revoked or gone (one round trip, which also makes a revocation exact on every shard: a shard
+   * whose cache has not yet heard the notification still refuses the key's next request).
+   */
+  async count(keyId: string, windowStart: number, delta: 1 | -1): Promise<number | null> {
     const r = await this.pool.query(
-      `INSERT INTO va_rate_windows (key_id, window_start, used) VALUES ($1, $2, greatest($3, 0))
+      `INSERT INTO va_rate_windows (key_id, window_start, used)
+       SELECT $1, $2, greatest($3, 0) FROM va_api_keys WHERE id = $1 AND revoked_at IS NULL
        ON CONFLICT (key_id, window_start) DO UPDATE SET used = greatest(va_rate_windows.used + $3, 0)
        RETURNING used`,
       [keyId, windowStart, delta],
     )
-    return Number(r.rows[0]!.used)
+    return r.rows.length === 0 ? null : Number(r.rows[0]!.used)
   }
 
   /** Drops the counters of windows that ended. */

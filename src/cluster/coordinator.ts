@@ -13,7 +13,8 @@ import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { DIRECTORY_CHANNEL, type ControlPlane, type ShardInfo } from './control-plane.js'
 import { backendOf, setRoute, writeMapFile, type HaproxyFiles } from './haproxy.js'
-import { SHARD_PATHS } from './shard.js'
+import type { Engine } from '../index.js'
+import { SHARD_PATHS, type ReportMethod } from './shard.js'
 
 /** Thrown when a call touches a domain being moved (HTTP: 503 with Retry-After). */
 export class DomainMovingError extends Error {
@@ -416,4 +417,48 @@ export async function fleetExport(
       if (t !== 'teams' && t !== 'domains') totals[t] = (totals[t] ?? 0) + n
   }
   return totals
+}
+
+/** The engine methods of the batch report, each answered by a shard (see `clusterReportSource`). */
+export type ClusterReportSource = Pick<Engine, ReportMethod>
+
+/**
+ * What `visibility report --cluster` reads: each domain's reports computed on the shard that owns
+ * it (as a trusted local caller, through the admin token); the directory (domains) from any shard,
+ * since every shard stores all of it.
+ * @example
+ * const source = await clusterReportSource(cp, token)
+ * const payload = await source.computePromptSeries({ domainId, days: 30 })
+ */
+export async function clusterReportSource(
+  cp: ControlPlane,
+  adminToken: string,
+): Promise<ClusterReportSource> {
+  const shards = await cp.shards()
+  if (shards.length === 0) throw new Error('no shard is registered in the control plane')
+  const byName = new Map(shards.map((s) => [s.name, s]))
+  const call = async (shard: ShardInfo, method: ReportMethod, args: unknown[]): Promise<never> =>
+    (await shardCall<{ result: never }>(shard, adminToken, SHARD_PATHS.compute, { method, args })).result
+  const ownerOf = async (domainId: string): Promise<ShardInfo> => {
+    const a = await cp.assignment(String(domainId).toLowerCase())
+    if (a === null) throw new Error(`domain ${domainId} is not in the cluster's directory`)
+    return byName.get(a.shard) ?? (await cp.shard(a.shard))
+  }
+  const byDomain =
+    (method: ReportMethod) =>
+    async (params: { domainId: string }): Promise<never> =>
+      call(await ownerOf(params.domainId), method, [params])
+  const anyShard = shards[0]!
+  return {
+    computePromptSeries: byDomain('computePromptSeries'),
+    computeCompetitorSeries: byDomain('computeCompetitorSeries'),
+    sentimentOverview: byDomain('sentimentOverview'),
+    sentimentThemes: byDomain('sentimentThemes'),
+    modelLeaderboard: byDomain('modelLeaderboard'),
+    sentimentSeries: byDomain('sentimentSeries'),
+    citedDomains: byDomain('citedDomains'),
+    citations: byDomain('citations'),
+    getDomain: (id) => call(anyShard, 'getDomain', [id]),
+    listDomains: (params) => call(anyShard, 'listDomains', params === undefined ? [] : [params]),
+  }
 }

@@ -12,6 +12,8 @@ export {
   payloadDigests,
   shardPlugin,
   SHARD_PATHS,
+  REPORT_METHODS,
+  type ReportMethod,
 } from './shard.js'
 export { startShard, SHARD_NAME_RE, type ShardOptions } from './serve.js'
 export {
@@ -20,6 +22,8 @@ export {
   moveDomain,
   rebalance,
   fleetExport,
+  clusterReportSource,
+  type ClusterReportSource,
   shardCall,
   DomainMovingError,
   ClusterIngestError,

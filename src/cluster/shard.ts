@@ -31,7 +31,27 @@ export const SHARD_PATHS = {
   import: '/internal/v1/cluster/import',
   digest: '/internal/v1/cluster/digest',
   drop: '/internal/v1/cluster/drop',
+  compute: '/internal/v1/cluster/compute',
 } as const
+
+/**
+ * The engine methods a shard computes for the cluster's batch report (`visibility report
+ * --cluster`), called with the same arguments a local engine gets.
+ */
+export const REPORT_METHODS = [
+  'computePromptSeries',
+  'computeCompetitorSeries',
+  'sentimentOverview',
+  'sentimentThemes',
+  'modelLeaderboard',
+  'sentimentSeries',
+  'citedDomains',
+  'citations',
+  'getDomain',
+  'listDomains',
+] as const satisfies ReadonlyArray<keyof Engine>
+
+export type ReportMethod = (typeof REPORT_METHODS)[number]
 
 /** Detail messages of the cluster's own refusals. */
 export const CLUSTER_DETAIL = {
@@ -65,6 +85,15 @@ export function clusterEngine(engine: Engine, cp: ControlPlane, directory: KeyDi
   })
 }
 
+/** A key revoked after this shard cached it (the control plane's count refused it): answered 401. */
+export class RevokedKeyError extends Error {
+  readonly statusCode = 401
+  constructor() {
+    super('the API key was revoked')
+    this.name = 'RevokedKeyError'
+  }
+}
+
 /**
  * Fixed windows counted in the control plane (one `INSERT ... ON CONFLICT ... RETURNING` per
  * request): exact across shards. While the control plane is unreachable but the directory still
@@ -91,14 +120,16 @@ export class ControlPlaneRateLimiter implements RateLimiter {
   async hit(key: string): Promise<RateLimitDecision> {
     const now = this.#clock()
     const start = windowStartOf(now, this.windowSeconds)
+    let used: number | null
     try {
-      const used = await this.#cp.count(key, start, 1)
-      this.#prune(start)
-      return windowDecision(this, now, start, used)
+      used = await this.#cp.count(key, start, 1)
     } catch (e) {
       if (!this.#directory.usable()) throw new ControlPlaneUnavailableError(e)
       return this.#local.hit(key)
     }
+    if (used === null) throw new RevokedKeyError()
+    this.#prune(start)
+    return windowDecision(this, now, start, used)
   }
 
   async refund(key: string, windowStart: number): Promise<RateLimitDecision> {
@@ -106,7 +137,7 @@ export class ControlPlaneRateLimiter implements RateLimiter {
     const start = windowStartOf(now, this.windowSeconds)
     if (start !== windowStart) return windowDecision(this, now, start, 0)
     try {
-      return windowDecision(this, now, start, await this.#cp.count(key, start, -1))
+      return windowDecision(this, now, start, (await this.#cp.count(key, start, -1)) ?? 0)
     } catch {
       return this.#local.refund(key, windowStart)
     }
@@ -224,6 +255,14 @@ export function shardPlugin(options: ShardPluginOptions): FastifyPluginAsync<{ c
     app.post(SHARD_PATHS.digest, { ...internal, ...hide }, async (request) => {
       const domainId = stringField(request, 'domain_id').toLowerCase()
       return { digests: await payloadDigests(ctx.engine, domainId, stringField(request, 'now')) }
+    })
+    // One engine call of the batch report, as a trusted local caller (the admin token).
+    app.post(SHARD_PATHS.compute, { ...internal, ...hide }, async (request) => {
+      const body = request.body as { method?: unknown; args?: unknown } | null
+      const method = REPORT_METHODS.find((m) => m === body?.method)
+      if (method === undefined || !Array.isArray(body?.args)) throw new Error('method and args are required')
+      const fn = ctx.engine[method] as (...args: unknown[]) => Promise<unknown>
+      return { result: await fn.apply(ctx.engine, body.args) }
     })
     // Deletes a domain's data and keeps its directory record (every shard lists every domain).
     app.post(SHARD_PATHS.drop, { ...internal, ...hide }, async (request) => {

@@ -2,8 +2,11 @@
  * The cluster, for real: PostgreSQL, three shards and HAProxy on 127.0.0.1 (harness.ts), against
  * one in-process node holding the same data. Run with `npm run test:cluster` (not part of `npm test`).
  */
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { DuckDBInstance } from '@duckdb/node-api'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ENDPOINTS } from '../../src/api/index.js'
@@ -13,7 +16,7 @@ import { idempotentGet } from '../../src/mcp/index.js'
 import { openEngine, type AnalysisRecord, type Engine } from '../../src/index.js'
 import { dimRecords, makeAnalysis, makeDims, type Dims } from '../support/generate.js'
 import { rng } from '../support/random.js'
-import { ADMIN_TOKEN, Bench, RATE_LIMIT, waitFor, type ShardProcess } from './harness.js'
+import { ADMIN_TOKEN, Bench, CLI, RATE_LIMIT, waitFor, type ShardProcess } from './harness.js'
 
 const bench = new Bench()
 let cp: ControlPlane
@@ -356,5 +359,129 @@ describe('moves', () => {
       headers: { authorization: `Bearer ${key()}` },
     })
     expect(old.status).toBe(421)
+  })
+})
+
+describe('fleet-wide batch', () => {
+  const NOW = new Date(Date.now() - 60_000).toISOString()
+
+  it('visibility report --cluster writes, for every domain, the payloads one node computes', async () => {
+    const out = join(bench.dir, 'reports')
+    const r = await bench.cli(['report', '--cluster', bench.url, '--all', '--out', out, '--now', NOW])
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stdout.trim().split('\n')).toHaveLength(dims.domains.length)
+    for (const d of dims.domains) {
+      const base = { domainId: d.id, days: 30, now: NOW }
+      const want: Record<string, unknown> = {
+        'prompts.json': await single.computePromptSeries(base),
+        'competitors.json': await single.computeCompetitorSeries({ ...base, model: 'all' }),
+        'sentiment-overview.json': await single.sentimentOverview({ ...base, model: 'all' }),
+        'sentiment-themes.json': await single.sentimentThemes({ ...base, model: 'all' }),
+        'model-leaderboard.json': await single.modelLeaderboard(base),
+        'sentiment-series.json': await single.sentimentSeries({ ...base, model: 'all' }),
+        'cited-domains.json': await single.citedDomains({ ...base, model: 'all' }),
+        'citations.json': await single.citations({ ...base, model: 'all' }),
+      }
+      for (const [file, payload] of Object.entries(want))
+        expect(readFileSync(join(out, d.id, file), 'utf8'), `${d.id}/${file}`).toBe(
+          `${JSON.stringify(payload, null, 2)}\n`,
+        )
+      expect(readFileSync(join(out, d.id, 'report.html'), 'utf8')).toContain(d.brand_name)
+    }
+  })
+
+  it('visibility cluster export writes one hive-partitioned tree that DuckDB reads in one query, as one node exports it', async () => {
+    const fleet = join(bench.dir, 'fleet-export')
+    const r = await bench.cli(['cluster', 'export', '--out', fleet])
+    expect(r.status, r.stderr).toBe(0)
+    const local = join(bench.dir, 'single-export')
+    await single.exportParquet(local)
+    const db = await DuckDBInstance.create(':memory:')
+    const conn = await db.connect()
+    const rows = async (root: string, table: string) => {
+      const from = ['teams', 'domains'].includes(table)
+        ? `read_parquet('${root}/${table}.parquet')`
+        : `read_parquet('${root}/${table}/**/*.parquet', hive_partitioning = true)`
+      return (await conn.runAndReadAll(`SELECT * FROM ${from} ORDER BY ALL`)).getRowObjectsJson()
+    }
+    const tables = Object.keys((JSON.parse(r.stdout) as { tables: Record<string, number> }).tables)
+    expect(tables).toEqual(expect.arrayContaining(['analyses', 'mentions', 'citations', 'fanout_queries']))
+    for (const t of [...tables, 'teams', 'domains']) {
+      const [a, b] = [await rows(fleet, t), await rows(local, t)]
+      expect(a.length, t).toBe(b.length)
+      expect(a, t).toEqual(b)
+    }
+    // One query over the whole fleet: analyses per domain, every domain there.
+    const perDomain = (
+      await conn.runAndReadAll(
+        `SELECT domain_id, count(*)::INTEGER AS n FROM read_parquet('${fleet}/analyses/**/*.parquet', hive_partitioning = true) GROUP BY domain_id`,
+      )
+    ).getRowObjectsJson()
+    expect(perDomain.map((row) => row.domain_id).sort()).toEqual(dims.domains.map((d) => d.id).sort())
+    conn.closeSync()
+    db.closeSync()
+  })
+})
+
+describe('rebalance', () => {
+  it('moves domains from the fullest shard to the emptiest until no move narrows the gap; payloads unchanged', async () => {
+    // Unbalance: two domains of one shard get 400 more analyses each.
+    const loads = await cp.domainLoads()
+    const heavy = loads.filter((d) => d.shard === loads[0]!.shard).slice(0, 2)
+    expect(heavy).toHaveLength(2)
+    for (const d of heavy) await ingestBoth(analyses(d.id, 400))
+    const gap = (ls: Array<{ shard: string; analyses: number }>) => {
+      const per = new Map(bench.shards.map((s) => [s.name, 0]))
+      for (const d of ls) per.set(d.shard, per.get(d.shard)! + d.analyses)
+      return Math.max(...per.values()) - Math.min(...per.values())
+    }
+    const before = await cp.domainLoads()
+    const r = await bench.cli([
+      'cluster',
+      'rebalance',
+      '--haproxy',
+      bench.haproxyDir,
+      '--work-dir',
+      join(bench.dir, 'moves'),
+    ])
+    expect(r.status, r.stderr).toBe(0)
+    const moves = JSON.parse(r.stdout) as Array<{ domain: string; from: string; to: string }>
+    expect(moves.length).toBeGreaterThan(0)
+    const after = await cp.domainLoads()
+    expect(gap(after)).toBeLessThan(gap(before))
+    // Nothing lost: the same analyses in total, each moved domain where the report says.
+    const total = (ls: Array<{ analyses: number }>) => ls.reduce((n, d) => n + d.analyses, 0)
+    expect(total(after)).toBe(total(before))
+    for (const m of moves) {
+      expect((await cp.assignment(m.domain))!.shard).toBe(m.to)
+      await expectSamePayloads(m.domain)
+    }
+    // No further move would narrow the gap.
+    const per = new Map(bench.shards.map((s) => [s.name, 0]))
+    for (const d of after) per.set(d.shard, per.get(d.shard)! + d.analyses)
+    const fullest = [...per.entries()].sort((a, b) => b[1] - a[1])[0]![0]
+    expect(after.filter((d) => d.shard === fullest && d.analyses > 0 && 2 * d.analyses < gap(after))).toEqual(
+      [],
+    )
+  })
+})
+
+describe('MCP through the router', () => {
+  it('visibility mcp --api ROUTER answers every domain as the REST API does', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', '--api', bench.routerUrl],
+      env: { ...(process.env as Record<string, string>), VA_API_KEY: keys[keys.length - 1]! },
+      stderr: 'pipe',
+    })
+    const client = new Client({ name: 'cluster-tests', version: '1.0.0' })
+    await client.connect(transport)
+    for (const d of dims.domains) {
+      const result = await client.callTool({ name: 'get_prompt_time_series', arguments: { domain_id: d.id } })
+      expect(result.isError, d.id).toBeFalsy()
+      const rest = await viaNode(`/api/v1/prompt-statistics-time-series?domain_id=${d.id}`)
+      expect(strip(JSON.stringify(result.structuredContent))).toBe(strip(rest.body))
+    }
+    await client.close()
   })
 })

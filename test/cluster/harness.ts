@@ -22,7 +22,7 @@ import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)))
-const CLI = join(ROOT, 'dist/src/cli/main.js')
+export const CLI = join(ROOT, 'dist/src/cli/main.js')
 export const ADMIN_TOKEN = 'cluster-test-admin-token-0123456789'
 /** Requests per key and minute on the test shards. */
 export const RATE_LIMIT = 30

@@ -5,6 +5,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { channelModelParam, daysParam, domainIdParam, modelParam, nowParam } from '../../api/index.js'
+import type { ReportMethod } from '../../cluster/index.js'
 import { isValidationError, openEngine, type DomainInfo, type Engine } from '../../index.js'
 import {
   citationsCsv,
@@ -21,6 +22,7 @@ import { createProgress, type ProgressStream } from '../progress.js'
 
 export const REPORT_USAGE = `Usage:
   visibility report --db PATH (--domain UUID... | --all) --out DIR [--days N] [--model M] [--now ISO]
+  visibility report --cluster URL (--domain UUID... | --all) --out DIR [...]
 
 Writes DIR/<domain_id>/{prompts.json, competitors.json, sentiment-overview.json,
 sentiment-themes.json, model-leaderboard.json, sentiment-series.json, cited-domains.json,
@@ -33,6 +35,8 @@ report.html} per domain.
                   only: the competitor series then covers all channels, and the page says so;
                   the model leaderboard always covers every channel)
   --now ISO       the clock (default: now); one clock for every domain
+  --cluster URL   a cluster's control plane (postgres://) instead of --db: each domain computed
+                  by the shard that owns it (the shards' admin token in VA_ADMIN_TOKEN)
 Exit codes: 0 ok, 1 failed (one line on stderr), 2 usage error.
 `
 
@@ -63,7 +67,8 @@ export interface ReportIo {
 const COMPUTE_STEPS = 8
 
 interface ReportArgs {
-  db: string
+  /** The database file, or the cluster's control plane URL. */
+  from: { db: string } | { cluster: string }
   out: string
   domains: string[] | 'all'
   days: number
@@ -74,6 +79,7 @@ interface ReportArgs {
 function parseReportArgs(argv: string[]): ReportArgs | 'help' {
   const { values } = parse<{
     db?: string
+    cluster?: string
     domain?: string[]
     all?: boolean
     out?: string
@@ -85,6 +91,7 @@ function parseReportArgs(argv: string[]): ReportArgs | 'help' {
     argv,
     {
       db: { type: 'string' },
+      cluster: { type: 'string' },
       domain: { type: 'string', multiple: true },
       all: { type: 'boolean' },
       out: { type: 'string' },
@@ -96,7 +103,11 @@ function parseReportArgs(argv: string[]): ReportArgs | 'help' {
     false,
   )
   if (values.help) return 'help'
-  const db = required('db', values.db)
+  if (values.db !== undefined && values.cluster !== undefined)
+    throw new UsageError('give either --db or --cluster, not both')
+  if (values.cluster !== undefined && !/^postgres(ql)?:\/\//.test(values.cluster))
+    throw new UsageError('--cluster must be a postgres:// URL')
+  const from = values.cluster !== undefined ? { cluster: values.cluster } : { db: required('db', values.db) }
   const out = required('out', values.out)
   const domainIds = values.domain ?? []
   if (values.all && domainIds.length > 0) throw new UsageError('give either --domain or --all, not both')
@@ -106,7 +117,7 @@ function parseReportArgs(argv: string[]): ReportArgs | 'help' {
   const days = flagValue(daysParam, values.days)
   const model = flagValue(modelParam, values.model)
   const now = flagValue(nowParam, values.now) ?? new Date().toISOString()
-  return { db, out, domains: values.all ? 'all' : unique, days, model, now }
+  return { from, out, domains: values.all ? 'all' : unique, days, model, now }
 }
 
 /** Writes a file whole or not at all: a temp file renamed into place. */
@@ -116,7 +127,10 @@ async function writeAtomic(path: string, text: string): Promise<void> {
   await rename(tmp, path)
 }
 
-async function resolveDomains(engine: Engine, wanted: string[] | 'all'): Promise<DomainInfo[]> {
+/** What the report reads: a local engine, or a cluster's shards (the same methods). */
+type ReportSource = Pick<Engine, ReportMethod>
+
+async function resolveDomains(engine: ReportSource, wanted: string[] | 'all'): Promise<DomainInfo[]> {
   if (wanted === 'all') {
     const all = (await engine.listDomains()).data.items
     if (all.length === 0) throw new Error('the database has no domains')
@@ -146,7 +160,7 @@ export async function reportCommand(
   argv: string[],
   io: ReportIo = { stdout: process.stdout, stderr: process.stderr },
 ): Promise<number> {
-  let engine: Engine | undefined
+  let close = async (): Promise<void> => {}
   let clearBar = (): void => {}
   try {
     const args = parseReportArgs(argv)
@@ -160,7 +174,9 @@ export async function reportCommand(
         `visibility: note: --model ${args.model} is not a channel; competitors are computed with model all (sentiment uses ${args.model})\n`,
       )
     }
-    engine = await openEngine({ path: args.db, readOnly: true })
+    const source = await openSource(args.from)
+    close = source.close
+    const engine = source.engine
     const domains = await resolveDomains(engine, args.domains)
     await mkdir(args.out, { recursive: true })
 
@@ -234,6 +250,27 @@ export async function reportCommand(
     if (isValidationError(e)) return reportError(new UsageError(e.message), io.stderr)
     return reportError(e, io.stderr)
   } finally {
-    await engine?.close()
+    await close()
+  }
+}
+
+/** Opens the local database read-only, or connects to the cluster's control plane. */
+async function openSource(
+  from: ReportArgs['from'],
+): Promise<{ engine: ReportSource; close: () => Promise<void> }> {
+  if ('db' in from) {
+    const engine = await openEngine({ path: from.db, readOnly: true })
+    return { engine, close: () => engine.close() }
+  }
+  const token = process.env.VA_ADMIN_TOKEN
+  if (token === undefined || token === '')
+    throw new UsageError("report --cluster needs the shards' admin token in VA_ADMIN_TOKEN")
+  const cluster = await import('../../cluster/index.js')
+  const cp = await cluster.ControlPlane.connect(from.cluster, { max: 2 })
+  try {
+    return { engine: await cluster.clusterReportSource(cp, token), close: () => cp.close() }
+  } catch (e) {
+    await cp.close()
+    throw e
   }
 }
