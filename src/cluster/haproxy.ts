@@ -51,7 +51,10 @@ export function writeHaproxyConfig(options: {
     map: join(dir, 'domains.map'),
     socket: join(dir, 'admin.sock'),
   }
-  const check = `check inter ${options.checkIntervalMs ?? 1000} fall 2 rise 1`
+  // A dead shard refuses the check's connection at once: down after 3 checks (~3 s). A live shard
+  // whose event loop is held by a large import (a move of a 25 MB domain holds the target's for up
+  // to ~6 s, docs/SCALING.md) answers within `timeout check` and stays up.
+  const check = `check inter ${options.checkIntervalMs ?? 1000} fall 3 rise 1`
   const server = (s: ShardInfo) => `  server ${s.name} ${hostPort(s.url)} ${check}`
   const lines = [
     '# Written by `visibility cluster haproxy`; the map changes at runtime on moves.',
@@ -65,6 +68,7 @@ export function writeHaproxyConfig(options: {
     '  timeout client 60s',
     '  timeout server 60s',
     '  timeout http-request 10s',
+    '  timeout check 10s',
     // A read cut by a dying shard is retried once, then answered 502/503 (never a dropped connection).
     '  retries 2',
     '  retry-on conn-failure empty-response response-timeout',

@@ -98,7 +98,11 @@ export class Bench {
   #pgRunning = false
   readonly #onExit = () => this.stopSync()
 
-  constructor() {
+  /** Environment of the shard processes, over the test defaults (a benchmark lifts the rate limit). */
+  readonly #shardEnv: Record<string, string>
+
+  constructor(options: { shardEnv?: Record<string, string> } = {}) {
+    this.#shardEnv = options.shardEnv ?? {}
     chmodSync(this.dir, 0o755)
     process.once('exit', this.#onExit)
   }
@@ -167,6 +171,7 @@ export class Bench {
           VA_LOG_LEVEL: 'error',
           VA_RATE_LIMIT: String(RATE_LIMIT),
           VA_CLUSTER_STALE_S: '3',
+          ...this.#shardEnv,
         },
         stdio: ['ignore', 'ignore', 'inherit'],
       },
