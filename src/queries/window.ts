@@ -49,10 +49,11 @@ export function rangeIssues(p: WindowRequest): ParamIssue[] {
     ]
   }
   if (startDate === undefined || endDate === undefined) {
+    const [missing, given] = startDate === undefined ? ['start_date', 'end_date'] : ['end_date', 'start_date']
     return [
       {
-        path: startDate === undefined ? 'start_date' : 'end_date',
-        message: 'start_date and end_date must be given together (YYYY-MM-DD each).',
+        path: missing,
+        message: `${missing} is required with ${given}: give both dates (YYYY-MM-DD) or neither.`,
       },
     ]
   }
