@@ -92,8 +92,10 @@ describe('tools/list', () => {
         expect(String(property.description), `${tool.name}.${param.name}`).not.toMatch(/GET \/api/)
         expect(String(property.description).length).toBeGreaterThan(10)
         // days: documented 30, applied after the window's rules (absent when a range stands instead).
-        const fallback = param.name === 'days' ? 30 : param.value.parse(undefined)
-        if (!param.required) expect(property.default, `${tool.name}.${param.name}`).toEqual(fallback)
+        if (!param.required) {
+          const fallback = param.name === 'days' ? 30 : param.value.parse(undefined)
+          expect(property.default, `${tool.name}.${param.name}`).toEqual(fallback)
+        }
       }
       if ('domain_id' in properties) expect(properties.domain_id!.description).toContain('list_domains')
     }
