@@ -61,9 +61,19 @@ function kpi(label: string, value: string, detail: string, tone = ''): string {
   )}</div><div class="kpi-detail">${esc(detail)}</div></div>`
 }
 
-/** The window's first and last day (day numbers) from `days` and the UTC date of `generated_at`. */
-function windowOf(days: number, generatedAt: string): { first: number; last: number } | null {
-  const ms = Date.parse(generatedAt)
+/**
+ * The window's first and last day (day numbers): the echoed range, or `days` ending at the UTC
+ * date of `generated_at`.
+ */
+function windowOf(envelope: {
+  days: number
+  generated_at: string
+  start_date?: string | undefined
+  end_date?: string | undefined
+}): { first: number; last: number } | null {
+  const { days } = envelope
+  const end = envelope.end_date === undefined ? envelope.generated_at : `${envelope.end_date}T00:00:00Z`
+  const ms = Date.parse(end)
   if (Number.isNaN(ms) || !Number.isInteger(days) || days < 1) return null
   const last = Math.floor(ms / 86_400_000)
   return { first: last - days + 1, last }
@@ -77,7 +87,7 @@ export function renderHeader(input: ReportInput, brandName: string): string {
   const envelope = input.overview ?? input.themes ?? input.competitors ?? input.prompts ?? null
   const meta: [string, string][] = []
   if (envelope) {
-    const w = windowOf(envelope.days, envelope.generated_at)
+    const w = windowOf(envelope)
     meta.push([
       'Window',
       w
@@ -251,7 +261,7 @@ export function renderCompetitorTable(input: ReportInput, top: number): string {
   return section(
     'Competitive landscape',
     'Averages over the window, sorted by visibility',
-    `<table class="grid-table"><thead><tr><th>Entity</th><th class="num">Visibility</th><th class="num">Share of voice</th><th class="num">Mentions / day</th><th class="num">Avg position</th><th class="num">Sentiment</th><th class="num">Prompts</th></tr></thead><tbody>${rows}</tbody></table>`,
+    `<table class="grid-table"><thead><tr><th>Entity</th><th class="num">Visibility</th><th class="num">Share of voice</th><th class="num">Mentions / ${esc(input.competitors?.granularity ?? 'day')}</th><th class="num">Avg position</th><th class="num">Sentiment</th><th class="num">Prompts</th></tr></thead><tbody>${rows}</tbody></table>`,
   )
 }
 
@@ -259,7 +269,7 @@ export function renderPrompts(input: ReportInput, top: number): string {
   const p = input.prompts
   const items = p?.data.items ?? []
   if (!p || items.length === 0) return section('Top prompts', 'By brand mentions over the window', EMPTY)
-  const w = windowOf(p.days, p.generated_at)
+  const w = windowOf(p)
   const shown = items.slice(0, top).map((e) => {
     const mentions = e.series.reduce((s, d) => s + d.mentions, 0)
     const responses = e.series.reduce((s, d) => s + d.responses, 0)

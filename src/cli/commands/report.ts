@@ -4,7 +4,16 @@
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { channelModelParam, daysParam, domainIdParam, modelParam, nowParam } from '../../api/index.js'
+import {
+  channelModelParam,
+  daysParam,
+  domainIdParam,
+  endDateParam,
+  granularityParam,
+  modelParam,
+  nowParam,
+  startDateParam,
+} from '../../api/index.js'
 import type { ReportMethod } from '../../cluster/index.js'
 import { isValidationError, openEngine, type DomainInfo, type Engine } from '../../index.js'
 import {
@@ -21,7 +30,8 @@ import { flagValue } from '../flags.js'
 import { createProgress, type ProgressStream } from '../progress.js'
 
 export const REPORT_USAGE = `Usage:
-  visibility report --db PATH (--domain UUID... | --all) --out DIR [--days N] [--model M] [--now ISO]
+  visibility report --db PATH (--domain UUID... | --all) --out DIR [--days N | --start DATE --end DATE]
+                    [--granularity day|week|month] [--model M] [--now ISO]
   visibility report --cluster URL (--domain UUID... | --all) --out DIR [...]
 
 Writes DIR/<domain_id>/{prompts.json, competitors.json, sentiment-overview.json,
@@ -31,6 +41,10 @@ report.html} per domain.
   --domain UUID   a domain to report on (repeat for several)
   --all           every domain in the database
   --days N        trailing window, 1-365 (default 30)
+  --start DATE    first UTC date YYYY-MM-DD of the window (with --end, instead of --days)
+  --end DATE      last UTC date of the window, today at the latest (at most 365 days)
+  --granularity G day (default), week or month: the buckets of the prompt, competitor and
+                  sentiment series (JSON, CSV, the page's charts); week suits windows over 90 days
   --model M       all (default), a channel name, or a raw model id (sentiment and citations
                   only: the competitor series then covers all channels, and the page says so;
                   the model leaderboard always covers every channel)
@@ -71,7 +85,9 @@ interface ReportArgs {
   from: { db: string } | { cluster: string }
   out: string
   domains: string[] | 'all'
-  days: number
+  /** The window as the engine takes it: days, or startDate and endDate. */
+  window: { days?: number; startDate?: string; endDate?: string }
+  granularity: 'day' | 'week' | 'month' | undefined
   model: string
   now: string
 }
@@ -84,6 +100,9 @@ function parseReportArgs(argv: string[]): ReportArgs | 'help' {
     all?: boolean
     out?: string
     days?: string
+    start?: string
+    end?: string
+    granularity?: string
     model?: string
     now?: string
     help?: boolean
@@ -96,6 +115,9 @@ function parseReportArgs(argv: string[]): ReportArgs | 'help' {
       all: { type: 'boolean' },
       out: { type: 'string' },
       days: { type: 'string' },
+      start: { type: 'string' },
+      end: { type: 'string' },
+      granularity: { type: 'string' },
       model: { type: 'string' },
       now: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -115,9 +137,17 @@ function parseReportArgs(argv: string[]): ReportArgs | 'help' {
   // Several --domain flags naming one domain (in any case) make one report.
   const unique = [...new Set(domainIds.map((id) => flagValue(domainIdParam, id)))]
   const days = flagValue(daysParam, values.days)
+  const startDate = flagValue(startDateParam, values.start)
+  const endDate = flagValue(endDateParam, values.end)
+  const granularity = flagValue(granularityParam, values.granularity)
   const model = flagValue(modelParam, values.model)
   const now = flagValue(nowParam, values.now) ?? new Date().toISOString()
-  return { from, out, domains: values.all ? 'all' : unique, days, model, now }
+  const window = {
+    ...(days === undefined ? {} : { days }),
+    ...(startDate === undefined ? {} : { startDate }),
+    ...(endDate === undefined ? {} : { endDate }),
+  }
+  return { from, out, domains: values.all ? 'all' : unique, window, granularity, model, now }
 }
 
 /** Writes a file whole or not at all: a temp file renamed into place. */
@@ -177,6 +207,7 @@ export async function reportCommand(
     const source = await openSource(args.from)
     close = source.close
     const engine = source.engine
+    const { granularity } = args
     const domains = await resolveDomains(engine, args.domains)
     await mkdir(args.out, { recursive: true })
 
@@ -188,10 +219,11 @@ export async function reportCommand(
         stream: io.stderr,
       })
       clearBar = () => bar.clear()
-      const base = { domainId: domain.id, days: args.days, now: args.now }
-      const prompts = await engine.computePromptSeries(base)
+      const base = { domainId: domain.id, ...args.window, now: args.now }
+      const series = { ...base, ...(granularity === undefined ? {} : { granularity }) }
+      const prompts = await engine.computePromptSeries(series)
       bar.tick()
-      const competitors = await engine.computeCompetitorSeries({ ...base, model: competitorModel })
+      const competitors = await engine.computeCompetitorSeries({ ...series, model: competitorModel })
       bar.tick()
       const overview = await engine.sentimentOverview({ ...base, model: args.model })
       bar.tick()
@@ -199,7 +231,7 @@ export async function reportCommand(
       bar.tick()
       const leaderboard = await engine.modelLeaderboard(base)
       bar.tick()
-      const sentimentSeries = await engine.sentimentSeries({ ...base, model: args.model })
+      const sentimentSeries = await engine.sentimentSeries({ ...series, model: args.model })
       bar.tick()
       const citedDomains = await engine.citedDomains({ ...base, model: args.model })
       bar.tick()
