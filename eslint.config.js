@@ -4,7 +4,7 @@ import globals from 'globals'
 
 /**
  * The package's public entry points, as paths under src/ without `.js`: exactly the modules the
- * package.json `exports` map publishes (".", "./api", "./http", "./report", "./arrow", "./mcp", "./demo";
+ * package.json `exports` map publishes (".", "./api", "./http", "./report", "./arrow", "./mcp", "./demo", "./cluster";
  * test/tooling.test.ts keeps the two lists equal).
  */
 export const PUBLIC_ENTRY_POINTS = [
@@ -15,10 +15,11 @@ export const PUBLIC_ENTRY_POINTS = [
   'arrow/index',
   'mcp/index',
   'demo/index',
+  'cluster/index',
 ]
 
 /** Folders of src/ that are clients of the package: they import it only through its entry points. */
-export const CLIENT_FOLDERS = ['http', 'cli', 'mcp']
+export const CLIENT_FOLDERS = ['http', 'cli', 'mcp', 'cluster']
 
 /**
  * `no-restricted-imports` for a file `depth` folders below src/ inside a client folder: a

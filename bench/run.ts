@@ -40,6 +40,8 @@ const PLAN: PlannedSuite[] = quick
       { id: 'rankings-S', script: 'rankings', dataset: 'S' },
       // Issue 11: citations, cited domains, fan-out queries, sentiment over time.
       { id: 'citations-S', script: 'citations', dataset: 'S' },
+      // Issue 15: every time series by day, week and month over 365 days.
+      { id: 'buckets-S', script: 'buckets', dataset: 'S' },
     ]
   : [
       { id: 'reference-S', script: 'reference', dataset: 'S' },
@@ -52,6 +54,8 @@ const PLAN: PlannedSuite[] = quick
       { id: 'rankings-Crowd', script: 'rankings', dataset: 'Crowd', heapMB: 8192 },
       // Issue 11: citations, cited domains, fan-out queries, sentiment over time.
       { id: 'citations-L', script: 'citations', dataset: 'L', heapMB: 8192 },
+      // Issue 15: every time series by day, week and month over 365 days.
+      { id: 'buckets-L', script: 'buckets', dataset: 'L', heapMB: 8192 },
     ]
 
 async function duckdbVersion(): Promise<string> {

@@ -160,7 +160,9 @@ class DuckDBEngine implements Engine {
     if (typeof path === 'string' && existsSync(path) && statSync(path).isDirectory()) {
       this.#check()
       if (this.readOnly) throw new ReadOnlyError('ingest')
-      const rows = await this.pool.use((c) => readExport(c.conn, path))
+      const rows = this.hardened
+        ? await withScratchEngine({}, (scratch) => scratch.pool.use((c) => readExport(c.conn, path)))
+        : await this.pool.use((c) => readExport(c.conn, path))
       return this.#ingest(async (call) => feedFlat(call, rows))
     }
     return this.#ingest((call) => feedNdjsonPath(call, path, options.onProgress))
@@ -194,14 +196,17 @@ class DuckDBEngine implements Engine {
 
   async exportParquet(dir: string, options: ExportParquetOptions = {}): Promise<ExportResult> {
     this.#check()
-    if (this.hardened) {
-      throw new ReadOnlyError('exportParquet', 'in serving (hardened) mode DuckDB has no file access')
-    }
     let ids: string[] | null = null
     if (options.domainIds !== undefined) {
       ids = options.domainIds.map((d) => String(d).toLowerCase())
       const unknown = ids.filter((d) => !this.catalog.domains.has(d))
       if (unknown.length > 0) throw new NotFoundError('domain', unknown.join(', '))
+    }
+    if (this.hardened) {
+      // DuckDB has no file access here: export from a copy of the file, as a backup does.
+      if (this.db.file === null)
+        throw new ReadOnlyError('exportParquet', 'an in-memory engine opened for serving has no file to copy')
+      return this.#fromCopy(dirname(resolve(dir)), (scratch) => scratch.exportParquet(dir, options))
     }
     return this.#rw.read(() =>
       this.pool.use(async (c) => {
@@ -380,25 +385,21 @@ class DuckDBEngine implements Engine {
    * A served (hardened) engine cannot write files from DuckDB: its database file (and write-ahead
    * log) is copied while no write runs, and the backup is written from the copy.
    */
-  async #backupFromCopy(into: string): Promise<Record<string, number>> {
+  #backupFromCopy(into: string): Promise<Record<string, number>> {
+    return this.#fromCopy(dirname(into), (scratch) => scratch.pool.use((c) => writeBackupFiles(c.conn, into)))
+  }
+
+  /** Runs `fn` on a scratch engine opened on a copy of the file (made in `near`) taken while no write runs. */
+  async #fromCopy<T>(near: string, fn: (scratch: DuckDBEngine) => Promise<T>): Promise<T> {
     const file = this.db.file!
-    const snapshot = await mkdtemp(join(dirname(into), '.va-snapshot-'))
+    const snapshot = await mkdtemp(join(near, '.va-snapshot-'))
     try {
       const copy = join(snapshot, 'snapshot.duckdb')
       await this.#writeMutex.run(async () => {
         this.#check()
         await copyDatabaseFiles(file, copy)
       })
-      const scratch = (await openEngine({
-        path: copy,
-        readConnections: 1,
-        aggregateCache: false,
-      })) as DuckDBEngine
-      try {
-        return await scratch.pool.use((c) => writeBackupFiles(c.conn, into))
-      } finally {
-        await scratch.close()
-      }
+      return await withScratchEngine({ path: copy }, fn)
     } finally {
       await rm(snapshot, { recursive: true, force: true })
     }
@@ -487,6 +488,23 @@ export async function openEngine(options: OpenEngineOptions = {}): Promise<Engin
   } catch (e) {
     db.close()
     throw e
+  }
+}
+
+/** Runs `fn` on a private engine with file access (in memory unless `path`), closed after. */
+async function withScratchEngine<T>(
+  options: { path?: string },
+  fn: (scratch: DuckDBEngine) => Promise<T>,
+): Promise<T> {
+  const scratch = (await openEngine({
+    ...options,
+    readConnections: 1,
+    aggregateCache: false,
+  })) as DuckDBEngine
+  try {
+    return await fn(scratch)
+  } finally {
+    await scratch.close()
   }
 }
 

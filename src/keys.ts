@@ -32,6 +32,46 @@ function hashKey(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex')
 }
 
+/**
+ * The SHA-256 (hex) under which a presented secret would be stored, or null for a value no key
+ * can have; the same work for every string of acceptable length.
+ * @example
+ * const hash = apiKeyHash(token) // look it up in any store of key hashes
+ */
+export function apiKeyHash(secret: unknown): string | null {
+  if (typeof secret !== 'string' || secret.length > MAX_SECRET_LENGTH) return null
+  return hashKey(secret)
+}
+
+/**
+ * A new key: its checked fields, its secret (to hand out once) and the hash to store.
+ * @example
+ * const { secret, hash, info } = newApiKey({ teamId })
+ */
+export function newApiKey(params: CreateApiKeyParams): { secret: string; hash: string; info: ApiKeyInfo } {
+  const uuid = (v: unknown, path: string): string => {
+    if (typeof v !== 'string' || !UUID_RE.test(v))
+      throw new ValidationError([{ path, message: `${path} must be a UUID.` }])
+    return v.toLowerCase()
+  }
+  const teamId = uuid(params.teamId, 'team_id')
+  const scope = (params.scopeTeamIds ?? [teamId]).map((t) => uuid(t, 'scope_team_id'))
+  const allowed =
+    params.allowedDomains == null ? null : params.allowedDomains.map((d) => uuid(d, 'allowed_domain'))
+  const secret = KEY_PREFIX + randomBytes(24).toString('base64url')
+  const info: ApiKeyInfo = {
+    id: randomUUID(),
+    prefix: secret.slice(0, KEY_PREFIX.length + 4),
+    team_id: teamId,
+    scope_team_ids: [...new Set(scope.length ? scope : [teamId])],
+    allowed_domains: allowed === null ? null : [...new Set(allowed)],
+    name: params.name ?? null,
+    created_at: new Date().toISOString(),
+    revoked_at: null,
+  }
+  return { secret, hash: hashKey(secret), info }
+}
+
 function frozen(info: ApiKeyInfo): ApiKeyInfo {
   return Object.freeze({
     ...info,
@@ -91,33 +131,13 @@ export class ApiKeys {
 
   /** The active key whose secret this is, or null; the same work for every refusal. */
   verify(secret: unknown): ApiKeyInfo | null {
-    if (typeof secret !== 'string' || secret.length > MAX_SECRET_LENGTH) return null
-    return this.#byHash.get(hashKey(secret)) ?? null
+    const hash = apiKeyHash(secret)
+    return hash === null ? null : (this.#byHash.get(hash) ?? null)
   }
 
   /** Creates a key (the secret is returned once); it verifies as soon as this resolves. */
   async create(params: CreateApiKeyParams): Promise<CreatedApiKey> {
-    const uuid = (v: unknown, path: string): string => {
-      if (typeof v !== 'string' || !UUID_RE.test(v))
-        throw new ValidationError([{ path, message: `${path} must be a UUID.` }])
-      return v.toLowerCase()
-    }
-    const teamId = uuid(params.teamId, 'team_id')
-    const scope = (params.scopeTeamIds ?? [teamId]).map((t) => uuid(t, 'scope_team_id'))
-    const allowed =
-      params.allowedDomains == null ? null : params.allowedDomains.map((d) => uuid(d, 'allowed_domain'))
-    const secret = KEY_PREFIX + randomBytes(24).toString('base64url')
-    const info: ApiKeyInfo = {
-      id: randomUUID(),
-      prefix: secret.slice(0, KEY_PREFIX.length + 4),
-      team_id: teamId,
-      scope_team_ids: [...new Set(scope.length ? scope : [teamId])],
-      allowed_domains: allowed === null ? null : [...new Set(allowed)],
-      name: params.name ?? null,
-      created_at: new Date().toISOString(),
-      revoked_at: null,
-    }
-    const hash = hashKey(secret)
+    const { secret, hash, info } = newApiKey(params)
     await this.#write((conn) =>
       conn.run(sqlText('keys/insert_api_key'), {
         id: info.id,

@@ -118,7 +118,35 @@ export interface IngestResult {
 /** A clock: a Date or an ISO 8601 string. */
 export type Clock = Date | string
 
-export interface PromptSeriesParams {
+/** Bucket sizes of a time series (extensions section 9): UTC dates, ISO weeks (Monday first), calendar months. */
+export const GRANULARITIES = ['day', 'week', 'month'] as const
+export type Granularity = (typeof GRANULARITIES)[number]
+
+/**
+ * An explicit window instead of `days` (extensions section 9): both dates or neither, start <= end
+ * <= today (UTC), at most 365 days, both included.
+ */
+export interface DateRangeParams {
+  /** `YYYY-MM-DD`, the first UTC date of the window. */
+  startDate?: string
+  /** `YYYY-MM-DD`, the last UTC date of the window, today at the latest. */
+  endDate?: string
+}
+/** The bucket of a time series' datapoints (default `day`). */
+export interface GranularityParams {
+  granularity?: Granularity
+}
+/** What a payload echoes of an explicit window (after `days`, the window's length). */
+export interface RangeEcho {
+  start_date?: string | undefined
+  end_date?: string | undefined
+}
+/** The echo of `granularity`, only when the request gave it. */
+export interface GranularityEcho {
+  granularity?: Granularity | undefined
+}
+
+export interface PromptSeriesParams extends DateRangeParams, GranularityParams {
   domainId: string
   /** 1-365, default 30. */
   days?: number
@@ -127,14 +155,14 @@ export interface PromptSeriesParams {
   /** Defaults to the current time. */
   now?: Clock
 }
-export interface CompetitorSeriesParams {
+export interface CompetitorSeriesParams extends DateRangeParams, GranularityParams {
   domainId: string
   days?: number
   /** `all` (default) or a channel name. */
   model?: string
   now?: Clock
 }
-export interface SentimentParams {
+export interface SentimentParams extends DateRangeParams {
   domainId: string
   days?: number
   /** `all` (default), a channel name, or a raw model identifier. */
@@ -155,7 +183,7 @@ export interface PromptEntry {
   estimated_search_volume: number | null
   series: PromptDatapoint[]
 }
-export interface PromptSeriesPayload {
+export interface PromptSeriesPayload extends RangeEcho, GranularityEcho {
   data: { items: PromptEntry[] }
   domain_id: string
   days: number
@@ -184,7 +212,7 @@ export interface CompetitorEntry {
   total_queries: number
   series: CompetitorDatapoint[]
 }
-export interface CompetitorSeriesPayload {
+export interface CompetitorSeriesPayload extends RangeEcho, GranularityEcho {
   data: { items: CompetitorEntry[] }
   domain_id: string
   days: number
@@ -192,7 +220,7 @@ export interface CompetitorSeriesPayload {
   generated_at: string
 }
 
-export interface SentimentOverviewPayload {
+export interface SentimentOverviewPayload extends RangeEcho {
   data: { positive_percent: number; negative_percent: number; total_mentions: number }
   domain_id: string
   days: number
@@ -207,7 +235,7 @@ export interface ThemeEntry {
   occurrences: number
   created_at: string
 }
-export interface SentimentThemesPayload {
+export interface SentimentThemesPayload extends RangeEcho {
   data: { items: ThemeEntry[] }
   domain_id: string
   days: number
@@ -254,7 +282,7 @@ export interface ListPromptsParams {
   now?: Clock
 }
 /** domain_id, days, model: the brand rankings and the brand time series. */
-export interface BrandReportParams {
+export interface BrandReportParams extends DateRangeParams {
   domainId: string
   /** 1-365, default 30. */
   days?: number
@@ -263,14 +291,14 @@ export interface BrandReportParams {
   now?: Clock
 }
 export type BrandRankingsParams = BrandReportParams
-export interface ModelLeaderboardParams {
+export interface ModelLeaderboardParams extends DateRangeParams {
   domainId: string
   days?: number
   now?: Clock
 }
 export const BRAND_METRICS = ['visibility', 'mentions', 'citations', 'citability'] as const
 export type BrandMetric = (typeof BRAND_METRICS)[number]
-export interface BrandSeriesParams extends BrandReportParams {
+export interface BrandSeriesParams extends BrandReportParams, GranularityParams {
   /** Which of the four brand time series. */
   metric: BrandMetric
 }
@@ -334,7 +362,7 @@ export interface BrandRankingItem {
   prompts_mentioned: number
   total_prompts: number
 }
-export interface BrandRankingsPayload {
+export interface BrandRankingsPayload extends RangeEcho {
   data: { items: BrandRankingItem[] }
   domain_id: string
   days: number
@@ -349,7 +377,7 @@ export interface LeaderboardItem {
   mentions: number
   responses: number
 }
-export interface ModelLeaderboardPayload {
+export interface ModelLeaderboardPayload extends RangeEcho {
   data: { items: LeaderboardItem[] }
   domain_id: string
   days: number
@@ -359,7 +387,7 @@ export interface ValuePoint {
   date: string
   value: number
 }
-export interface BrandSeriesPayload {
+export interface BrandSeriesPayload extends RangeEcho, GranularityEcho {
   data: { items: ValuePoint[] }
   domain_id: string
   days: number
@@ -670,7 +698,7 @@ export interface Engine {
 // Citations, cited domains, fan-out queries and sentiment over time (extensions sections 6, 7)
 
 /** Parameters of the citations and cited-domains reports. */
-export interface CitationsParams {
+export interface CitationsParams extends DateRangeParams {
   domainId: string
   /** 1-365, default 30. */
   days?: number
@@ -705,7 +733,7 @@ export interface CitationItem {
   first_seen: string
   last_seen: string
 }
-export interface CitationsPayload {
+export interface CitationsPayload extends RangeEcho {
   data: { items: CitationItem[]; total: number }
   domain_id: string
   days: number
@@ -726,7 +754,7 @@ export interface CitedDomainItem {
   is_brand: boolean
   competitor_id: string | null
 }
-export interface CitedDomainsPayload {
+export interface CitedDomainsPayload extends RangeEcho {
   data: { items: CitedDomainItem[]; total: number }
   domain_id: string
   days: number
@@ -736,7 +764,7 @@ export interface CitedDomainsPayload {
 }
 
 /** Parameters of the fan-out queries report. */
-export interface FanoutQueriesParams {
+export interface FanoutQueriesParams extends DateRangeParams {
   domainId: string
   days?: number
   /** `all` (default), a channel name, or a raw model identifier. */
@@ -755,7 +783,7 @@ export interface FanoutPromptItem {
   text: string
   fanout_queries: FanoutQueryItem[]
 }
-export interface FanoutQueriesPayload {
+export interface FanoutQueriesPayload extends RangeEcho {
   data: { items: FanoutPromptItem[]; total: number }
   domain_id: string
   days: number
@@ -764,14 +792,14 @@ export interface FanoutQueriesPayload {
 }
 
 /** Parameters of the sentiment time series: those of the sentiment endpoints. */
-export type SentimentSeriesParams = SentimentParams
+export interface SentimentSeriesParams extends SentimentParams, GranularityParams {}
 export interface SentimentSeriesPoint {
   date: string
   positive_percent: number
   negative_percent: number
   total_mentions: number
 }
-export interface SentimentSeriesPayload {
+export interface SentimentSeriesPayload extends RangeEcho, GranularityEcho {
   data: { items: SentimentSeriesPoint[] }
   domain_id: string
   days: number

@@ -60,7 +60,13 @@ const modelPayloads = (m: ReferenceModel, ids: string[], q: Query) =>
 
 const conn = (e: Engine) => (e as unknown as { write: DuckDBConnection }).write
 
-/** Every row of every aggregate table, surrogate keys replaced by the ids and names they stand for. */
+/** The columns of the aggregates that index the text dictionaries, with the kind of text. */
+const TEXT_COLUMNS = { url_idx: 1, host_idx: 2, title_idx: 3, page_type_idx: 4, query_idx: 5 } as const
+
+/**
+ * Every row of every aggregate table, surrogate keys replaced by the ids and names they stand for
+ * (text indexes by their texts: a store that deleted rows keeps its dictionary entries, stable).
+ */
 async function aggregates(e: Engine): Promise<Record<string, string[]>> {
   const c = conn(e)
   const rows = async (sql: string) => (await c.runAndReadAll(sql)).getRowObjectsJson()
@@ -73,6 +79,23 @@ async function aggregates(e: Engine): Promise<Record<string, string[]>> {
   const models = new Map(
     (await rows('SELECT model_key, model FROM models')).map((r) => [String(r.model_key), r.model]),
   )
+  const texts = new Map(
+    (await rows('SELECT domain_key, kind, idx, text FROM texts')).map((r) => [
+      `${String(r.domain_key)}:${String(r.kind)}:${String(r.idx)}`,
+      r.text,
+    ]),
+  )
+  const textsOf = (r: Record<string, unknown>) =>
+    Object.fromEntries(
+      Object.entries(TEXT_COLUMNS)
+        .filter(([column]) => column in r)
+        .map(([column, kind]) => [
+          column,
+          r[column] === null
+            ? null
+            : (texts.get(`${String(r.domain_key)}:${kind}:${String(r[column])}`) ?? 'missing'),
+        ]),
+    )
   const tables = await rows(
     "SELECT table_name FROM duckdb_tables() WHERE database_name <> 'temp' AND schema_name = 'main' AND table_name LIKE 'agg_%' ORDER BY 1",
   )
@@ -82,6 +105,7 @@ async function aggregates(e: Engine): Promise<Record<string, string[]>> {
       .map((r) =>
         JSON.stringify({
           ...r,
+          ...textsOf(r),
           domain_key: domains.get(String(r.domain_key)) ?? `missing ${String(r.domain_key)}`,
           ...('model_key' in r ? { model_key: models.get(String(r.model_key)) ?? 'missing' } : {}),
         }),

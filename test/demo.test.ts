@@ -263,10 +263,11 @@ describe('demo seeded into an engine', () => {
 })
 
 describe('README', () => {
-  it('shows the curls npm start prints, one per endpoint of the table, for the demo domain', () => {
+  it('shows the curls npm start prints, one per endpoint of the table and a weekly series, for the demo domain', () => {
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
     const curls = demoCurls({ url: 'http://127.0.0.1:8787', key: '$KEY', domainId: demoDomainId(0) })
-    expect(curls).toHaveLength(rows.length + 2)
+    expect(curls).toHaveLength(rows.length + 3)
+    expect(curls[rows.length]).toMatch(/\?domain_id=[0-9a-f-]{36}&days=90&granularity=week"$/)
     const block = `\`\`\`sh\n${curls.join('\n')}\n\`\`\``
     expect(readme, 'README Quick start: regenerate the curl block with `npm run readme:curls`').toContain(
       block,

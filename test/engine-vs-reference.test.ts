@@ -212,15 +212,49 @@ describe('engine equals the reference model on the listings, rankings and brand 
   )
 })
 
-/** Queries without a date range or buckets (extensions section 9, a later issue): days only. */
-const daysOnly = extQueryArb.map((q): ExtQuery => ({
-  ...q,
-  window: { ...q.window, range: false, granularity: undefined },
-}))
-const extQueries = fc.array(daysOnly, { minLength: 1, maxLength: 4 })
+/** Queries with `days` or a random range (extensions section 9), and a random granularity or none. */
+const extQueries = fc.array(extQueryArb, { minLength: 1, maxLength: 4 })
 
 describe('engine equals the reference model on random datasets with titles, page types and fan-out queries', () => {
   const cases = [
+    [
+      'prompt series (ranges, buckets)',
+      (e: Engine, m: ReferenceModel, ds: ExtDataset, q: ExtQuery) => {
+        const p = extParamsFor(ds, q).promptSeries
+        return [e.computePromptSeries(p), m.promptSeries(p)] as const
+      },
+    ],
+    [
+      'competitor series (ranges, buckets)',
+      (e: Engine, m: ReferenceModel, ds: ExtDataset, q: ExtQuery) => {
+        const p = extParamsFor(ds, q).competitorSeries
+        return [e.computeCompetitorSeries(p), m.competitorSeries(p)] as const
+      },
+    ],
+    [
+      'sentiment overview and themes (ranges)',
+      (e: Engine, m: ReferenceModel, ds: ExtDataset, q: ExtQuery) => {
+        const p = extParamsFor(ds, q).report
+        return [
+          Promise.all([e.sentimentOverview(p), e.sentimentThemes(p)]),
+          [m.sentimentOverview(p), m.sentimentThemes(p)],
+        ] as const
+      },
+    ],
+    [
+      'brand rankings, model leaderboard, brand series (ranges, buckets)',
+      (e: Engine, m: ReferenceModel, ds: ExtDataset, q: ExtQuery) => {
+        const p = extParamsFor(ds, q)
+        return [
+          Promise.all([
+            e.brandRankings(p.report),
+            e.modelLeaderboard(p.leaderboard),
+            e.brandSeries(p.brandSeries),
+          ]),
+          [m.brandRankings(p.report), m.modelLeaderboard(p.leaderboard), m.brandSeries(p.brandSeries)],
+        ] as const
+      },
+    ],
     [
       'citations',
       (e: Engine, m: ReferenceModel, ds: ExtDataset, q: ExtQuery) => {

@@ -43,7 +43,7 @@ describe('prune', () => {
     const r = await engine.prune({ olderThanDays: 2, now: NOW })
     expect(r).toEqual({
       before: '2026-11-18',
-      deleted: { analyses: 2, mentions: 2, citations: 2, theme_occurrences: 2 },
+      deleted: { analyses: 2, mentions: 2, citations: 2, theme_occurrences: 2, fanout_queries: 0 },
     })
     const fresh = await openEngine()
     await fresh.ingest(
@@ -62,7 +62,7 @@ describe('prune', () => {
     expect(await engine.stats()).toMatchObject({ analyses: 1, prompts: 1, competitors: 1, themes: 1 })
     expect(await engine.prune({ olderThanDays: 0, now: NOW })).toEqual({
       before: '2026-11-20',
-      deleted: { analyses: 0, mentions: 0, citations: 0, theme_occurrences: 0 },
+      deleted: { analyses: 0, mentions: 0, citations: 0, theme_occurrences: 0, fanout_queries: 0 },
     })
   })
 

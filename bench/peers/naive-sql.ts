@@ -284,8 +284,22 @@ export class NaiveSql implements ReportFunctions {
     this.instance.closeSync()
   }
 
+  /**
+   * The bucket of every series statement (extensions section 9; bench/suites/buckets.ts): `day`, or
+   * each analysis's UTC date truncated to its ISO week or month (DuckDB's date_trunc), the window's
+   * first date at the earliest. The statements group by that date as they group by the day.
+   */
+  granularity: 'day' | 'week' | 'month' = 'day'
+
   async rows(sql: string, values: Record<string, DuckDBValue>): Promise<Row[]> {
-    const reader = await this.connection.runAndReadAll(sql, values)
+    const text =
+      this.granularity === 'day'
+        ? sql
+        : sql.replaceAll(
+            'CAST(answered_at AS DATE) AS d',
+            `GREATEST(CAST(date_trunc('${this.granularity}', CAST(answered_at AS DATE)) AS DATE), CAST($start AS DATE)) AS d`,
+          )
+    const reader = await this.connection.runAndReadAll(text, values)
     return reader.getRowObjectsJS() as Row[]
   }
 

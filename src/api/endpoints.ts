@@ -10,12 +10,14 @@ import { z } from 'zod'
 import {
   channelModelParam,
   citationLimitParam,
-  daysParam,
   domainIdParam,
+  granularityParam,
   limitParam,
   modelParam,
+  normalizeWindowParams,
   pageParam,
   querySchema,
+  WINDOW_PARAMS,
   sizeParam,
   sentimentDomainIdParam,
   type ParamSet,
@@ -40,7 +42,7 @@ import {
 import { payloadNames } from '../schemas/payloads.js'
 import { ValidationError } from '../errors.js'
 import { keyScopeOf } from '../key-scope.js'
-import type { ApiKeyInfo, BrandMetric, Clock, Engine } from '../types.js'
+import type { ApiKeyInfo, BrandMetric, Clock, Engine, Granularity } from '../types.js'
 import { listReadableDomains, type AccessClass } from './access.js'
 
 /**
@@ -88,6 +90,11 @@ export interface EndpointDefinition<P extends ParamSet = ParamSet, R extends z.Z
   /** Name of the `visibility compute` subcommand; none: not offered there. */
   readonly cli?: string
   /**
+   * true when the row answers about the caller's API key (the key check): offered only where a
+   * request carries a key (REST, MCP over HTTP), not to a local reader (stdio MCP, the CLI).
+   */
+  readonly keyed?: boolean
+  /**
    * What the MCP tool of this row answers and when an assistant should pick it (the tool's
    * description; default: the summary and description). Write it for a model choosing among
    * tools: the question it answers, the fields it returns, how to get its inputs.
@@ -102,8 +109,17 @@ export interface Endpoint<
   P extends ParamSet = ParamSet,
   R extends z.ZodType = z.ZodType,
 > extends EndpointDefinition<P, R> {
-  /** Validates a query string (or CLI flags): first issue in parameter order wins. */
+  /**
+   * Validates a query string: first issue in parameter order wins, then the rules between the
+   * window's parameters; the result is normalized (`normalize`).
+   */
   readonly query: z.ZodType<ParamValues<P>>
+  /**
+   * Values each valid on its own (tool arguments, CLI flags) after the window's rules: only the
+   * row's parameters, `days` set (a range's length or the default); a ValidationError naming the
+   * parameter otherwise. What the cache is keyed by and `compute` takes.
+   */
+  normalize(values: ParamValues<P>): ParamValues<P>
 }
 
 /** The exact payload of each payload schema, with the parameters it was made for. */
@@ -149,7 +165,34 @@ export function defineEndpoint<const I extends string, P extends ParamSet, R ext
       throw new Error(`endpoint ${definition.id}: parameter ${key} is named ${param.name}`)
   }
   const payload = exactPayload(definition.id, definition.payload, definition.params)
-  return { ...definition, payload, query: querySchema(definition.params) }
+  return {
+    ...definition,
+    payload,
+    query: querySchema(definition.params),
+    normalize: (values) => normalizeWindowParams(definition.params, values),
+  }
+}
+
+/** The window's values of a normalized request (wire names). */
+interface WindowValues {
+  days: number | undefined
+  start_date?: string | undefined
+  end_date?: string | undefined
+  granularity?: Granularity | undefined
+}
+
+/**
+ * The engine's window parameters of a normalized request: `days`, or the range; and `granularity`
+ * when given (the engine echoes only what it is given).
+ */
+function windowArgs(p: WindowValues) {
+  const range =
+    p.start_date !== undefined && p.end_date !== undefined
+      ? { startDate: p.start_date, endDate: p.end_date }
+      : p.days === undefined
+        ? {}
+        : { days: p.days }
+  return { ...range, ...(p.granularity === undefined ? {} : { granularity: p.granularity }) }
 }
 
 const SENTIMENT_PLAN_NOTE = 'Requires a Pro, Business or Enterprise plan.'
@@ -158,13 +201,13 @@ const SENTIMENT_PLAN_NOTE = 'Requires a Pro, Business or Enterprise plan.'
 const SENTIMENT = {
   access: 'sentiment',
   cache: 'sentiment',
-  params: { domain_id: sentimentDomainIdParam, days: daysParam, model: modelParam },
+  params: { domain_id: sentimentDomainIdParam, ...WINDOW_PARAMS, model: modelParam },
 } as const
 
 /** The engine's parameters of a sentiment endpoint. */
-const sentimentArgs = (p: { domain_id: string; days: number; model: string }, now: Clock) => ({
+const sentimentArgs = (p: WindowValues & { domain_id: string; model: string }, now: Clock) => ({
   domainId: p.domain_id,
-  days: p.days,
+  ...windowArgs(p),
   model: p.model,
   now,
 })
@@ -173,13 +216,13 @@ const sentimentArgs = (p: { domain_id: string; days: number; model: string }, no
 const BRAND_REPORT = {
   access: 'series',
   cache: 'series',
-  params: { domain_id: domainIdParam, days: daysParam, model: modelParam },
+  params: { domain_id: domainIdParam, ...WINDOW_PARAMS, model: modelParam },
 } as const
 
 /** The engine's parameters of a brand report. */
-const brandArgs = (p: { domain_id: string; days: number; model: string }, now: Clock) => ({
+const brandArgs = (p: WindowValues & { domain_id: string; model: string }, now: Clock) => ({
   domainId: p.domain_id,
-  days: p.days,
+  ...windowArgs(p),
   model: p.model,
   now,
 })
@@ -200,6 +243,7 @@ function brandSeriesEndpoint<M extends BrandMetric>(metric: M, summary: string, 
     summary,
     description: `One value per UTC date with analyses in the window: ${value}.`,
     ...BRAND_REPORT,
+    params: { ...BRAND_REPORT.params, granularity: granularityParam },
     payload: brandSeriesPayloadSchema,
     cli: `${metric}-series`,
     compute: (engine, p, { now }) => engine.brandSeries({ ...brandArgs(p, now), metric }),
@@ -210,13 +254,13 @@ function brandSeriesEndpoint<M extends BrandMetric>(metric: M, summary: string, 
 const CITATION_LISTS = {
   access: 'series',
   cache: 'series',
-  params: { domain_id: domainIdParam, days: daysParam, model: modelParam, limit: citationLimitParam },
+  params: { domain_id: domainIdParam, ...WINDOW_PARAMS, model: modelParam, limit: citationLimitParam },
 } as const
 
 /** The engine's parameters of a citations or cited-domains request. */
-const citationArgs = (p: { domain_id: string; days: number; model: string; limit: number }, now: Clock) => ({
+const citationArgs = (p: WindowValues & { domain_id: string; model: string; limit: number }, now: Clock) => ({
   domainId: p.domain_id,
-  days: p.days,
+  ...windowArgs(p),
   model: p.model,
   limit: p.limit,
   now,
@@ -239,7 +283,7 @@ export const ENDPOINTS = [
       'The top tracked prompts ranked by total mentions over the window, each with a daily series.',
     access: 'series',
     cache: 'series',
-    params: { domain_id: domainIdParam, days: daysParam, limit: limitParam },
+    params: { domain_id: domainIdParam, ...WINDOW_PARAMS, limit: limitParam, granularity: granularityParam },
     payload: promptSeriesPayloadSchema,
     cli: 'prompts',
     toolDescription:
@@ -249,7 +293,7 @@ export const ENDPOINTS = [
       "(answers' citations of the brand's website) and avg_position (mean rank of the brand in the answers, 1 = named first). " +
       'All AI models together. Use it for "which questions is my brand recommended for", top prompts, prompt-level trends.',
     compute: (engine, p, { now }) =>
-      engine.computePromptSeries({ domainId: p.domain_id, days: p.days, limit: p.limit, now }),
+      engine.computePromptSeries({ domainId: p.domain_id, ...windowArgs(p), limit: p.limit, now }),
   }),
   defineEndpoint({
     id: 'competitors',
@@ -260,7 +304,12 @@ export const ENDPOINTS = [
       'Daily visibility, share of voice, mentions, position and sentiment of the brand and each tracked competitor.',
     access: 'series',
     cache: 'series',
-    params: { domain_id: domainIdParam, days: daysParam, model: channelModelParam },
+    params: {
+      domain_id: domainIdParam,
+      ...WINDOW_PARAMS,
+      model: channelModelParam,
+      granularity: granularityParam,
+    },
     payload: competitorSeriesPayloadSchema,
     cli: 'competitors',
     toolDescription:
@@ -273,7 +322,7 @@ export const ENDPOINTS = [
       "and average the brand's daily visibility over each period's dates. Use it for brand visibility, share of voice, " +
       'competitor benchmarks, trends per AI assistant.',
     compute: (engine, p, { now }) =>
-      engine.computeCompetitorSeries({ domainId: p.domain_id, days: p.days, model: p.model, now }),
+      engine.computeCompetitorSeries({ domainId: p.domain_id, ...windowArgs(p), model: p.model, now }),
   }),
   defineEndpoint({
     id: 'overview',
@@ -333,6 +382,7 @@ export const ENDPOINTS = [
       "The key's team, plan, scope and allowlist, and its rate-limit window after counting this request.",
     access: 'none',
     cache: 'none',
+    keyed: true,
     params: {},
     payload: validatePayloadSchema,
     compute: (engine, _params, { now, caller, rateLimit }) => {
@@ -384,10 +434,11 @@ export const ENDPOINTS = [
     description: "The brand's visibility and position on each channel with analyses in the window.",
     access: 'series',
     cache: 'series',
-    params: { domain_id: domainIdParam, days: daysParam },
+    params: { domain_id: domainIdParam, ...WINDOW_PARAMS },
     payload: modelLeaderboardPayloadSchema,
     cli: 'model-leaderboard',
-    compute: (engine, p, { now }) => engine.modelLeaderboard({ domainId: p.domain_id, days: p.days, now }),
+    compute: (engine, p, { now }) =>
+      engine.modelLeaderboard({ domainId: p.domain_id, ...windowArgs(p), now }),
   }),
   brandSeriesEndpoint(
     'visibility',
@@ -436,11 +487,11 @@ export const ENDPOINTS = [
       'Per tracked prompt, the search queries the answer engines issued to answer it in the window, with how many answers issued each and on which channels.',
     access: 'series',
     cache: 'series',
-    params: { domain_id: domainIdParam, days: daysParam, model: modelParam },
+    params: { domain_id: domainIdParam, ...WINDOW_PARAMS, model: modelParam },
     payload: fanoutQueriesPayloadSchema,
     cli: 'fanout-queries',
     compute: (engine, p, { now }) =>
-      engine.fanoutQueries({ domainId: p.domain_id, days: p.days, model: p.model, now }),
+      engine.fanoutQueries({ domainId: p.domain_id, ...windowArgs(p), model: p.model, now }),
   }),
   defineEndpoint({
     id: 'sentiment-series',
@@ -449,6 +500,7 @@ export const ENDPOINTS = [
     summary: 'Sentiment time series',
     description: `The sentiment overview per UTC date: the positive/negative split of the themes of that date and the mentions they cover. ${SENTIMENT_PLAN_NOTE}`,
     ...SENTIMENT,
+    params: { ...SENTIMENT.params, granularity: granularityParam },
     payload: sentimentSeriesPayloadSchema,
     cli: 'sentiment-series',
     compute: (engine, p, { now }) => engine.sentimentSeries(sentimentArgs(p, now)),

@@ -54,6 +54,15 @@ export {
   type DomainsPayload,
 } from '../schemas/payloads.js'
 export { domainRefusalStatuses } from './access.js'
+
+// Date ranges and buckets (extensions section 9).
+export {
+  endDateParam,
+  granularityParam,
+  normalizeWindowParams,
+  startDateParam,
+  GRANULARITY_NOT_SERIES,
+} from '../schemas/params.js'
 export {
   brandRankingsPayloadSchema,
   brandSeriesPayloadSchema,

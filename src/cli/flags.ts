@@ -36,11 +36,13 @@ export async function computeWithFlags(
   endpoint: Endpoint,
   flags: Readonly<Record<string, string | undefined>>,
 ): Promise<unknown> {
-  const params: Record<string, unknown> = {}
-  for (const [flag, param] of endpointFlags(endpoint)) params[param.name] = flagValue(param, flags[flag])
+  const values: Record<string, unknown> = {}
+  for (const [flag, param] of endpointFlags(endpoint)) values[param.name] = flagValue(param, flags[flag])
   const now = flagValue(nowParam, flags[nowParam.flag]) ?? new Date()
   try {
-    return await endpoint.compute(engine, params as never, { now, caller: null })
+    // The window's rules between flags (--days with --start, --start without --end, ...).
+    const params = endpoint.normalize(values as never)
+    return await endpoint.compute(engine, params, { now, caller: null })
   } catch (e) {
     if (isValidationError(e)) throw new UsageError(e.message, { cause: e })
     throw e

@@ -3,6 +3,7 @@
  * The `visibility` command: ingest NDJSON into a DuckDB file, compute the report payloads, and the
  * demo. Imports the engine only through its public API.
  */
+import { clusterCommand } from './commands/cluster.js'
 import { COMPUTABLE, computeCommand, exportCommand, ingestCommand } from './commands/data.js'
 import { demoCommand } from './commands/demo.js'
 import { keysCommand } from './commands/keys.js'
@@ -23,12 +24,15 @@ Usage:
   visibility demo [--db PATH] [--now ISO] | visibility demo --example [--db PATH]
   visibility serve [--db PATH] [--port N] [--host H] [--demo]
   visibility mcp --db PATH [--now ISO]   (MCP server on stdio: read-only, no key)
+  visibility mcp --api URL   (MCP server on stdio calling a running API, key in VA_API_KEY)
   visibility keys create (--server URL | --db PATH) --team UUID [--scope-team UUID]... [--allow-domain UUID]... [--name N]
   visibility keys list (--server URL | --db PATH) [--json]
   visibility keys revoke (--server URL | --db PATH) KEY_ID
   visibility prune (--server URL | --db PATH) --older-than DAYS
   visibility backup (--server URL | --db PATH --out DIR)
   visibility restore --from DIR --db NEW_PATH
+  visibility serve --cluster URL --shard NAME --db PATH   (a shard of a cluster)
+  visibility cluster haproxy|ingest|move|rebalance|export|keys ...   (visibility cluster help)
 
 --server URL talks to a running server with the admin token in VA_ADMIN_TOKEN.
 
@@ -48,6 +52,7 @@ const commands: Record<string, Command> = {
   prune: pruneCommand,
   backup: backupCommand,
   restore: restoreCommand,
+  cluster: clusterCommand,
 }
 
 export async function main(argv: string[]): Promise<number> {

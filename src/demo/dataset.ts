@@ -12,8 +12,8 @@
  * third-party sources, and themes lean positive or negative with the answer's sentiment.
  *
  * The record additions of the extensions (fan-out queries, citation titles and page types,
- * `created_at` of domains and prompts) are emitted only with `additions: true`; the default is
- * {@link DEMO_RECORD_ADDITIONS}: turn it on once the ingest accepts those fields.
+ * `created_at` of domains and prompts) are emitted unless `additions: false` (the default is
+ * {@link DEMO_RECORD_ADDITIONS}).
  */
 import { CHANNELS, type AnalysisInputRecord, type Channel, type Clock, type Plan } from '../types.js'
 import { DEMO_TEAMS, type DemoBrand, type DemoSource } from './catalog.js'
@@ -22,10 +22,10 @@ import { analysis, competitor, domain, mention, prompt, team, theme } from './re
 
 /**
  * Whether the demo emits the record additions (fan-out queries, citation titles and page types,
- * `created_at` of domains and prompts) by default. Off while the ingest does not know them (it
- * refuses unknown fields); flip it on when it does.
+ * `created_at` of domains and prompts) by default: on, since the ingest takes them (a test keeps
+ * the flag equal to what the ingest accepts).
  */
-export const DEMO_RECORD_ADDITIONS = false
+export const DEMO_RECORD_ADDITIONS = true
 
 /** Days of analyses the demo holds by default, today included. */
 export const DEMO_DAYS = 120

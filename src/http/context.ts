@@ -7,7 +7,12 @@ import type { CacheGroup } from '../api/index.js'
 import type { ApiKeyInfo, Engine } from '../index.js'
 import { ResponseCache } from './cache.js'
 import { QueryLimiter } from './concurrency.js'
-import { FixedWindowRateLimiter, type RateLimitDecision, type RateLimitOptions } from './rate-limit.js'
+import {
+  FixedWindowRateLimiter,
+  type RateLimitDecision,
+  type RateLimiter,
+  type RateLimitOptions,
+} from './rate-limit.js'
 import { ServiceMetrics } from './metrics.js'
 
 /** Cache lifetimes in seconds; 0 disables caching for that group. */
@@ -31,6 +36,8 @@ export interface ServiceContextOptions {
   maxQueuedQueries?: number
   /** Milliseconds clock for the rate limit, the cache and the reports' `now` (default Date.now). */
   clock?: () => number
+  /** A shared limiter instead of the in-memory one of `rateLimit` (cluster mode: the control plane). */
+  limiter?: RateLimiter
 }
 
 /** The authenticated caller of a request: its key and how the request was counted. */
@@ -43,7 +50,7 @@ export interface ServiceContext {
   readonly engine: Engine
   /** Milliseconds clock of the rate limit, the cache and the reports' `now`. */
   readonly clock: () => number
-  readonly limiter: FixedWindowRateLimiter
+  readonly limiter: RateLimiter
   readonly cache: ResponseCache
   readonly queries: QueryLimiter
   /** Cache lifetime in milliseconds of each cache group (`none`: 0, never stored). */
@@ -77,7 +84,9 @@ export function createServiceContext(options: ServiceContextOptions): ServiceCon
   return {
     engine,
     clock,
-    limiter: new FixedWindowRateLimiter(options.rateLimit ?? { limit: 60, windowSeconds: 60 }, clock),
+    limiter:
+      options.limiter ??
+      new FixedWindowRateLimiter(options.rateLimit ?? { limit: 60, windowSeconds: 60 }, clock),
     cache,
     queries: new QueryLimiter({ maxConcurrent, maxQueued: options.maxQueuedQueries ?? maxConcurrent * 16 }),
     ttlMs: {

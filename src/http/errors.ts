@@ -121,6 +121,11 @@ export function toErrorAnswer(error: unknown, access?: AccessClass): ErrorAnswer
     return { status: 503, body: { detail: DETAIL.busy }, headers: { 'retry-after': '1' }, fault: false }
   }
   const status = statusCodeOf(error)
+  if (status === 401) {
+    // A key found revoked after authentication (a cluster shard's rate-limit count refused it).
+    const headers = { 'www-authenticate': 'Bearer realm="visibility-analytics"' }
+    return { status, body: { detail: DETAIL.unauthorized }, headers, fault: false }
+  }
   if (status !== undefined && status >= 400 && status < 500) {
     return { status, body: { detail: clientDetail(status) }, fault: false }
   }

@@ -26,12 +26,52 @@ export interface RateLimitDecision {
 }
 
 /**
+ * What the service counts requests with: this in-memory limiter on one node, or a shared counter
+ * (the cluster's control plane), whose answers may take a round trip.
+ */
+export interface RateLimiter {
+  readonly limit: number
+  readonly windowSeconds: number
+  /** Counts one request of `key` (allowed or not: a refused request still counts). */
+  hit(key: string): RateLimitDecision | Promise<RateLimitDecision>
+  /** Un-counts a request (answered 5xx) if its window is still the current one; returns the new state. */
+  refund(key: string, windowStart: number): RateLimitDecision | Promise<RateLimitDecision>
+}
+
+/** The start (epoch second) of the fixed window holding `nowMs`. */
+export function windowStartOf(nowMs: number, windowSeconds: number): number {
+  return Math.floor(nowMs / 1000 / windowSeconds) * windowSeconds
+}
+
+/**
+ * The decision for a key that has `used` requests counted in the window starting at `windowStart`.
+ * @example
+ * windowDecision({ limit: 60, windowSeconds: 60 }, Date.now(), 0, 61).allowed // false
+ */
+export function windowDecision(
+  options: RateLimitOptions,
+  nowMs: number,
+  windowStart: number,
+  used: number,
+): RateLimitDecision {
+  const reset = windowStart + options.windowSeconds
+  return {
+    allowed: used <= options.limit,
+    limit: options.limit,
+    remaining: Math.max(0, options.limit - used),
+    reset,
+    retryAfter: Math.max(1, Math.ceil(reset - nowMs / 1000)),
+    windowStart,
+  }
+}
+
+/**
  * @example
  * const limiter = new FixedWindowRateLimiter({ limit: 60, windowSeconds: 60 }, () => Date.now())
  * const decision = limiter.hit(apiKeyId)
  * if (!decision.allowed) reply.code(429).header('Retry-After', decision.retryAfter)
  */
-export class FixedWindowRateLimiter {
+export class FixedWindowRateLimiter implements RateLimiter {
   readonly limit: number
   readonly windowSeconds: number
   readonly #clock: () => number
@@ -78,7 +118,7 @@ export class FixedWindowRateLimiter {
   }
 
   #roll(nowMs: number): number {
-    const windowStart = Math.floor(nowMs / 1000 / this.windowSeconds) * this.windowSeconds
+    const windowStart = windowStartOf(nowMs, this.windowSeconds)
     if (windowStart !== this.#windowStart) {
       this.#windowStart = windowStart
       this.#counts = new Map()
@@ -87,14 +127,6 @@ export class FixedWindowRateLimiter {
   }
 
   #decision(nowMs: number, windowStart: number, used: number): RateLimitDecision {
-    const reset = windowStart + this.windowSeconds
-    return {
-      allowed: used <= this.limit,
-      limit: this.limit,
-      remaining: Math.max(0, this.limit - used),
-      reset,
-      retryAfter: Math.max(1, Math.ceil(reset - nowMs / 1000)),
-      windowStart,
-    }
+    return windowDecision(this, nowMs, windowStart, used)
   }
 }

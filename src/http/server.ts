@@ -6,10 +6,10 @@
  *   endpoints (validation): 400 parameters                          (zod schemas, first issue wins)
  *   endpoints (handler): 403/404 domain -> 403 plan -> cache -> engine (cache only after authorization)
  */
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify'
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import { ENDPOINTS, type EndpointId } from '../api/index.js'
-import { createServiceContext, type ServiceContextOptions } from './context.js'
+import { createServiceContext, type ServiceContext, type ServiceContextOptions } from './context.js'
 import {
   edgeServerOptions,
   installContract,
@@ -50,6 +50,11 @@ export interface BuildServerOptions extends ServiceContextOptions {
   retainDays?: number | undefined
   /** Milliseconds between two prunes (default one day). */
   retentionIntervalMs?: number
+  /**
+   * Plugins registered after authentication and before the endpoints (cluster mode: the shard's
+   * domain ownership check and its internal move endpoints).
+   */
+  extensions?: FastifyPluginAsync<{ ctx: ServiceContext }>[]
 }
 
 /**
@@ -101,6 +106,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   await app.register(metricsPlugin, { ctx })
   await app.register(headersPlugin)
   await app.register(authPlugin, { ctx })
+  for (const extension of options.extensions ?? []) await app.register(extension, { ctx })
   await app.register(endpointsPlugin, { ctx })
   await app.register(mcpPlugin, { ctx, sessions: options.mcp })
   await app.register(docsPlugin, { ctx })

@@ -10,7 +10,7 @@
  * await closed
  * await engine.close()
  */
-export { TOOLS, defineTool, forTools, toolName, type ToolDefinition } from './tools.js'
+export { LOCAL_TOOLS, TOOLS, defineTool, forTools, toolName, type ToolDefinition } from './tools.js'
 export {
   argumentsDetail,
   createMcpServer,
@@ -22,7 +22,8 @@ export {
   type ToolCallExtra,
   type ToolOutcome,
 } from './server.js'
-export { localBackend, serveStdio, type StdioOptions } from './stdio.js'
+export { connectStdio, localBackend, serveStdio, type StdioOptions } from './stdio.js'
+export { idempotentGet, remoteBackend, restCallUrl, serveRemoteStdio } from './remote.js'
 export { MCP_SESSION_DEFAULTS, SessionStore, type Closable, type McpSessionOptions } from './sessions.js'
 export {
   MCP_METHODS,

@@ -23,6 +23,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
+import { isValidationError } from '../index.js'
 import { TOOLS, toolName, type ToolDefinition } from './tools.js'
 
 /** What a tool handler knows about its call (the SDK's handler extra: auth info, request id, ...). */
@@ -183,7 +184,15 @@ export function createMcpServer(backend: ToolBackend, tools: readonly ToolDefini
     if (refusal !== null) return toolResult({ detail: refusal })
     const parsed = tool.input.safeParse(request.params.arguments ?? {})
     if (!parsed.success) return toolResult({ detail: argumentsDetail(tool, parsed.error) })
-    return toolResult(await backend.call(tool, parsed.data, extra))
+    let args: Record<string, unknown>
+    try {
+      // The window's rules between arguments; the REST query's normalized values (one cache entry).
+      args = tool.endpoint.normalize(parsed.data as never)
+    } catch (error) {
+      if (!isValidationError(error)) throw error
+      return toolResult({ detail: error.issues[0]?.message ?? error.message })
+    }
+    return toolResult(await backend.call(tool, args, extra))
   })
   server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [WEEKLY_SUMMARY] }))
   server.setRequestHandler(GetPromptRequestSchema, (request) => {

@@ -8,6 +8,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { DETAIL } from '../api/index.js'
 import { isValidationError, isVisibilityError, type Engine } from '../index.js'
 import { createMcpServer, type ToolBackend, type ToolOutcome } from './server.js'
+import { LOCAL_TOOLS } from './tools.js'
 
 /** The detail of a failed local call: the engine's own sentence, never DuckDB text. */
 function localDetail(error: unknown): string {
@@ -55,8 +56,19 @@ export async function serveStdio(
   engine: Engine,
   options: StdioOptions = {},
 ): Promise<{ server: Server; close(): Promise<void>; closed: Promise<void> }> {
+  return connectStdio(createMcpServer(localBackend(engine, options.now), LOCAL_TOOLS), options)
+}
+
+/**
+ * Connects an MCP server to stdio (or the given streams) until the input ends or `close()` is called.
+ * @example
+ * const { closed } = await connectStdio(createMcpServer(backend))
+ */
+export async function connectStdio(
+  server: Server,
+  options: Pick<StdioOptions, 'stdin' | 'stdout'> = {},
+): Promise<{ server: Server; close(): Promise<void>; closed: Promise<void> }> {
   const stdin = (options.stdin ?? process.stdin) as NodeJS.ReadableStream & NodeJS.EventEmitter
-  const server = createMcpServer(localBackend(engine, options.now))
   const transport = new StdioServerTransport(
     stdin as typeof process.stdin,
     (options.stdout ?? process.stdout) as typeof process.stdout,

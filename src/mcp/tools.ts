@@ -82,3 +82,6 @@ export function defineTool(endpoint: Endpoint): ToolDefinition {
  * for (const tool of TOOLS) console.log(tool.name, tool.endpoint.path)
  */
 export const TOOLS: readonly ToolDefinition[] = (ENDPOINTS as readonly Endpoint[]).map(defineTool)
+
+/** The tools of a local reader without a key (stdio): every tool but those about the caller's key. */
+export const LOCAL_TOOLS: readonly ToolDefinition[] = TOOLS.filter((t) => t.endpoint.keyed !== true)

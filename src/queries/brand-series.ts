@@ -11,25 +11,37 @@
 import { brandSeriesParamsSchema } from '../schemas/params.js'
 import type { BrandMetric, BrandSeriesParams, BrandSeriesPayload, ValuePoint } from '../types.js'
 import { datesWithAnalyses } from './competitor-series.js'
-import { parseRequest, type QueryContext } from './context.js'
+import { parseRequest, type QueryContext, type ReportScope } from './context.js'
 import { passes, rowsForModel, type FilteredRows } from './model-filter.js'
-import { formatDay, rowRange, type DayWindow } from './window.js'
+import { bucketPositions, formatDay, rowRange } from './window.js'
 
 export async function brandSeries(ctx: QueryContext, params: BrandSeriesParams): Promise<BrandSeriesPayload> {
   const { p, scope } = parseRequest(ctx, brandSeriesParamsSchema, params)
-  const { domain, window, generatedAt } = scope
+  const { domain } = scope
   const source = rowsForModel(ctx, domain.key, p.model)
-  const items = source === null ? [] : await seriesOf(source, window, p.metric)
-  return { data: { items }, domain_id: domain.id, days: p.days, model: p.model, generated_at: generatedAt }
+  const items = source === null ? [] : await seriesOf(source, scope, p.metric)
+  return {
+    data: { items },
+    domain_id: domain.id,
+    ...scope.echo,
+    model: p.model,
+    ...scope.granularityEcho,
+    generated_at: scope.generatedAt,
+  }
 }
 
-async function seriesOf(source: FilteredRows, w: DayWindow, metric: BrandMetric): Promise<ValuePoint[]> {
+async function seriesOf(
+  source: FilteredRows,
+  scope: ReportScope,
+  metric: BrandMetric,
+): Promise<ValuePoint[]> {
   const f = source.filter
-  const dates = datesWithAnalyses(await source.rows('agg_channel_day'), w, f)
+  const w = scope.window
+  const dates = datesWithAnalyses(await source.rows('agg_channel_day'), w, f, scope.buckets)
   const n = dates.day.length
   if (n === 0) return []
-  const dateIndex = new Int32Array(w.endDay - w.startDay + 1).fill(-1)
-  dates.day.forEach((d, i) => (dateIndex[d - w.startDay] = i))
+  // Each window date's datapoint (its bucket's), -1 for a bucket without analyses.
+  const dateIndex = bucketPositions(scope.buckets, dates.day)
 
   // Per date: the metric's numerator (brand) and, for the percentages, its denominator.
   const part = new Float64Array(n)

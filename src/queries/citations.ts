@@ -45,7 +45,7 @@ async function citationScope(ctx: QueryContext, params: CitationsParams) {
   const { p, scope } = parseRequest(ctx, citationsParamsSchema, params)
   const envelope = {
     domain_id: scope.domain.id,
-    days: p.days,
+    ...scope.echo,
     model: p.model,
     limit: p.limit,
     generated_at: scope.generatedAt,

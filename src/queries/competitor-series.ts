@@ -1,5 +1,7 @@
 /**
- * Competitor time series: semantics.md section 5.
+ * Competitor time series: semantics.md section 5, by the buckets of extensions section 9 (one date
+ * each by default): a datapoint's counts are the bucket's sums, its percentages and means
+ * recomputed from them.
  *
  * Reads three aggregate tables for the window, after the channel filter: agg_channel_day (the
  * dates and their analyses), agg_entity_day (per date and entity: mentions, position and sentiment
@@ -14,14 +16,14 @@ import { parseRequest, type QueryContext } from './context.js'
 import { ExactSum, addFixed, fixedMean } from './exact-mean.js'
 import { passes, resolveModelFilter, type ModelFilter } from './model-filter.js'
 import { distinctPrompts } from './prompt-masks.js'
-import { formatDay, rowRange, type DayWindow } from './window.js'
+import { bucketPositions, formatDay, rowRange, type DayWindow } from './window.js'
 
 export async function computeCompetitorSeries(
   ctx: QueryContext,
   params: CompetitorSeriesParams,
 ): Promise<CompetitorSeriesPayload> {
   const { p, scope } = parseRequest(ctx, competitorSeriesParamsSchema, params)
-  const { domain, window, generatedAt } = scope
+  const { domain, window, buckets, generatedAt } = scope
   // The parameter schema admits only `all` and channel names, which always resolve.
   const filter = resolveModelFilter(ctx.catalog, p.model)!
   const [channelDay, entityDay, entityPrompts] = await Promise.all([
@@ -29,14 +31,20 @@ export async function computeCompetitorSeries(
     ctx.aggregates.rows('agg_entity_day', domain.key),
     ctx.aggregates.rows('agg_entity_prompts', domain.key),
   ])
-  const envelope = { domain_id: domain.id, days: p.days, model: p.model, generated_at: generatedAt }
+  const envelope = {
+    domain_id: domain.id,
+    ...scope.echo,
+    model: p.model,
+    ...scope.granularityEcho,
+    generated_at: generatedAt,
+  }
   const competitors = domain.competitors
   const entities = competitors.length + 1
 
-  const dates = datesWithAnalyses(channelDay, window, filter)
+  const dates = datesWithAnalyses(channelDay, window, filter, buckets)
   const nDays = dates.day.length
   if (nDays === 0 && competitors.length === 0) return { data: { items: [] }, ...envelope }
-  const s = entitySums(entityDay, window, filter, dates.day, entities)
+  const s = entitySums(entityDay, window, filter, bucketPositions(buckets, dates.day), nDays, entities)
   const totalQueries = distinctPrompts(entityPrompts, window, filter, entityPrompts.entity_idx, entities)
 
   const entry = (e: number): CompetitorEntry => {
@@ -92,19 +100,24 @@ export async function computeCompetitorSeries(
   return { data: { items: [entry(0), ...rows] }, ...envelope }
 }
 
-/** The window's dates with at least one analysis passing the filter, ascending, and those analyses. */
+/**
+ * The window's buckets (`buckets`: `bucketStarts` of the window; by day when absent) with at least
+ * one analysis passing the filter, ascending by the day that names them, and those analyses.
+ */
 export function datesWithAnalyses(
   t: AggregateRows<'agg_channel_day'>,
   w: DayWindow,
   f: ModelFilter,
+  buckets?: Int32Array,
 ): { day: number[]; analyses: number[] } {
   const out = { day: [] as number[], analyses: [] as number[] }
   const [from, to] = rowRange(t.day, w)
+  const bucketOf = (i: number) => (buckets === undefined ? t.day[i]! : buckets[t.day[i]! - w.startDay]!)
   for (let i = from; i < to;) {
-    const d = t.day[i]!
+    const d = bucketOf(i)
     let sum = 0
     let seen = false
-    for (; i < to && t.day[i] === d; i++) {
+    for (; i < to && bucketOf(i) === d; i++) {
       if (passes(f, t.channel[i]!)) {
         sum += t.analyses[i]!
         seen = true
@@ -118,17 +131,18 @@ export function datesWithAnalyses(
   return out
 }
 
-/** Per (entity, date) sums in flat arrays indexed entity * dates + date, and per date all entities' mentions. */
+/**
+ * Per (entity, datapoint) sums in flat arrays indexed entity * datapoints + datapoint, and per
+ * datapoint all entities' mentions. `datePos`: each window date's datapoint (-1: none).
+ */
 function entitySums(
   t: AggregateRows<'agg_entity_day'>,
   w: DayWindow,
   f: ModelFilter,
-  days: number[],
+  datePos: Int32Array,
+  nDays: number,
   entities: number,
 ) {
-  const nDays = days.length
-  const datePos = new Int32Array(w.endDay - w.startDay + 1).fill(-1)
-  days.forEach((d, i) => (datePos[d - w.startDay] = i))
   const size = entities * nDays
   const s = {
     mentions: new Float64Array(size),

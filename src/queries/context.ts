@@ -8,7 +8,7 @@ import { NotFoundError, ValidationError } from '../errors.js'
 import type { AggregateSource } from '../tables/aggregates.js'
 import type { Clock } from '../types.js'
 import { formatGeneratedAt } from '../schemas/payloads.js'
-import { windowOfDays, type DayWindow } from './window.js'
+import { bucketStarts, resolveWindow, type DayWindow, type Granularity, type WindowEcho } from './window.js'
 
 export interface QueryContext {
   readonly catalog: Catalog
@@ -38,13 +38,22 @@ export function parseParams<S extends z.ZodType>(schema: S, params: unknown): z.
 export interface ReportScope {
   domain: DomainRow
   window: DayWindow
+  /** The echo of the window: `days`, then `start_date` and `end_date` when a range was given. */
+  echo: WindowEcho
+  /** The echo of `granularity`: present only when the request gave it (extensions section 9). */
+  granularityEcho: { granularity?: Granularity }
+  /** The bucket of each window date (index: day - window.startDay); by day when none was given. */
+  buckets: Int32Array
   generatedAt: string
 }
 
 /** What every report's parameters carry. */
 export interface ScopeParams {
   domainId: string
-  days: number
+  days?: number | undefined
+  startDate?: string | undefined
+  endDate?: string | undefined
+  granularity?: Granularity | undefined
   now?: Clock | undefined
 }
 
@@ -58,11 +67,23 @@ export function parseRequest<S extends z.ZodType<ScopeParams>>(
   return { p, scope: resolveScope(ctx.catalog, p) }
 }
 
-/** Resolves the domain (NotFoundError when unknown) and the window of `days` ending at `now`. */
+/**
+ * Resolves the window (`days` ending at `now`, or the explicit range; a ValidationError for a bad
+ * pair) and the domain (NotFoundError when unknown).
+ */
 export function resolveScope(catalog: Catalog, params: ScopeParams): ReportScope {
-  const domain = resolveDomain(catalog, params.domainId)
   const ms = clockMs(params.now)
-  return { domain, window: windowOfDays(ms, params.days), generatedAt: formatGeneratedAt(ms) }
+  const { window, echo } = resolveWindow(params, ms)
+  const domain = resolveDomain(catalog, params.domainId)
+  const g = params.granularity
+  return {
+    domain,
+    window,
+    echo,
+    granularityEcho: g === undefined ? {} : { granularity: g },
+    buckets: bucketStarts(window, g ?? 'day'),
+    generatedAt: formatGeneratedAt(ms),
+  }
 }
 
 /** A domain by id in any case; NotFoundError when unknown. */

@@ -67,7 +67,7 @@ export async function fanoutQueries(
   const { domain, window } = scope
   const envelope = {
     domain_id: domain.id,
-    days: p.days,
+    ...scope.echo,
     model: p.model,
     generated_at: scope.generatedAt,
   }

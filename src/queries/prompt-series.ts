@@ -1,5 +1,5 @@
 /**
- * Prompt time series: semantics.md section 4.
+ * Prompt time series: semantics.md section 4, with the window and buckets of extensions section 9.
  *
  * Reads agg_prompt_day (per day and prompt: responses, brand mentions, own-site citations, brand
  * position sum and count; computed at ingest, so the citation host rule lives in
@@ -19,13 +19,18 @@ export async function computePromptSeries(
   params: PromptSeriesParams,
 ): Promise<PromptSeriesPayload> {
   const { p, scope } = parseRequest(ctx, promptSeriesParamsSchema, params)
-  const { domain, window, generatedAt } = scope
+  const { domain, window, buckets, generatedAt } = scope
   const rows = await ctx.aggregates.rows('agg_prompt_day', domain.key)
   const [from, to] = rowRange(rows.day, window)
   const ranked = rankPrompts(rows, from, to, domain.prompts, p.limit)
 
-  // Rows are sorted by day, so appending each row to its prompt's entry keeps every series ascending.
+  // Rows are sorted by day, so appending each row to its prompt's entry keeps every series ascending;
+  // a row of the same bucket as its prompt's last datapoint adds its counts to that datapoint, whose
+  // avg_position is recomputed from the bucket's position sum and count.
   const entryOf: Array<PromptEntry | undefined> = new Array(domain.prompts.length)
+  const lastBucket = new Float64Array(domain.prompts.length).fill(-Infinity)
+  const posSum = new Float64Array(domain.prompts.length)
+  const posCnt = new Float64Array(domain.prompts.length)
   const items = ranked.map((idx) => {
     const prompt = domain.prompts[idx]!
     const entry: PromptEntry = {
@@ -39,17 +44,38 @@ export async function computePromptSeries(
   })
   const { day, prompt_idx, responses, mentions, citations, pos_sum, pos_cnt } = rows
   for (let i = from; i < to; i++) {
-    const entry = entryOf[prompt_idx[i]!]
+    const idx = prompt_idx[i]!
+    const entry = entryOf[idx]
     if (entry === undefined) continue
-    entry.series.push({
-      date: formatDay(day[i]!),
-      mentions: mentions[i]!,
-      responses: responses[i]!,
-      citations: citations[i]!,
-      avg_position: pos_cnt[i]! === 0 ? null : pos_sum[i]! / pos_cnt[i]!,
-    })
+    const bucket = buckets[day[i]! - window.startDay]!
+    if (lastBucket[idx] !== bucket) {
+      lastBucket[idx] = bucket
+      posSum[idx] = 0
+      posCnt[idx] = 0
+      entry.series.push({
+        date: formatDay(bucket),
+        mentions: 0,
+        responses: 0,
+        citations: 0,
+        avg_position: null,
+      })
+    }
+    const point = entry.series[entry.series.length - 1]!
+    point.mentions += mentions[i]!
+    point.responses += responses[i]!
+    point.citations += citations[i]!
+    posSum[idx]! += pos_sum[i]!
+    posCnt[idx]! += pos_cnt[i]!
+    point.avg_position = posCnt[idx]! === 0 ? null : posSum[idx]! / posCnt[idx]!
   }
-  return { data: { items }, domain_id: domain.id, days: p.days, limit: p.limit, generated_at: generatedAt }
+  return {
+    data: { items },
+    domain_id: domain.id,
+    ...scope.echo,
+    limit: p.limit,
+    ...scope.granularityEcho,
+    generated_at: generatedAt,
+  }
 }
 
 /**

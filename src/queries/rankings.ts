@@ -45,7 +45,7 @@ export async function brandRankings(
 ): Promise<BrandRankingsPayload> {
   const { p, scope } = parseRequest(ctx, brandReportParamsSchema, params)
   const { domain, window, generatedAt } = scope
-  const envelope = { domain_id: domain.id, days: p.days, model: p.model, generated_at: generatedAt }
+  const envelope = { domain_id: domain.id, ...scope.echo, model: p.model, generated_at: generatedAt }
   const entities = domain.competitors.length + 1
   const source = rowsForModel(ctx, domain.key, p.model)
   const t = source === null ? emptyTotals(entities) : await entityTotals(source, domain, window, entities)
@@ -130,7 +130,7 @@ export async function modelLeaderboard(
   ctx: QueryContext,
   params: ModelLeaderboardParams,
 ): Promise<ModelLeaderboardPayload> {
-  const { p, scope } = parseRequest(ctx, modelLeaderboardParamsSchema, params)
+  const { scope } = parseRequest(ctx, modelLeaderboardParamsSchema, params)
   const { domain, window, generatedAt } = scope
   const [channelDay, entityDay] = await Promise.all([
     ctx.aggregates.rows('agg_channel_day', domain.key),
@@ -165,5 +165,5 @@ export async function modelLeaderboard(
     })
   })
   items.sort((a, b) => b.visibility - a.visibility || compareText(a.model, b.model))
-  return { data: { items }, domain_id: domain.id, days: p.days, generated_at: generatedAt }
+  return { data: { items }, domain_id: domain.id, ...scope.echo, generated_at: generatedAt }
 }

@@ -1,5 +1,6 @@
 /**
- * Sentiment time series: extensions section 7.
+ * Sentiment time series: extensions section 7, by the buckets of section 9 (a bucket of one date
+ * by default).
  *
  * Reads agg_theme_day (per day, channel, model and theme: occurrences) for the window after the
  * model filter, like the overview (src/queries/sentiment.ts), and applies the overview's rule to
@@ -7,7 +8,7 @@
  * positive and negative percentages, and the sum of their occurrences. A date where no
  * non-archived theme occurred has no datapoint.
  */
-import { sentimentParamsSchema } from '../schemas/params.js'
+import { sentimentSeriesParamsSchema } from '../schemas/params.js'
 import type { SentimentSeriesParams, SentimentSeriesPayload, SentimentSeriesPoint } from '../types.js'
 import { parseRequest, type QueryContext } from './context.js'
 import { passes, resolveModelFilter } from './model-filter.js'
@@ -18,23 +19,30 @@ export async function sentimentSeries(
   ctx: QueryContext,
   params: SentimentSeriesParams,
 ): Promise<SentimentSeriesPayload> {
-  const { p, scope } = parseRequest(ctx, sentimentParamsSchema, params)
-  const { domain, window } = scope
-  const envelope = { domain_id: domain.id, days: p.days, model: p.model, generated_at: scope.generatedAt }
+  const { p, scope } = parseRequest(ctx, sentimentSeriesParamsSchema, params)
+  const { domain, window, buckets } = scope
+  const envelope = {
+    domain_id: domain.id,
+    ...scope.echo,
+    model: p.model,
+    ...scope.granularityEcho,
+    generated_at: scope.generatedAt,
+  }
   const filter = resolveModelFilter(ctx.catalog, p.model)
   if (filter === null) return { data: { items: [] }, ...envelope } // a raw model id never seen
   const themes = domain.themes
   const t = await ctx.aggregates.rows('agg_theme_day', domain.key)
   const [from, to] = rowRange(t.day, window)
-  // The last date each theme was counted on: a theme counts once per date however many rows it has.
+  // The last bucket each theme was counted in: a theme counts once per bucket however many rows it has.
   const seenOn = new Float64Array(themes.length).fill(-Infinity)
   const items: SentimentSeriesPoint[] = []
+  const bucketOf = (i: number) => buckets[t.day[i]! - window.startDay]!
   for (let i = from; i < to;) {
-    const day = t.day[i]!
+    const day = bucketOf(i)
     let positive = 0
     let distinct = 0
     let total = 0
-    for (; i < to && t.day[i] === day; i++) {
+    for (; i < to && bucketOf(i) === day; i++) {
       if (!passes(filter, t.channel[i]!, t.model_key[i]!)) continue
       const idx = t.theme_idx[i]!
       const theme = themes[idx]

@@ -43,7 +43,7 @@ async function themesOfRequest(ctx: QueryContext, params: SentimentParams) {
   const { p, scope } = parseRequest(ctx, sentimentParamsSchema, params)
   const envelope = {
     domain_id: scope.domain.id,
-    days: p.days,
+    ...scope.echo,
     model: p.model,
     generated_at: scope.generatedAt,
   }

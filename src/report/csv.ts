@@ -1,10 +1,13 @@
 /**
  * Payloads as CSV (RFC 4180): a header row, CRLF line ends, fields quoted only when they hold a
  * comma, a double quote, CR or LF (quotes doubled). The rows and columns are those of `toArrow`:
- * one row per (prompt, date), per (entity, date), per theme, or one row for the overview.
+ * one row per (prompt, date), per (entity, date), per theme, or one row for the overview; and one
+ * row per cited host or cited page.
  * null is an empty field; numbers are written as JSON writes them; booleans as true/false.
  */
 import type {
+  CitationsPayload,
+  CitedDomainsPayload,
   CompetitorSeriesPayload,
   PromptSeriesPayload,
   SentimentOverviewPayload,
@@ -150,4 +153,74 @@ export const OVERVIEW_CSV_COLUMNS = ['positive_percent', 'negative_percent', 'to
 export function sentimentOverviewCsv(payload: SentimentOverviewPayload): string {
   const d = payload.data
   return toCsv(OVERVIEW_CSV_COLUMNS, [[d.positive_percent, d.negative_percent, d.total_mentions]])
+}
+
+/** Columns of {@link citedDomainsCsv}. */
+export const CITED_DOMAIN_CSV_COLUMNS = [
+  'domain',
+  'frequency',
+  'responses',
+  'urls',
+  'share',
+  'is_brand',
+  'competitor_id',
+] as const
+
+/**
+ * The cited domains as CSV, one row per host, in payload order (most cited first).
+ * @example
+ * await writeFile('cited-domains.csv', citedDomainsCsv(await engine.citedDomains({ domainId })))
+ */
+export function citedDomainsCsv(payload: CitedDomainsPayload, options: CsvOptions = {}): string {
+  const rows = payload.data.items.map((d): Cell[] => [
+    d.domain,
+    d.frequency,
+    d.responses,
+    d.urls,
+    d.share,
+    d.is_brand,
+    d.competitor_id,
+  ])
+  return toCsv(CITED_DOMAIN_CSV_COLUMNS, rows, options)
+}
+
+/** Columns of {@link citationsCsv}. */
+export const CITATION_CSV_COLUMNS = [
+  'url',
+  'domain',
+  'title',
+  'page_type',
+  'frequency',
+  'responses',
+  'prompt_count',
+  'brand_mentions',
+  'channels',
+  'is_brand',
+  'competitor_id',
+  'first_seen',
+  'last_seen',
+] as const
+
+/**
+ * The cited pages as CSV, one row per URL, in payload order (channels joined by `;`).
+ * @example
+ * await writeFile('citations.csv', citationsCsv(await engine.citations({ domainId })))
+ */
+export function citationsCsv(payload: CitationsPayload, options: CsvOptions = {}): string {
+  const rows = payload.data.items.map((c): Cell[] => [
+    c.url,
+    c.domain,
+    c.title,
+    c.page_type,
+    c.frequency,
+    c.responses,
+    c.prompt_count,
+    c.brand_mentions,
+    c.channels.join(';'),
+    c.is_brand,
+    c.competitor_id,
+    c.first_seen,
+    c.last_seen,
+  ])
+  return toCsv(CITATION_CSV_COLUMNS, rows, options)
 }

@@ -5,12 +5,16 @@
  * import { renderReportHtml, promptSeriesCsv } from 'visibility-analytics/report'
  */
 export {
+  citationsCsv,
+  citedDomainsCsv,
   competitorSeriesCsv,
   csvField,
   promptSeriesCsv,
   sentimentOverviewCsv,
   sentimentThemesCsv,
   toCsv,
+  CITATION_CSV_COLUMNS,
+  CITED_DOMAIN_CSV_COLUMNS,
   COMPETITOR_CSV_COLUMNS,
   OVERVIEW_CSV_COLUMNS,
   PROMPT_CSV_COLUMNS,

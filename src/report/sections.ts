@@ -61,9 +61,19 @@ function kpi(label: string, value: string, detail: string, tone = ''): string {
   )}</div><div class="kpi-detail">${esc(detail)}</div></div>`
 }
 
-/** The window's first and last day (day numbers) from `days` and the UTC date of `generated_at`. */
-function windowOf(days: number, generatedAt: string): { first: number; last: number } | null {
-  const ms = Date.parse(generatedAt)
+/**
+ * The window's first and last day (day numbers): the echoed range, or `days` ending at the UTC
+ * date of `generated_at`.
+ */
+function windowOf(envelope: {
+  days: number
+  generated_at: string
+  start_date?: string | undefined
+  end_date?: string | undefined
+}): { first: number; last: number } | null {
+  const { days } = envelope
+  const end = envelope.end_date === undefined ? envelope.generated_at : `${envelope.end_date}T00:00:00Z`
+  const ms = Date.parse(end)
   if (Number.isNaN(ms) || !Number.isInteger(days) || days < 1) return null
   const last = Math.floor(ms / 86_400_000)
   return { first: last - days + 1, last }
@@ -77,7 +87,7 @@ export function renderHeader(input: ReportInput, brandName: string): string {
   const envelope = input.overview ?? input.themes ?? input.competitors ?? input.prompts ?? null
   const meta: [string, string][] = []
   if (envelope) {
-    const w = windowOf(envelope.days, envelope.generated_at)
+    const w = windowOf(envelope)
     meta.push([
       'Window',
       w
@@ -251,7 +261,7 @@ export function renderCompetitorTable(input: ReportInput, top: number): string {
   return section(
     'Competitive landscape',
     'Averages over the window, sorted by visibility',
-    `<table class="grid-table"><thead><tr><th>Entity</th><th class="num">Visibility</th><th class="num">Share of voice</th><th class="num">Mentions / day</th><th class="num">Avg position</th><th class="num">Sentiment</th><th class="num">Prompts</th></tr></thead><tbody>${rows}</tbody></table>`,
+    `<table class="grid-table"><thead><tr><th>Entity</th><th class="num">Visibility</th><th class="num">Share of voice</th><th class="num">Mentions / ${esc(input.competitors?.granularity ?? 'day')}</th><th class="num">Avg position</th><th class="num">Sentiment</th><th class="num">Prompts</th></tr></thead><tbody>${rows}</tbody></table>`,
   )
 }
 
@@ -259,7 +269,7 @@ export function renderPrompts(input: ReportInput, top: number): string {
   const p = input.prompts
   const items = p?.data.items ?? []
   if (!p || items.length === 0) return section('Top prompts', 'By brand mentions over the window', EMPTY)
-  const w = windowOf(p.days, p.generated_at)
+  const w = windowOf(p)
   const shown = items.slice(0, top).map((e) => {
     const mentions = e.series.reduce((s, d) => s + d.mentions, 0)
     const responses = e.series.reduce((s, d) => s + d.responses, 0)
@@ -348,5 +358,136 @@ export function renderThemes(input: ReportInput, top: number): string {
     'Recurring topics in AI answers about the brand, by occurrences',
     `<ul class="theme-list">${rows}</ul>${more > 0 ? `<p class="foot">And ${more} more theme${more === 1 ? '' : 's'}.</p>` : ''}`,
     'themes',
+  )
+}
+
+// ---------------------------------------------------------------------------------------------
+// The model leaderboard, sentiment over time, cited domains and cited pages (extensions 4, 6, 7).
+
+const KIND_PILL = {
+  brand: '<span class="pill brand-pill">Your site</span>',
+  competitor: '<span class="pill comp-pill">Competitor</span>',
+  other: '<span class="pill other-pill">Third party</span>',
+} as const
+
+/** Whose a cited host or page is: the brand's, a competitor's, or a third party's. */
+function ownerPill(item: { is_brand: boolean; competitor_id: string | null }): string {
+  return item.is_brand
+    ? KIND_PILL.brand
+    : item.competitor_id !== null
+      ? KIND_PILL.competitor
+      : KIND_PILL.other
+}
+
+export function renderLeaderboard(input: ReportInput): string {
+  const items = input.leaderboard?.data.items ?? []
+  const title = 'Model leaderboard'
+  const subtitle = 'The brand on each AI answer engine over the window, by visibility'
+  if (items.length === 0) return section(title, subtitle, EMPTY)
+  const max = Math.max(1, ...items.map((i) => i.visibility))
+  const rows = items
+    .map(
+      (i, n) => `<tr>
+<td class="rank">${n + 1}</td>
+<td><span class="ename">${esc(modelLabel(i.model))}</span></td>
+<td class="num">${bar(i.visibility, max, BRAND_COLOR)}${esc(formatPercent(i.visibility))}</td>
+<td class="num">${esc(i.avg_position === null ? '—' : formatNumber(i.avg_position))}</td>
+<td class="num">${esc(formatInt(i.mentions))}</td>
+<td class="num">${esc(formatInt(i.responses))}</td></tr>`,
+    )
+    .join('')
+  return section(
+    title,
+    subtitle,
+    `<table class="grid-table ranked"><thead><tr><th class="rank">#</th><th>Channel</th><th class="num">Visibility</th><th class="num">Avg position</th><th class="num">Answers mentioning</th><th class="num">Answers</th></tr></thead><tbody>${rows}</tbody></table>`,
+  )
+}
+
+export function renderSentimentTrend(input: ReportInput): string {
+  const items = input.sentimentSeries?.data.items ?? []
+  const title = 'Sentiment over time'
+  const subtitle = 'Share of theme mentions tagged positive and negative, per day with themes'
+  if (items.length === 0) return section(title, subtitle, EMPTY)
+  const line = (name: string, color: string, pick: 'positive_percent' | 'negative_percent') => ({
+    name,
+    color,
+    emphasis: pick === 'positive_percent',
+    points: items.map((d) => ({ date: d.date, value: d[pick] })),
+  })
+  const mentions = items.reduce((s, d) => s + d.total_mentions, 0)
+  const legend = `<ul class="legend"><li class="is-brand"><span class="swatch" style="background:${POSITIVE}"></span>Positive</li><li><span class="swatch" style="background:${NEGATIVE}"></span>Negative</li></ul>`
+  return section(
+    title,
+    subtitle,
+    `${legend}${lineChart({
+      title,
+      series: [
+        line('Positive', POSITIVE, 'positive_percent'),
+        line('Negative', NEGATIVE, 'negative_percent'),
+      ],
+      yCap: 100,
+      width: 1120,
+      height: 220,
+    })}<p class="foot">${esc(formatInt(mentions))} theme mentions on ${esc(formatInt(items.length))} day${items.length === 1 ? '' : 's'}.</p>`,
+  )
+}
+
+export function renderCitedDomains(input: ReportInput, top: number): string {
+  const p = input.citedDomains
+  const items = p?.data.items ?? []
+  const title = 'Cited domains'
+  const subtitle = 'The sites AI answers cite, by citations, with their share of all citations'
+  if (!p || items.length === 0) return section(title, subtitle, EMPTY)
+  const shown = items.slice(0, top)
+  const max = Math.max(1, ...shown.map((d) => d.share))
+  const rows = shown
+    .map(
+      (d, n) => `<tr${d.is_brand ? ' class="is-brand"' : ''}>
+<td class="rank">${n + 1}</td>
+<td><div class="name"><span class="ename">${esc(d.domain)}</span>${ownerPill(d)}</div></td>
+<td class="num">${bar(d.share, max, d.is_brand ? BRAND_COLOR : '#64748b')}${esc(formatPercent(d.share))}</td>
+<td class="num">${esc(formatInt(d.frequency))}</td>
+<td class="num">${esc(formatInt(d.responses))}</td>
+<td class="num">${esc(formatInt(d.urls))}</td></tr>`,
+    )
+    .join('')
+  const more = p.data.total - shown.length
+  return section(
+    title,
+    subtitle,
+    `<table class="grid-table ranked"><thead><tr><th class="rank">#</th><th>Domain</th><th class="num">Share</th><th class="num">Citations</th><th class="num">Answers</th><th class="num">Pages</th></tr></thead><tbody>${rows}</tbody></table>${
+      more > 0 ? `<p class="foot">And ${esc(formatInt(more))} more domain${more === 1 ? '' : 's'}.</p>` : ''
+    }`,
+  )
+}
+
+export function renderCitedPages(input: ReportInput, top: number): string {
+  const p = input.citations
+  const items = p?.data.items ?? []
+  const title = 'Cited pages'
+  const subtitle = 'The pages AI answers cite most, with their latest title and page type'
+  if (!p || items.length === 0) return section(title, subtitle, EMPTY)
+  const shown = items.slice(0, top)
+  const rows = shown
+    .map(
+      (c, n) => `<tr${c.is_brand ? ' class="is-brand"' : ''}>
+<td class="rank">${n + 1}</td>
+<td class="page"><span class="ptitle" dir="auto" title="${esc(c.url)}">${esc(c.title ?? c.url)}</span><span class="web">${esc(
+        c.url,
+      )}</span></td>
+<td><div class="name">${ownerPill(c)}${c.page_type ? `<span class="ptype">${esc(c.page_type)}</span>` : ''}</div></td>
+<td class="num">${esc(formatInt(c.frequency))}</td>
+<td class="num">${esc(formatInt(c.responses))}</td>
+<td class="num">${esc(formatInt(c.prompt_count))}</td>
+<td class="chan">${esc(c.channels.map(modelLabel).join(', '))}</td></tr>`,
+    )
+    .join('')
+  const more = p.data.total - shown.length
+  return section(
+    title,
+    subtitle,
+    `<table class="grid-table ranked pages"><thead><tr><th class="rank">#</th><th>Page</th><th>Owner · type</th><th class="num">Citations</th><th class="num">Answers</th><th class="num">Prompts</th><th>Channels</th></tr></thead><tbody>${rows}</tbody></table>${
+      more > 0 ? `<p class="foot">And ${esc(formatInt(more))} more page${more === 1 ? '' : 's'}.</p>` : ''
+    }`,
   )
 }

@@ -68,7 +68,7 @@ figcaption span{font-weight:400;color:#6b7280;margin-left:6px}
 .prompts td.mentions b{display:inline-block;min-width:28px}
 .prompts .trend{width:140px;text-align:right;padding-right:14px}
 .spark{display:inline-block;vertical-align:middle}
-.row2{display:grid;grid-template-columns:270px minmax(0,1fr);gap:20px;align-items:start}
+.row2{display:grid;grid-template-columns:270px minmax(0,1fr);gap:20px;align-items:start;margin-bottom:20px}
 .row2 .card{margin-bottom:0}
 .donut-wrap{display:flex;flex-direction:column;align-items:center;gap:16px;padding-top:4px}
 .donut-value{font-size:26px;font-weight:700;fill:#111827;letter-spacing:-.02em}
@@ -85,6 +85,14 @@ figcaption span{font-weight:400;color:#6b7280;margin-left:6px}
 .tname{flex:1;min-width:0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;font-weight:500}
 .theme-list .bar{width:48px;margin-right:0}
 .occ{min-width:34px;text-align:right;font-variant-numeric:tabular-nums}
+.comp-pill{background:#ffedd5;color:#9a3412}
+.other-pill{background:#f1f5f9;color:#475569}
+.ranked .rank{width:28px;color:#9ca3af;text-align:right}
+.pages td.page{max-width:420px}
+.pages .ptitle{display:block;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;font-weight:500}
+.pages .web{display:block;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.ptype{color:#6b7280;font-size:12px}
+.chan{color:#6b7280;font-size:12px;max-width:200px}
 .page-foot{margin-top:28px;color:#6b7280;font-size:12px;line-height:1.6;border-top:1px solid #e3e6ec;padding-top:14px}
 .page-foot p{margin:0 0 4px}
 @media (max-width:900px){.kpis{grid-template-columns:repeat(2,1fr)}.charts,.row2{grid-template-columns:1fr}.top{flex-direction:column;align-items:flex-start}.theme-list{columns:1}}

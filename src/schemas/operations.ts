@@ -69,18 +69,16 @@ export const createKeyBodySchema = z.strictObject(
 export type CreateKeyBody = z.infer<typeof createKeyBodySchema>
 
 /** An API key as listed (never its secret or hash). */
-export const apiKeySchema = z
-  .object({
-    id: z.string(),
-    prefix: z.string(),
-    team_id: z.string(),
-    scope_team_ids: z.array(z.string()),
-    allowed_domains: z.array(z.string()).nullable(),
-    name: z.string().nullable(),
-    created_at: z.string(),
-    revoked_at: z.string().nullable(),
-  })
-  .meta({ id: 'ApiKey' })
+export const apiKeySchema = z.object({
+  id: z.string(),
+  prefix: z.string(),
+  team_id: z.string(),
+  scope_team_ids: z.array(z.string()),
+  allowed_domains: z.array(z.string()).nullable(),
+  name: z.string().nullable(),
+  created_at: z.string(),
+  revoked_at: z.string().nullable(),
+})
 
 /** A new key: the secret (shown once) and the key as listed. */
 export const createdKeySchema = apiKeySchema.extend({ key: z.string() })

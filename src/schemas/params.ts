@@ -11,6 +11,8 @@
  * `text` forms with {@link querySchema}.
  */
 import { z } from 'zod'
+import { ValidationError, isValidationError } from '../errors.js'
+import { GRANULARITIES, dayOfDate, rangeIssues } from '../queries/window.js'
 import { BRAND_METRICS, CHANNELS, type Clock } from '../types.js'
 import { MODEL_ID_RE, UUID_RE } from './records.js'
 
@@ -73,31 +75,39 @@ interface IntRule {
   max: number
   fallback: number
   description: string
+  /**
+   * The forms leave an absent value absent and only document the default (applied after the
+   * rules that need to know whether it was given: `days` beside a date range).
+   */
+  defaultLater?: boolean
 }
+
+/** `days`: the default is applied after the window's rules (src/queries/window.ts), not by the forms. */
+type DaysParam = Param<number | undefined> & { readonly echo: z.ZodType<number> }
 
 /** A decimal integer in [min, max] with a default (text: digits only, `007` is 7). */
 function intParam(rule: IntRule): EchoedParam<number> {
-  const { name, min, max, fallback, description } = rule
+  const { name, min, max, fallback, description, defaultLater = false } = rule
   const mustBe = `an integer from ${min} to ${max}`
   const message = paramMessage({ name, mustBe })
   // Digits beyond those of `max` (leading zeros aside) can only be out of range; longer text is refused.
   const digits = new RegExp(`^[0-9]{1,${Math.max(9, String(max).length)}}$`)
-  const text = z
+  const textRule = z
     .string({ error: textError(name, mustBe, message) })
     .regex(digits, { error: message })
     .transform(Number)
     .pipe(z.number().int({ error: message }).min(min, { error: message }).max(max, { error: message }))
     .optional()
-    .default(fallback)
-    .meta({ type: 'integer', minimum: min, maximum: max, default: fallback, description })
-  const value = z
-    .int({ error: message })
-    .min(min, { error: message })
-    .max(max, { error: message })
-    .default(fallback)
-    .meta({ description })
+  const int = z.int({ error: message }).min(min, { error: message }).max(max, { error: message })
+  const meta = { type: 'integer', minimum: min, maximum: max, default: fallback, description }
+  const text = (defaultLater ? textRule : textRule.default(fallback)).meta(meta)
+  const value = defaultLater
+    ? int.optional().meta({ default: fallback, description })
+    : int.default(fallback).meta({ description })
   const echo = z.int().min(min).max(max)
-  return { name, flag: name, required: false, mustBe, accepts: mustBe, description, text, value, echo }
+  // With defaultLater the forms may give undefined: `daysParam` is typed for it (DaysParam).
+  const param = { name, flag: name, required: false, mustBe, accepts: mustBe, description, text, value, echo }
+  return param as EchoedParam<number>
 }
 
 const DOMAIN_ID_DESCRIPTION = 'The domain to report on (see GET /api/v1/domains).'
@@ -180,8 +190,128 @@ export const daysParam = intParam({
   min: 1,
   max: 365,
   fallback: 30,
-  description: 'Trailing window in UTC days, today included.',
-})
+  description: 'Trailing window in UTC days, today included. Not with start_date and end_date.',
+  defaultLater: true,
+}) as DaysParam
+
+// Date ranges and buckets (extensions section 9). Their rules between parameters (both dates or
+// neither, not with days, start <= end <= today, at most 365 days) live with the window
+// (src/queries/window.ts); `normalizeWindowParams` applies them to a request's values.
+
+function dateParam(
+  name: 'start_date' | 'end_date',
+  flag: string,
+  description: string,
+): Param<string | undefined> & { readonly echo: z.ZodOptional<z.ZodType<string>> } {
+  const mustBe = 'a calendar date YYYY-MM-DD'
+  const message = paramMessage({ name, mustBe })
+  const date = z.iso.date({ error: textError(name, mustBe, message) })
+  return {
+    name,
+    flag,
+    required: false,
+    mustBe,
+    accepts: mustBe,
+    description,
+    text: date.optional().meta({ description }),
+    value: z.iso.date({ error: message }).optional().meta({ description }),
+    echo: z.iso.date().optional(),
+  }
+}
+
+/**
+ * start_date: the first UTC date of an explicit window (with end_date, instead of days).
+ * @example
+ * startDateParam.text.safeParse('2025-04-31').success // false
+ */
+export const startDateParam = dateParam(
+  'start_date',
+  'start',
+  'First UTC date of the window, YYYY-MM-DD (with end_date, instead of days; at most 365 days).',
+)
+/**
+ * end_date: the last UTC date of an explicit window, today at the latest.
+ * @example
+ * endDateParam.text.parse('2026-01-31') // '2026-01-31'
+ */
+export const endDateParam = dateParam(
+  'end_date',
+  'end',
+  'Last UTC date of the window, YYYY-MM-DD, today at the latest (with start_date).',
+)
+
+const GRANULARITY_MUST_BE = `one of ${GRANULARITIES.join(', ')}`
+const GRANULARITY_MESSAGE = paramMessage({ name: 'granularity', mustBe: GRANULARITY_MUST_BE })
+const GRANULARITY_DESCRIPTION =
+  'Bucket of each datapoint: day (default), week (ISO weeks, Monday first) or month, in UTC; a bucket is dated by its first date inside the window.'
+/** The 400 detail for `granularity` on an endpoint without a series. */
+export const GRANULARITY_NOT_SERIES =
+  'granularity is accepted only by the time-series endpoints (prompt, competitor, brand and sentiment series).'
+
+/**
+ * granularity of a time series: day, week or month; echoed only when given.
+ * @example
+ * granularityParam.text.parse('week') // 'week'
+ */
+export const granularityParam: Param<(typeof GRANULARITIES)[number] | undefined> & {
+  readonly echo: z.ZodOptional<z.ZodType<(typeof GRANULARITIES)[number]>>
+} = {
+  name: 'granularity',
+  flag: 'granularity',
+  required: false,
+  mustBe: GRANULARITY_MUST_BE,
+  accepts: GRANULARITY_MUST_BE,
+  description: GRANULARITY_DESCRIPTION,
+  text: z
+    .enum(GRANULARITIES, { error: textError('granularity', GRANULARITY_MUST_BE, GRANULARITY_MESSAGE) })
+    .optional()
+    .meta({ description: GRANULARITY_DESCRIPTION }),
+  value: z
+    .enum(GRANULARITIES, { error: GRANULARITY_MESSAGE })
+    .optional()
+    .meta({ description: GRANULARITY_DESCRIPTION }),
+  echo: z.enum(GRANULARITIES).optional(),
+}
+
+/** The window parameters, in echo order: `days`, then `start_date` and `end_date`. */
+export const WINDOW_PARAMS = { days: daysParam, start_date: startDateParam, end_date: endDateParam } as const
+
+/** Library form of `granularity` on a report without a series: any value is refused. */
+const noGranularity = z.never({ error: GRANULARITY_NOT_SERIES }).optional()
+
+/**
+ * A request's values (wire names) after the window's rules: a ValidationError naming the parameter
+ * for a bad pair, or for `granularity` where `params` has none; otherwise the values of `params`
+ * only, `days` set to the window's length (a range) or its default. What every transport keys its
+ * cache by and computes with.
+ * @example
+ * normalizeWindowParams(params, { domain_id: id, start_date: '2026-01-01', end_date: '2026-01-07' })
+ * // { domain_id: id, days: 7, start_date: '2026-01-01', end_date: '2026-01-07' }
+ */
+export function normalizeWindowParams<V extends Record<string, unknown>>(params: ParamSet, values: V): V {
+  if (!('days' in params)) return values
+  if (!('granularity' in params) && values.granularity !== undefined) {
+    throw new ValidationError([{ path: 'granularity', message: GRANULARITY_NOT_SERIES }])
+  }
+  const range = {
+    days: values.days as number | undefined,
+    startDate: values.start_date as string | undefined,
+    endDate: values.end_date as string | undefined,
+  }
+  const issues = rangeIssues(range)
+  if (issues.length > 0) throw new ValidationError(issues)
+  const days =
+    range.startDate === undefined || range.endDate === undefined
+      ? (range.days ?? 30)
+      : dayOfDate(range.endDate) - dayOfDate(range.startDate) + 1
+  // In parameter order: the cache key is this object's JSON.
+  const out: Record<string, unknown> = {}
+  for (const name of Object.keys(params)) {
+    const value = name === 'days' ? days : values[name]
+    if (value !== undefined) out[name] = value
+  }
+  return out as V
+}
 
 /**
  * limit of the prompt series: 1-100, default 25.
@@ -197,14 +327,15 @@ export const limitParam = intParam({
 })
 
 /**
- * page of a listing: 1 or more (up to 2^53 - 1), default 1; a page past the end has no items.
+ * page of a listing: 1 to 1,000,000,000 (a bound so that clients and the OpenAPI document see an
+ * ordinary integer), default 1; a page past the end has no items.
  * @example
  * pageParam.text.parse('3') // 3
  */
 export const pageParam = intParam({
   name: 'page',
   min: 1,
-  max: Number.MAX_SAFE_INTEGER,
+  max: 1_000_000_000,
   fallback: 1,
   description: 'The page to return, from 1.',
 })
@@ -327,27 +458,46 @@ export type ParamValues<P extends ParamSet> = {
  */
 export function querySchema<P extends ParamSet>(params: P): z.ZodType<ParamValues<P>> {
   const shape = Object.fromEntries(Object.entries(params).map(([name, param]) => [name, param.text]))
-  return z.object(shape) as unknown as z.ZodType<ParamValues<P>>
+  if (!('days' in params)) return z.object(shape) as unknown as z.ZodType<ParamValues<P>>
+  // A window: the rules between parameters, and `granularity` seen where it is not a parameter.
+  return z.looseObject(shape).transform((values, ctx) => {
+    try {
+      return normalizeWindowParams(params, values)
+    } catch (e) {
+      if (!isValidationError(e)) throw e
+      for (const issue of e.issues)
+        ctx.addIssue({ code: 'custom', message: issue.message, path: [issue.path] })
+      return z.NEVER
+    }
+  }) as unknown as z.ZodType<ParamValues<P>>
 }
 
 // The compute functions' parameters: camelCase keys, unknown keys refused.
+// `window`: days or startDate/endDate; `series`: with granularity, `report`: refusing it.
+const window = { days: daysParam.value, startDate: startDateParam.value, endDate: endDateParam.value }
+const series = { ...window, granularity: granularityParam.value }
+const report = { ...window, granularity: noGranularity }
 export const promptSeriesParamsSchema = z.strictObject({
   domainId: domainIdParam.value,
-  days: daysParam.value,
+  ...series,
   limit: limitParam.value,
   now: nowParam.value,
 })
 export const competitorSeriesParamsSchema = z.strictObject({
   domainId: domainIdParam.value,
-  days: daysParam.value,
+  ...series,
   model: channelModelParam.value,
   now: nowParam.value,
 })
 export const sentimentParamsSchema = z.strictObject({
   domainId: domainIdParam.value,
-  days: daysParam.value,
+  ...report,
   model: modelParam.value,
   now: nowParam.value,
+})
+/** The sentiment time series: the sentiment parameters and granularity. */
+export const sentimentSeriesParamsSchema = sentimentParamsSchema.extend({
+  granularity: granularityParam.value,
 })
 
 // Listings, rankings and brand time series (extensions 3-5).
@@ -398,26 +548,26 @@ export const listPromptsParamsSchema = z.strictObject({
 export const brandReportParamsSchema = sentimentParamsSchema
 export const modelLeaderboardParamsSchema = z.strictObject({
   domainId: domainIdParam.value,
-  days: daysParam.value,
+  ...report,
   now: nowParam.value,
 })
 const METRIC_MESSAGE = `metric must be one of ${BRAND_METRICS.join(', ')}.`
-export const brandSeriesParamsSchema = sentimentParamsSchema.extend({
+export const brandSeriesParamsSchema = sentimentSeriesParamsSchema.extend({
   metric: z.enum(BRAND_METRICS, { error: METRIC_MESSAGE }),
 })
 
 // Citations, cited domains, fan-out queries (extensions section 6); the sentiment time series
-// takes sentimentParamsSchema.
+// takes sentimentSeriesParamsSchema.
 export const citationsParamsSchema = z.strictObject({
   domainId: domainIdParam.value,
-  days: daysParam.value,
+  ...report,
   model: modelParam.value,
   limit: citationLimitParam.value,
   now: nowParam.value,
 })
 export const fanoutQueriesParamsSchema = z.strictObject({
   domainId: domainIdParam.value,
-  days: daysParam.value,
+  ...report,
   model: modelParam.value,
   now: nowParam.value,
 })

@@ -8,6 +8,9 @@ import {
   channelModelParam,
   daysParam,
   domainIdParam,
+  endDateParam,
+  granularityParam,
+  startDateParam,
   limitParam,
   modelParam,
   pageParam,
@@ -79,10 +82,25 @@ export const payloadNames = z.registry<{ id: string }>()
 const echo = {
   domain_id: domainIdParam.echo,
   days: daysParam.echo,
+  /** A range (extensions section 9): echoed after `days` only when given. */
+  start_date: startDateParam.echo,
+  end_date: endDateParam.echo,
+  /** Echoed after the other parameters, only when given. */
+  granularity: granularityParam.echo,
   limit: z.int().min(1),
   model: modelParam.echo,
   page: pageParam.echo,
   size: sizeParam.echo,
+}
+
+/** The window's echo (extensions section 9): `days`, then `start_date` and `end_date` when a range was given. */
+const windowEcho = { days: echo.days, start_date: echo.start_date, end_date: echo.end_date }
+/** The echo of the brand and sentiment series: domain_id, the window, model, granularity when given. */
+const modelSeriesEcho = {
+  domain_id: echo.domain_id,
+  ...windowEcho,
+  model: echo.model,
+  granularity: echo.granularity,
 }
 
 /** An id of a stored record in a payload: a lower-case UUID (`format: uuid`). */
@@ -124,7 +142,12 @@ export const promptEntrySchema = z.object({
 export const promptSeriesPayloadSchema = envelope(
   'PromptSeriesResponse',
   z.object({ items: z.array(promptEntrySchema) }),
-  { domain_id: echo.domain_id, days: echo.days, limit: limitParam.echo },
+  {
+    domain_id: echo.domain_id,
+    ...windowEcho,
+    limit: limitParam.echo,
+    granularity: echo.granularity,
+  },
 )
 
 export const competitorEntrySchema = z.object({
@@ -158,7 +181,12 @@ export const competitorEntrySchema = z.object({
 export const competitorSeriesPayloadSchema = envelope(
   'CompetitorSeriesResponse',
   z.object({ items: z.array(competitorEntrySchema) }),
-  { domain_id: echo.domain_id, days: echo.days, model: channelModelParam.echo },
+  {
+    domain_id: echo.domain_id,
+    ...windowEcho,
+    model: channelModelParam.echo,
+    granularity: echo.granularity,
+  },
 )
 
 /**
@@ -173,7 +201,11 @@ export const sentimentOverviewPayloadSchema = envelope(
     negative_percent: z.number().min(0).max(100),
     total_mentions: count,
   }),
-  { domain_id: echo.domain_id, days: echo.days, model: echo.model },
+  {
+    domain_id: echo.domain_id,
+    ...windowEcho,
+    model: echo.model,
+  },
 )
 
 export const themeEntrySchema = z.object({
@@ -192,7 +224,11 @@ export const themeEntrySchema = z.object({
 export const sentimentThemesPayloadSchema = envelope(
   'SentimentThemesResponse',
   z.object({ items: z.array(themeEntrySchema) }),
-  { domain_id: echo.domain_id, days: echo.days, model: echo.model },
+  {
+    domain_id: echo.domain_id,
+    ...windowEcho,
+    model: echo.model,
+  },
 )
 
 // ---------------------------------------------------------------------------------------------
@@ -296,7 +332,11 @@ export const brandRankingsPayloadSchema = envelope(
       }),
     ),
   }),
-  { domain_id: echo.domain_id, days: echo.days, model: echo.model },
+  {
+    domain_id: echo.domain_id,
+    ...windowEcho,
+    model: echo.model,
+  },
 )
 
 /**
@@ -317,7 +357,7 @@ export const modelLeaderboardPayloadSchema = envelope(
       }),
     ),
   }),
-  { domain_id: echo.domain_id, days: echo.days },
+  { domain_id: echo.domain_id, ...windowEcho },
 )
 
 /**
@@ -328,7 +368,7 @@ export const modelLeaderboardPayloadSchema = envelope(
 export const brandSeriesPayloadSchema = envelope(
   'BrandSeriesResponse',
   z.object({ items: z.array(z.object({ date: isoDate, value: z.number().min(0) })) }),
-  { domain_id: echo.domain_id, days: echo.days, model: echo.model },
+  modelSeriesEcho,
 )
 
 // ---------------------------------------------------------------------------------------------
@@ -362,7 +402,12 @@ export const citationItemSchema = z.object({
 export const citationsPayloadSchema = envelope(
   'CitationsResponse',
   z.object({ items: z.array(citationItemSchema), total: count }),
-  { domain_id: echo.domain_id, days: echo.days, model: echo.model, limit: echo.limit },
+  {
+    domain_id: echo.domain_id,
+    ...windowEcho,
+    model: echo.model,
+    limit: echo.limit,
+  },
 )
 
 export const citedDomainItemSchema = z.object({
@@ -383,7 +428,12 @@ export const citedDomainItemSchema = z.object({
 export const citedDomainsPayloadSchema = envelope(
   'CitedDomainsResponse',
   z.object({ items: z.array(citedDomainItemSchema), total: count }),
-  { domain_id: echo.domain_id, days: echo.days, model: echo.model, limit: echo.limit },
+  {
+    domain_id: echo.domain_id,
+    ...windowEcho,
+    model: echo.model,
+    limit: echo.limit,
+  },
 )
 
 export const fanoutPromptItemSchema = z.object({
@@ -400,7 +450,11 @@ export const fanoutPromptItemSchema = z.object({
 export const fanoutQueriesPayloadSchema = envelope(
   'FanoutQueriesResponse',
   z.object({ items: z.array(fanoutPromptItemSchema), total: count }),
-  { domain_id: echo.domain_id, days: echo.days, model: echo.model },
+  {
+    domain_id: echo.domain_id,
+    ...windowEcho,
+    model: echo.model,
+  },
 )
 
 /**
@@ -420,7 +474,7 @@ export const sentimentSeriesPayloadSchema = envelope(
       }),
     ),
   }),
-  { domain_id: echo.domain_id, days: echo.days, model: echo.model },
+  modelSeriesEcho,
 )
 
 // The schemas and the public payload types (src/types.ts) must describe the same JSON.

@@ -209,7 +209,7 @@ describe('visibility prune, backup, restore', () => {
     const res = await run(pruneCommand, ['--db', db, '--older-than', '365'])
     expect(res.code, res.err).toBe(0)
     expect(res.out).toMatch(
-      /^pruned the analyses dated before \d{4}-\d\d-\d\d: 0 mentions, 1 citations, 0 theme_occurrences, 1 analyses deleted\n$/,
+      /^pruned the analyses dated before \d{4}-\d\d-\d\d: 0 mentions, 1 citations, 0 theme_occurrences, 0 fanout_queries, 1 analyses deleted\n$/,
     )
   })
 

@@ -150,7 +150,12 @@ describe('visibility serve --demo', () => {
       const key = /Demo API key \(shown once\): (\S+)/.exec(err)?.[1]
       expect(key, err).toMatch(/^va_live_/)
       const curls = [...err.matchAll(/curl -i -H "Authorization: Bearer \S+" "(\S+)"/g)].map((m) => m[1]!)
-      expect(curls.map((url) => new URL(url).pathname)).toEqual(ENDPOINTS.map((e) => e.path))
+      // One per row of the table, then a weekly series (answered like the others below).
+      expect(curls.map((url) => new URL(url).pathname)).toEqual([
+        ...ENDPOINTS.map((e) => e.path),
+        ENDPOINTS.find((e) => 'granularity' in e.params)!.path,
+      ])
+      expect(new URL(curls.at(-1)!).searchParams.get('granularity')).toBe('week')
       for (const url of curls) {
         const domainId = new URL(url).searchParams.get('domain_id')
         if (domainId !== null) expect(domainId).toBe(demoDomainId(0))

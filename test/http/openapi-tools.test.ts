@@ -74,8 +74,10 @@ function clientSource(doc: Doc): string {
     for (const [method, op] of Object.entries(ops)) {
       const id = op.operationId
       const query = (op.parameters ?? []).filter((p) => p.in === 'query')
+      // The required parameters and those with a default (a date range has neither: left out).
+      const given = query.filter((p) => p.required || p.schema.default !== undefined)
       const params = [
-        query.length > 0 ? `query: { ${query.map((p) => `${p.name}: ${valueOf(p)}`).join(', ')} }` : '',
+        given.length > 0 ? `query: { ${given.map((p) => `${p.name}: ${valueOf(p)}`).join(', ')} }` : '',
         `header: { 'X-Request-Id': ${JSON.stringify(`client-${id}`)} }`,
       ].filter((s) => s !== '')
       const extra =

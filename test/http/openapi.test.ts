@@ -12,7 +12,13 @@ import addFormats from 'ajv-formats'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { domainRefusalStatuses, ENDPOINTS, type Endpoint, type Param } from '../../src/api/index.js'
+import {
+  domainRefusalStatuses,
+  ENDPOINTS,
+  modelParam,
+  type Endpoint,
+  type Param,
+} from '../../src/api/index.js'
 import { buildServer } from '../../src/http/index.js'
 import type { Engine } from '../../src/types.js'
 import { ADMIN_TOKEN, D, T, UNKNOWN_DOMAIN, bearer, makeEngine, tenantRecords } from './helpers.js'
@@ -163,7 +169,16 @@ describe('OpenAPI document', () => {
       const schema = okSchema(row.path)
       const properties = schema.properties as Record<string, Json>
       expect(Object.keys(properties), row.id).toEqual(['data', ...Object.keys(row.params), 'generated_at'])
-      expect(schema.required, row.id).toEqual(Object.keys(properties))
+      // Every echo is required but the range and granularity (extensions section 9: only when given).
+      const optional = (Object.values(row.params) as Param[]).filter(
+        (p) => p.echo?.safeParse(undefined).success,
+      )
+      expect(
+        optional.map((p) => p.name).filter((n) => !['start_date', 'end_date', 'granularity'].includes(n)),
+      ).toEqual([])
+      expect(schema.required, row.id).toEqual(
+        Object.keys(properties).filter((name) => !optional.some((p) => p.name === name)),
+      )
       for (const param of Object.values(row.params) as Param[]) {
         expect(param.echo, `${row.id} ${param.name} has an echo schema`).toBeDefined()
         expect(properties[param.name], `${row.id} echo ${param.name}`).toEqual(jsonSchemaOf(param.echo!))
@@ -200,7 +215,13 @@ describe('OpenAPI document', () => {
         visit(child, `${where}.${k}`)
     }
     for (const row of rows) visit(okSchema(row.path), row.id)
-    expect(seen).toEqual(expect.arrayContaining(['prompts.domain_id', 'domains.data.items.items.team_id']))
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        'prompts.domain_id',
+        'domains.data.items.items.id',
+        'citations.data.items.items.competitor_id',
+      ]),
+    )
   })
 
   it('components: one per schema (no input twin), each referenced', () => {
@@ -325,12 +346,13 @@ describe('OpenAPI document', () => {
 
   it('the listings, rankings and brand series validate with a raw model id and a page size', async () => {
     const scope = { teamId: T.acme, scopeTeamIds: [T.acme, '0a9c2f4e-1b7d-4c3a-9e8f-5d6b7a8c9d01'] }
-    const extra = rows.filter((e) => e.access !== 'none' && ('model' in e.params || 'size' in e.params))
+    const rawModel = (e: Endpoint) => (e.params as Record<string, Param>).model === modelParam
+    const extra = rows.filter((e) => e.access !== 'none' && (rawModel(e) || 'size' in e.params))
     expect(extra.map((e) => e.id)).toEqual(expect.arrayContaining(['prompt-list', 'brand-rankings']))
     for (const row of extra) {
       const own = bearer((await engine.createApiKey(scope)).key)
       const query = [`domain_id=${EXAMPLE_DOMAIN}`, 'days=365']
-      if ('model' in row.params) query.push('model=gpt-4o-2024-08-06')
+      if (rawModel(row)) query.push('model=gpt-4o-2024-08-06')
       if ('size' in row.params) query.push('size=1')
       const res = await app.inject({ url: `${row.path}?${query.join('&')}`, headers: own })
       expect(res.statusCode, `${row.id} ${res.body.slice(0, 200)}`).toBe(200)

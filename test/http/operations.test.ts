@@ -269,7 +269,7 @@ describe('operations endpoints', () => {
       expect(res.statusCode).toBe(200)
       expect(res.json()).toEqual({
         before: '2026-10-21',
-        deleted: { analyses: 1, mentions: 0, citations: 1, theme_occurrences: 0 },
+        deleted: { analyses: 1, mentions: 0, citations: 1, theme_occurrences: 0, fanout_queries: 0 },
       })
     })
 

@@ -65,7 +65,10 @@ const SAMPLES: Record<string, unknown[]> = {
   days: [undefined, 1, 7, 365],
   limit: [undefined, 1, 100],
   model: [undefined, 'all', 'chatgpt', 'perplexity'],
+  granularity: [undefined, 'day', 'week', 'month'],
 }
+/** A range instead of days (extensions section 9): both dates together. */
+const RANGE = { start_date: '2026-01-01', end_date: '2026-03-31' }
 
 /**
  * Argument sets for an endpoint: its defaults, then each parameter's samples with the others at
@@ -86,6 +89,10 @@ export function argumentSets(
     for (const value of SAMPLES[param.name] ?? []) {
       if (value !== undefined) sets.push({ ...required, [param.name]: value })
     }
+  }
+  if ('start_date' in endpoint.params) {
+    sets.push({ ...required, ...RANGE })
+    if ('granularity' in endpoint.params) sets.push({ ...required, ...RANGE, granularity: 'week' })
   }
   return sets
 }

@@ -11,7 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildServer } from '../../src/http/index.js'
 import { openEngine } from '../../src/index.js'
-import { TOOLS } from '../../src/mcp/index.js'
+import { LOCAL_TOOLS, TOOLS } from '../../src/mcp/index.js'
 import { EXAMPLE, argumentSets, restUrl, textOf } from './helpers.js'
 
 const CLI = new URL('../../dist/src/cli/main.js', import.meta.url).pathname
@@ -30,8 +30,13 @@ describe('visibility mcp --db PATH (stdio)', () => {
     const engine = await openEngine({ path: db })
     await engine.ingestFile(EXAMPLE.data)
     const { key } = await engine.createApiKey({ teamId: EXAMPLE.teamId })
-    const app = await buildServer({ engine, logger: false, clock: () => Date.parse(EXAMPLE.now) })
-    for (const tool of TOOLS) {
+    const app = await buildServer({
+      engine,
+      logger: false,
+      clock: () => Date.parse(EXAMPLE.now),
+      rateLimit: { limit: 10_000, windowSeconds: 60 },
+    })
+    for (const tool of LOCAL_TOOLS) {
       for (const args of argumentSets(tool.endpoint, requiredArgs(tool.endpoint.access))) {
         const res = await app.inject({
           url: restUrl(tool.endpoint, args),
@@ -57,9 +62,11 @@ describe('visibility mcp --db PATH (stdio)', () => {
     const client = new Client({ name: 'visibility-tests', version: '1.0.0' })
     await client.connect(transport)
     const { tools } = await client.listTools()
-    expect(tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name))
+    // Every tool but the key check (no key on stdio).
+    expect(tools.map((t) => t.name)).toEqual(LOCAL_TOOLS.map((t) => t.name))
+    expect(TOOLS.filter((t) => !LOCAL_TOOLS.includes(t)).map((t) => t.name)).toEqual(['get_validate'])
 
-    for (const tool of TOOLS) {
+    for (const tool of LOCAL_TOOLS) {
       for (const args of argumentSets(tool.endpoint, requiredArgs(tool.endpoint.access))) {
         const result = await client.callTool({ name: tool.name, arguments: args })
         const body = restBodies.get(label(tool.name, args))!

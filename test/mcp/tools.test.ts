@@ -35,7 +35,7 @@ describe('generated tools', () => {
       const required = tool.endpoint.access === 'none' ? {} : { domain_id: EXAMPLE.domainId.toUpperCase() }
       for (const args of argumentSets(tool.endpoint, required)) {
         const query = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, String(v)]))
-        const fromTool = JSON.stringify(tool.input.parse(args))
+        const fromTool = JSON.stringify(tool.endpoint.normalize(tool.input.parse(args) as never))
         expect(fromTool, `${tool.name} ${JSON.stringify(args)}`).toBe(
           JSON.stringify(tool.endpoint.query.parse(query)),
         )

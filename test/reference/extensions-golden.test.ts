@@ -66,6 +66,10 @@ const RUNNERS: RunnerFactory[] = [
   {
     name: 'engine',
     functions: [
+      'promptSeries',
+      'competitorSeries',
+      'sentimentOverview',
+      'sentimentThemes',
       'validate',
       'listDomains',
       'listPrompts',
@@ -77,10 +81,6 @@ const RUNNERS: RunnerFactory[] = [
       'fanoutQueries',
       'sentimentSeries',
     ],
-    skip: (c) =>
-      c.params.start_date !== undefined || c.params.granularity !== undefined
-        ? 'start_date, end_date and granularity (extensions 9) come with a later issue'
-        : null,
     open: async (records) => {
       const engine = await openEngine()
       await engine.ingest(records)
@@ -98,6 +98,10 @@ const RUNNERS: RunnerFactory[] = [
         citedDomains: (p) => engine.citedDomains(p),
         fanoutQueries: (p) => engine.fanoutQueries(p),
         sentimentSeries: (p) => engine.sentimentSeries(p),
+        promptSeries: (p) => engine.computePromptSeries(p),
+        competitorSeries: (p) => engine.computeCompetitorSeries(p),
+        sentimentOverview: (p) => engine.sentimentOverview(p),
+        sentimentThemes: (p) => engine.sentimentThemes(p),
       }
       return { runner, close: () => engine.close() }
     },

@@ -103,8 +103,8 @@ export interface CitationsParams extends ReportParams {
 export type SentimentSeriesParams = ReportParams & SeriesRangeParams
 
 /** The first four reports with the parameters of section 9. */
-export type PromptSeriesRangeParams = PromptSeriesParams & SeriesRangeParams
-export type CompetitorSeriesRangeParams = CompetitorSeriesParams & SeriesRangeParams
+export type PromptSeriesRangeParams = Omit<PromptSeriesParams, 'granularity'> & SeriesRangeParams
+export type CompetitorSeriesRangeParams = Omit<CompetitorSeriesParams, 'granularity'> & SeriesRangeParams
 export type SentimentRangeParams = SentimentParams & RangeParams
 
 // ---------------------------------------------------------------------------------------------

@@ -320,20 +320,35 @@ describe('hardened DuckDB: no file access, no configuration change from a query'
   })
 })
 
-describe('hardened engine: file-touching API methods fail clearly', () => {
-  // ENGINE BUG (minor). Repro: `const e = await openEngine({ path, hardened: true });
-  // await e.exportParquet(dir)` rejects with DuckDB's raw `Error: Permission Error: Cannot access
-  // file ".../teams.parquet" - file system operations are disabled by configuration`, not a
-  // VisibilityError (QueryError/ReadOnlyError) that says exports are off in serving mode.
-  it('exportParquet on a hardened engine rejects with a VisibilityError', async () => {
-    const e = await openEngine({ path: join(TMP, 'hardened-export.duckdb'), hardened: true })
+describe('hardened engine: Parquet exports go through a copy, never through the served DuckDB', () => {
+  it('an in-memory hardened engine has no file to copy: exportParquet rejects with a VisibilityError', async () => {
+    const e = await openEngine({ hardened: true })
     try {
-      const err = await (e as unknown as { exportParquet(dir: string): Promise<unknown> })
-        .exportParquet(join(TMP, 'export-dir'))
-        .catch((x: unknown) => x)
+      const err = await e.exportParquet(join(TMP, 'export-mem')).catch((x: unknown) => x)
       expect(isVisibilityError(err)).toBe(true)
     } finally {
       await e.close()
+    }
+  })
+
+  it('a served file exports one domain from a copy, and another served engine ingests the export', async () => {
+    const dims = makeDims(5, { teams: 1, domainsPerTeam: 2 })
+    const src = await openEngine({ path: join(TMP, 'hardened-export.duckdb'), hardened: true })
+    const dst = await openEngine({ path: join(TMP, 'hardened-import.duckdb'), hardened: true })
+    try {
+      await src.ingest([...dimRecords(dims), ...makeAnalyses(6, dims, 0, 80)])
+      const domainId = dims.domains[0]!.id
+      const out = await src.exportParquet(join(TMP, 'export-one'), { domainIds: [domainId] })
+      expect(out.tables.domains).toBe(1)
+      const stored = await dst.ingestFile(out.dir)
+      expect(stored.analyses).toBe(out.tables.analyses)
+      expect(stored.analyses).toBeGreaterThan(0)
+      const params = { domainId, days: 365, now: '2030-01-01T00:00:00Z' }
+      const strip = (p: object) => JSON.stringify({ ...p, generated_at: null })
+      expect(strip(await dst.computePromptSeries(params))).toBe(strip(await src.computePromptSeries(params)))
+    } finally {
+      await src.close()
+      await dst.close()
     }
   })
 })

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { seedDemo } from '../../src/demo/index.js'
+import { openEngine } from '../../src/index.js'
 import { renderReportHtml, modelLabel } from '../../src/report/html.js'
 import { dayNumber, escapeHtml, formatInt, formatPercent, formatTimestamp } from '../../src/report/format.js'
 import { dayTicks, niceScale } from '../../src/report/svg.js'
@@ -87,14 +89,15 @@ describe('renderReportHtml', () => {
   it('says "No data in this window" for empty payloads and missing ones', () => {
     const e = emptySet()
     const html = renderReportHtml(e)
-    // trends, landscape, prompts, sentiment, themes
-    expect(html.match(/<div class="empty">No data in this window<\/div>/g)).toHaveLength(5)
+    // trends, landscape, leaderboard, prompts, sentiment, themes, sentiment over time, cited
+    // domains, cited pages
+    expect(html.match(/<div class="empty">No data in this window<\/div>/g)).toHaveLength(9)
     expectBalanced(html)
     expect(html).not.toMatch(/NaN|Infinity|undefined/)
     expectSelfContained(html)
 
     const bare = renderReportHtml({ domain: { id: e.domain.id, brand_name: 'Acme' } })
-    expect(bare.match(/<div class="empty">/g)).toHaveLength(5)
+    expect(bare.match(/<div class="empty">/g)).toHaveLength(9)
     expect(bare).not.toMatch(/NaN|Infinity|undefined/)
   })
 
@@ -180,5 +183,49 @@ describe('format and scales', () => {
     const year = dayTicks(dayNumber('2025-11-21'), dayNumber('2026-11-20'))
     expect(year.length).toBeLessThanOrEqual(7)
     expect(year[0]!.label).toBe("Dec '25")
+  })
+
+  it('draws the leaderboard, sentiment over time, cited domains and cited pages from the demo data', async () => {
+    const engine = await openEngine()
+    try {
+      const now = '2026-11-20T12:00:00.000Z'
+      const seed = await seedDemo(engine, { now, days: 30 })
+      const domain = (await engine.getDomain(seed.domains[0]!.id))!
+      const base = { domainId: domain.id, days: 30, now }
+      const [leaderboard, sentimentSeries, citedDomains, citations] = await Promise.all([
+        engine.modelLeaderboard(base),
+        engine.sentimentSeries(base),
+        engine.citedDomains(base),
+        engine.citations(base),
+      ])
+      const html = renderReportHtml({ domain, leaderboard, sentimentSeries, citedDomains, citations })
+      expectBalanced(html)
+      expectSelfContained(html)
+      expect(html).not.toMatch(/NaN|Infinity|undefined/)
+      for (const title of ['Model leaderboard', 'Sentiment over time', 'Cited domains', 'Cited pages'])
+        expect(html).toContain(`<h2>${title}</h2>`)
+      // One row per channel, the top 10 hosts and pages, and whose each is.
+      const rows = (cls: string) => html.split(`<table class="grid-table ${cls}">`)[1]!.split('</table>')[0]!
+      const tables = html.split('<table class="grid-table ranked').slice(1)
+      expect(tables).toHaveLength(3)
+      expect(tables[0]!.match(/<tr>/g)).toHaveLength(leaderboard.data.items.length + 1)
+      for (const item of leaderboard.data.items) expect(tables[0]).toContain(`>${modelLabel(item.model)}<`)
+      expect(citedDomains.data.items.length).toBeGreaterThan(10)
+      expect(tables[1]!.match(/<tr[ >]/g)).toHaveLength(11)
+      expect(html).toContain(`And ${formatInt(citedDomains.data.total - 10)} more domains.`)
+      const brandHost = citedDomains.data.items.find((d) => d.is_brand)!
+      expect(tables[1]).toContain(
+        `${escapeHtml(brandHost.domain)}</span><span class="pill brand-pill">Your site</span>`,
+      )
+      expect(tables[1]).toContain('Competitor</span>')
+      expect(tables[1]).toContain('Third party</span>')
+      const top = citations.data.items[0]!
+      expect(rows('ranked pages')).toContain(escapeHtml(top.title ?? top.url))
+      expect(html).toContain(
+        `${formatInt(sentimentSeries.data.items.reduce((s, d) => s + d.total_mentions, 0))} theme mentions on ${sentimentSeries.data.items.length} days.`,
+      )
+    } finally {
+      await engine.close()
+    }
   })
 })

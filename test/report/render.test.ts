@@ -2,7 +2,7 @@
  * Rendering check: the report page for a realistic payload set, screenshotted by headless
  * Chromium. Skipped when no Chromium binary is found (set CHROMIUM_PATH to point at one).
  * REPORT_SCREENSHOT=path copies the PNG there, REPORT_SCREENSHOT_HEIGHT sets its height: that is how
- * docs/report-screenshot.png is made (REPORT_SCREENSHOT_HEIGHT=2350).
+ * docs/report-screenshot.png is made from the demo's page (REPORT_SCREENSHOT_HEIGHT=4500).
  */
 import { execFile } from 'node:child_process'
 import { accessSync, constants } from 'node:fs'
@@ -12,7 +12,9 @@ import { delimiter, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
-import { renderReportHtml } from '../../src/report/html.js'
+import { seedDemo } from '../../src/demo/index.js'
+import { openEngine } from '../../src/index.js'
+import { renderReportHtml, type ReportInput } from '../../src/report/html.js'
 import { emptySet, realisticSet } from './payloads.js'
 
 const run = promisify(execFile)
@@ -84,6 +86,30 @@ function pngSize(buf: Buffer): { width: number; height: number } {
   return { width: buf.readUInt32BE(16), height: buf.readUInt32BE(20) }
 }
 
+/** Every section's payload for the demo's first brand: 90 days up to a fixed clock. */
+async function demoReport(): Promise<ReportInput> {
+  const engine = await openEngine()
+  try {
+    const now = '2026-11-20T12:00:00.000Z'
+    const seed = await seedDemo(engine, { now, days: 90 })
+    const domain = (await engine.getDomain(seed.domains[0]!.id))!
+    const base = { domainId: domain.id, days: 90, now }
+    return {
+      domain,
+      prompts: await engine.computePromptSeries(base),
+      competitors: await engine.computeCompetitorSeries(base),
+      overview: await engine.sentimentOverview(base),
+      themes: await engine.sentimentThemes(base),
+      leaderboard: await engine.modelLeaderboard(base),
+      sentimentSeries: await engine.sentimentSeries(base),
+      citedDomains: await engine.citedDomains(base),
+      citations: await engine.citations(base),
+    }
+  } finally {
+    await engine.close()
+  }
+}
+
 describe.skipIf(!chromium)('report rendering in headless chromium', () => {
   it('renders a realistic report to a non-trivial PNG', async () => {
     const s = realisticSet()
@@ -91,13 +117,19 @@ describe.skipIf(!chromium)('report rendering in headless chromium', () => {
     expect(pngSize(png)).toEqual({ width: 1280, height: 2000 })
     // A blank page of this size compresses to a few KB; charts, tables and text take far more.
     expect(png.length).toBeGreaterThan(60_000)
+  })
+
+  it('renders every section of the demo report (the docs screenshot)', async () => {
+    const html = renderReportHtml(await demoReport())
+    // The docs screenshot shows the whole page: REPORT_SCREENSHOT_HEIGHT=4500 fits it.
+    const height = Number(process.env.REPORT_SCREENSHOT_HEIGHT ?? 2000)
+    const png = await screenshot(html, 1280, height)
+    expect(pngSize(png)).toEqual({ width: 1280, height })
+    expect(png.length).toBeGreaterThan(60_000)
     const out = process.env.REPORT_SCREENSHOT
     if (out) {
-      // The docs screenshot shows the whole page: REPORT_SCREENSHOT_HEIGHT=2350 fits it.
-      const height = Number(process.env.REPORT_SCREENSHOT_HEIGHT ?? 2000)
-      const shot = height === 2000 ? png : await screenshot(renderReportHtml(s), 1280, height)
-      await writeFile(out, shot)
-      expect((await stat(out)).size).toBe(shot.length)
+      await writeFile(out, png)
+      expect((await stat(out)).size).toBe(png.length)
     }
   })
 

@@ -65,6 +65,44 @@ async function readJson(path: string): Promise<unknown> {
 }
 
 describe('visibility report', () => {
+  it('--start, --end and --granularity: the range and weekly buckets in the JSON, CSV and page', async () => {
+    const out = join(tmp, 'out-range')
+    const io = capture()
+    const args = ['--db', db, '--domain', DOMAIN, '--out', out, '--now', NOW]
+    const range = ['--start', '2026-11-14', '--end', '2026-11-20', '--granularity', 'week']
+    expect(await reportCommand([...args, ...range], io)).toBe(0)
+    const dir = join(out, DOMAIN)
+    const competitors = (await readJson(join(dir, 'competitors.json'))) as Record<string, unknown>
+    expect([competitors.days, competitors.start_date, competitors.end_date, competitors.granularity]).toEqual(
+      [7, '2026-11-14', '2026-11-20', 'week'],
+    )
+    const dates = (competitors.data as { items: { series: { date: string }[] }[] }).items[0]!.series.map(
+      (p) => p.date,
+    )
+    for (const date of dates) expect(['2026-11-14', '2026-11-16']).toContain(date)
+    const prompts = (await readJson(join(dir, 'prompts.json'))) as Record<string, unknown>
+    expect(prompts.granularity).toBe('week')
+    // The sentiment reports take the range, not granularity.
+    const overview = (await readJson(join(dir, 'sentiment-overview.json'))) as Record<string, unknown>
+    expect(Object.keys(overview)).toEqual([
+      'data',
+      'domain_id',
+      'days',
+      'start_date',
+      'end_date',
+      'model',
+      'generated_at',
+    ])
+    expect(await readFile(join(dir, 'report.html'), 'utf8')).toContain('Mentions / week')
+    // Bad flags: usage errors (exit 2) naming the flag or the rule.
+    const bad = capture()
+    expect(await reportCommand([...args, '--start', '2026-11-14'], bad)).toBe(2)
+    expect(bad.err()).toMatch(/end_date is required with start_date/)
+    const badDate = capture()
+    expect(await reportCommand([...args, '--start', '2026-02-30', '--end', '2026-03-01'], badDate)).toBe(2)
+    expect(badDate.err()).toMatch(/--start must be a calendar date YYYY-MM-DD/)
+  })
+
   it('writes the eight files per domain, payloads equal to the spec example', async () => {
     const out = join(tmp, 'out1')
     const io = capture()
@@ -161,7 +199,7 @@ describe('visibility report', () => {
     expect(await reportCommand(argv, io)).toBe(0)
     const err = io.err()
     expect(err).toContain('\r[1/1] Acme [')
-    expect(err).toMatch(/\r\[1\/1\] Acme \[█{24}\] 100% 12\/12 steps · .*\n$/)
+    expect(err).toMatch(/\r\[1\/1\] Acme \[█{24}\] 100% 22\/22 steps · .*\n$/)
     expect(err.split('\n').filter(Boolean)).toHaveLength(1) // one finished line per domain, the same domain once
   })
 

@@ -108,8 +108,8 @@ export const DATAPOINT: Record<GoldenFunction, string[] | null> = {
 
 /**
  * Case folders of the extensions and the library function each one calls. The `-ranges` folders
- * hold cases of the first four functions with `start_date`/`end_date`/`granularity`; they stay
- * apart from the folders above until the engine takes those parameters.
+ * hold cases of the first four functions with `start_date`/`end_date`/`granularity` (their echo
+ * differs from the shapes of test/golden.test.ts); both runners run them.
  */
 export const EXT_FOLDERS = {
   validate: 'validate',

@@ -51,15 +51,23 @@ const rows = (): readonly Endpoint[] => ENDPOINTS as readonly Endpoint[]
  */
 export function demoCurls(options: { url: string; key: string; domainId: string }): string[] {
   const values = demoParams(options.domainId)
+  const curl = (path: string, query: string) =>
+    `curl -i -H "Authorization: Bearer ${options.key}" "${options.url}${path}${query === '' ? '' : `?${query}`}"`
+  // And one weekly series: the first row that takes a granularity, over 90 days.
+  const weekly = rows().find((row) => 'granularity' in row.params)
   return [
-    ...rows().map((row) => {
-      const query = Object.keys(row.params)
-        .filter((name) => values[name] !== undefined)
-        .map((name) => `${name}=${encodeURIComponent(values[name]!)}`)
-        .join('&')
-      const target = `${options.url}${row.path}${query === '' ? '' : `?${query}`}`
-      return `curl -i -H "Authorization: Bearer ${options.key}" "${target}"`
-    }),
+    ...rows().map((row) =>
+      curl(
+        row.path,
+        Object.keys(row.params)
+          .filter((name) => values[name] !== undefined)
+          .map((name) => `${name}=${encodeURIComponent(values[name]!)}`)
+          .join('&'),
+      ),
+    ),
+    ...(weekly === undefined
+      ? []
+      : [curl(weekly.path, `domain_id=${options.domainId}&days=90&granularity=week`)]),
     `curl -s "${options.url}${API_PATHS.health}"`,
     `curl -s "${options.url}${API_PATHS.openapi}"`,
   ]

@@ -1,12 +1,24 @@
 /**
- * `visibility report`: batch reports. For each domain, the four payloads as JSON, the series as CSV
- * and a self-contained HTML page, in DIR/<domain_id>/.
+ * `visibility report`: batch reports. For each domain, the report payloads as JSON, the series and
+ * the citation lists as CSV and a self-contained HTML page, in DIR/<domain_id>/.
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { channelModelParam, daysParam, domainIdParam, modelParam, nowParam } from '../../api/index.js'
+import {
+  channelModelParam,
+  daysParam,
+  domainIdParam,
+  endDateParam,
+  granularityParam,
+  modelParam,
+  nowParam,
+  startDateParam,
+} from '../../api/index.js'
+import type { ReportMethod } from '../../cluster/index.js'
 import { isValidationError, openEngine, type DomainInfo, type Engine } from '../../index.js'
 import {
+  citationsCsv,
+  citedDomainsCsv,
   competitorSeriesCsv,
   promptSeriesCsv,
   renderReportHtml,
@@ -18,16 +30,27 @@ import { flagValue } from '../flags.js'
 import { createProgress, type ProgressStream } from '../progress.js'
 
 export const REPORT_USAGE = `Usage:
-  visibility report --db PATH (--domain UUID... | --all) --out DIR [--days N] [--model M] [--now ISO]
+  visibility report --db PATH (--domain UUID... | --all) --out DIR [--days N | --start DATE --end DATE]
+                    [--granularity day|week|month] [--model M] [--now ISO]
+  visibility report --cluster URL (--domain UUID... | --all) --out DIR [...]
 
 Writes DIR/<domain_id>/{prompts.json, competitors.json, sentiment-overview.json,
-sentiment-themes.json, prompts.csv, competitors.csv, themes.csv, report.html} per domain.
+sentiment-themes.json, model-leaderboard.json, sentiment-series.json, cited-domains.json,
+citations.json, prompts.csv, competitors.csv, themes.csv, cited-domains.csv, citations.csv,
+report.html} per domain.
   --domain UUID   a domain to report on (repeat for several)
   --all           every domain in the database
   --days N        trailing window, 1-365 (default 30)
-  --model M       all (default), a channel name, or a raw model id (sentiment only: the
-                  competitor series then covers all channels, and the page says so)
+  --start DATE    first UTC date YYYY-MM-DD of the window (with --end, instead of --days)
+  --end DATE      last UTC date of the window, today at the latest (at most 365 days)
+  --granularity G day (default), week or month: the buckets of the prompt, competitor and
+                  sentiment series (JSON, CSV, the page's charts); week suits windows over 90 days
+  --model M       all (default), a channel name, or a raw model id (sentiment and citations
+                  only: the competitor series then covers all channels, and the page says so;
+                  the model leaderboard always covers every channel)
   --now ISO       the clock (default: now); one clock for every domain
+  --cluster URL   a cluster's control plane (postgres://) instead of --db: each domain computed
+                  by the shard that owns it (the shards' admin token in VA_ADMIN_TOKEN)
 Exit codes: 0 ok, 1 failed (one line on stderr), 2 usage error.
 `
 
@@ -37,9 +60,15 @@ export const REPORT_FILES = [
   'competitors.json',
   'sentiment-overview.json',
   'sentiment-themes.json',
+  'model-leaderboard.json',
+  'sentiment-series.json',
+  'cited-domains.json',
+  'citations.json',
   'prompts.csv',
   'competitors.csv',
   'themes.csv',
+  'cited-domains.csv',
+  'citations.csv',
   'report.html',
 ] as const
 
@@ -49,13 +78,16 @@ export interface ReportIo {
   stderr: ProgressStream & NodeJS.WritableStream
 }
 
-const COMPUTE_STEPS = 4
+const COMPUTE_STEPS = 8
 
 interface ReportArgs {
-  db: string
+  /** The database file, or the cluster's control plane URL. */
+  from: { db: string } | { cluster: string }
   out: string
   domains: string[] | 'all'
-  days: number
+  /** The window as the engine takes it: days, or startDate and endDate. */
+  window: { days?: number; startDate?: string; endDate?: string }
+  granularity: 'day' | 'week' | 'month' | undefined
   model: string
   now: string
 }
@@ -63,10 +95,14 @@ interface ReportArgs {
 function parseReportArgs(argv: string[]): ReportArgs | 'help' {
   const { values } = parse<{
     db?: string
+    cluster?: string
     domain?: string[]
     all?: boolean
     out?: string
     days?: string
+    start?: string
+    end?: string
+    granularity?: string
     model?: string
     now?: string
     help?: boolean
@@ -74,10 +110,14 @@ function parseReportArgs(argv: string[]): ReportArgs | 'help' {
     argv,
     {
       db: { type: 'string' },
+      cluster: { type: 'string' },
       domain: { type: 'string', multiple: true },
       all: { type: 'boolean' },
       out: { type: 'string' },
       days: { type: 'string' },
+      start: { type: 'string' },
+      end: { type: 'string' },
+      granularity: { type: 'string' },
       model: { type: 'string' },
       now: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -85,7 +125,11 @@ function parseReportArgs(argv: string[]): ReportArgs | 'help' {
     false,
   )
   if (values.help) return 'help'
-  const db = required('db', values.db)
+  if (values.db !== undefined && values.cluster !== undefined)
+    throw new UsageError('give either --db or --cluster, not both')
+  if (values.cluster !== undefined && !/^postgres(ql)?:\/\//.test(values.cluster))
+    throw new UsageError('--cluster must be a postgres:// URL')
+  const from = values.cluster !== undefined ? { cluster: values.cluster } : { db: required('db', values.db) }
   const out = required('out', values.out)
   const domainIds = values.domain ?? []
   if (values.all && domainIds.length > 0) throw new UsageError('give either --domain or --all, not both')
@@ -93,9 +137,17 @@ function parseReportArgs(argv: string[]): ReportArgs | 'help' {
   // Several --domain flags naming one domain (in any case) make one report.
   const unique = [...new Set(domainIds.map((id) => flagValue(domainIdParam, id)))]
   const days = flagValue(daysParam, values.days)
+  const startDate = flagValue(startDateParam, values.start)
+  const endDate = flagValue(endDateParam, values.end)
+  const granularity = flagValue(granularityParam, values.granularity)
   const model = flagValue(modelParam, values.model)
   const now = flagValue(nowParam, values.now) ?? new Date().toISOString()
-  return { db, out, domains: values.all ? 'all' : unique, days, model, now }
+  const window = {
+    ...(days === undefined ? {} : { days }),
+    ...(startDate === undefined ? {} : { startDate }),
+    ...(endDate === undefined ? {} : { endDate }),
+  }
+  return { from, out, domains: values.all ? 'all' : unique, window, granularity, model, now }
 }
 
 /** Writes a file whole or not at all: a temp file renamed into place. */
@@ -105,7 +157,10 @@ async function writeAtomic(path: string, text: string): Promise<void> {
   await rename(tmp, path)
 }
 
-async function resolveDomains(engine: Engine, wanted: string[] | 'all'): Promise<DomainInfo[]> {
+/** What the report reads: a local engine, or a cluster's shards (the same methods). */
+type ReportSource = Pick<Engine, ReportMethod>
+
+async function resolveDomains(engine: ReportSource, wanted: string[] | 'all'): Promise<DomainInfo[]> {
   if (wanted === 'all') {
     const all = (await engine.listDomains()).data.items
     if (all.length === 0) throw new Error('the database has no domains')
@@ -135,7 +190,7 @@ export async function reportCommand(
   argv: string[],
   io: ReportIo = { stdout: process.stdout, stderr: process.stderr },
 ): Promise<number> {
-  let engine: Engine | undefined
+  let close = async (): Promise<void> => {}
   let clearBar = (): void => {}
   try {
     const args = parseReportArgs(argv)
@@ -149,7 +204,10 @@ export async function reportCommand(
         `visibility: note: --model ${args.model} is not a channel; competitors are computed with model all (sentiment uses ${args.model})\n`,
       )
     }
-    engine = await openEngine({ path: args.db, readOnly: true })
+    const source = await openSource(args.from)
+    close = source.close
+    const engine = source.engine
+    const { granularity } = args
     const domains = await resolveDomains(engine, args.domains)
     await mkdir(args.out, { recursive: true })
 
@@ -161,14 +219,23 @@ export async function reportCommand(
         stream: io.stderr,
       })
       clearBar = () => bar.clear()
-      const base = { domainId: domain.id, days: args.days, now: args.now }
-      const prompts = await engine.computePromptSeries(base)
+      const base = { domainId: domain.id, ...args.window, now: args.now }
+      const series = { ...base, ...(granularity === undefined ? {} : { granularity }) }
+      const prompts = await engine.computePromptSeries(series)
       bar.tick()
-      const competitors = await engine.computeCompetitorSeries({ ...base, model: competitorModel })
+      const competitors = await engine.computeCompetitorSeries({ ...series, model: competitorModel })
       bar.tick()
       const overview = await engine.sentimentOverview({ ...base, model: args.model })
       bar.tick()
       const themes = await engine.sentimentThemes({ ...base, model: args.model })
+      bar.tick()
+      const leaderboard = await engine.modelLeaderboard(base)
+      bar.tick()
+      const sentimentSeries = await engine.sentimentSeries({ ...series, model: args.model })
+      bar.tick()
+      const citedDomains = await engine.citedDomains({ ...base, model: args.model })
+      bar.tick()
+      const citations = await engine.citations({ ...base, model: args.model })
       bar.tick()
 
       const dir = join(args.out, domain.id)
@@ -179,10 +246,27 @@ export async function reportCommand(
         'competitors.json': () => json(competitors),
         'sentiment-overview.json': () => json(overview),
         'sentiment-themes.json': () => json(themes),
+        'model-leaderboard.json': () => json(leaderboard),
+        'sentiment-series.json': () => json(sentimentSeries),
+        'cited-domains.json': () => json(citedDomains),
+        'citations.json': () => json(citations),
         'prompts.csv': () => promptSeriesCsv(prompts),
         'competitors.csv': () => competitorSeriesCsv(competitors),
         'themes.csv': () => sentimentThemesCsv(themes),
-        'report.html': () => renderReportHtml({ domain, prompts, competitors, overview, themes }),
+        'cited-domains.csv': () => citedDomainsCsv(citedDomains),
+        'citations.csv': () => citationsCsv(citations),
+        'report.html': () =>
+          renderReportHtml({
+            domain,
+            prompts,
+            competitors,
+            overview,
+            themes,
+            leaderboard,
+            sentimentSeries,
+            citedDomains,
+            citations,
+          }),
       }
       for (const name of REPORT_FILES) {
         await writeAtomic(join(dir, name), contents[name]())
@@ -198,6 +282,27 @@ export async function reportCommand(
     if (isValidationError(e)) return reportError(new UsageError(e.message), io.stderr)
     return reportError(e, io.stderr)
   } finally {
-    await engine?.close()
+    await close()
+  }
+}
+
+/** Opens the local database read-only, or connects to the cluster's control plane. */
+async function openSource(
+  from: ReportArgs['from'],
+): Promise<{ engine: ReportSource; close: () => Promise<void> }> {
+  if ('db' in from) {
+    const engine = await openEngine({ path: from.db, readOnly: true })
+    return { engine, close: () => engine.close() }
+  }
+  const token = process.env.VA_ADMIN_TOKEN
+  if (token === undefined || token === '')
+    throw new UsageError("report --cluster needs the shards' admin token in VA_ADMIN_TOKEN")
+  const cluster = await import('../../cluster/index.js')
+  const cp = await cluster.ControlPlane.connect(from.cluster, { max: 2 })
+  try {
+    return { engine: await cluster.clusterReportSource(cp, token), close: () => cp.close() }
+  } catch (e) {
+    await cp.close()
+    throw e
   }
 }

@@ -14,10 +14,12 @@ import { parseArgs } from 'node:util'
 import { seedDemo } from '../../demo/index.js'
 import { openEngine, type Engine } from '../../index.js'
 import { loadConfig, startServer } from '../../http/index.js'
+import { clusterServe } from './cluster.js'
 import { demoCurls, describeSeed } from './demo.js'
 import { oneLine } from './keys.js'
 
-const USAGE = 'usage: visibility serve [--db PATH] [--port N] [--host H] [--demo]'
+const USAGE =
+  'usage: visibility serve [--db PATH] [--port N] [--host H] [--demo] | visibility serve --cluster URL --shard NAME --db PATH'
 
 /**
  * Seeds the demo (see `seedDemo`), revokes earlier demo keys and creates a new one for the demo's
@@ -91,6 +93,9 @@ export async function serveCommand(argv: string[]): Promise<number> {
         port: { type: 'string' },
         host: { type: 'string' },
         demo: { type: 'boolean' },
+        cluster: { type: 'string' },
+        shard: { type: 'string' },
+        advertise: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     })
@@ -105,6 +110,12 @@ export async function serveCommand(argv: string[]): Promise<number> {
       ...(values.host !== undefined ? { VA_HOST: values.host } : {}),
       ...(values.db !== undefined ? { VA_DB: values.db } : {}),
     })
+    if (values.cluster !== undefined)
+      return await clusterServe(config, {
+        cluster: values.cluster,
+        shard: values.shard,
+        advertise: values.advertise,
+      })
     if (config.backupDir !== undefined) checkBackupDir(config.backupDir)
     const dbPath = resolve(config.dbPath)
     mkdirSync(dirname(dbPath), { recursive: true })

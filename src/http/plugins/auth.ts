@@ -52,7 +52,7 @@ export function adminTokenProblem(token: string): string | null {
 /**
  * The X-RateLimit-* headers of a counted request.
  * @example
- * setRateHeaders(reply, ctx.limiter.hit(key.id))
+ * setRateHeaders(reply, await ctx.limiter.hit(key.id))
  */
 export function setRateHeaders(reply: FastifyReply, rate: RateLimitDecision): void {
   reply.header('x-ratelimit-limit', String(rate.limit))
@@ -88,7 +88,7 @@ const auth: FastifyPluginAsync<{ ctx: ServiceContext }> = async (app, { ctx }) =
   app.decorate('authenticate', async function authenticate(request: FastifyRequest, reply: FastifyReply) {
     const key = await requireKey(ctx, request, reply)
     if (key === null) return reply
-    const rate = ctx.limiter.hit(key.id)
+    const rate = await ctx.limiter.hit(key.id)
     request.caller = { key, rate }
     setRateHeaders(reply, rate)
     if (!rate.allowed) {
@@ -106,7 +106,7 @@ const auth: FastifyPluginAsync<{ ctx: ServiceContext }> = async (app, { ctx }) =
   app.addHook('onSend', async (request, reply, payload) => {
     const caller = request.caller
     if (caller !== null && reply.statusCode >= 500) {
-      caller.rate = ctx.limiter.refund(caller.key.id, caller.rate.windowStart)
+      caller.rate = await ctx.limiter.refund(caller.key.id, caller.rate.windowStart)
       setRateHeaders(reply, caller.rate)
     }
     return payload

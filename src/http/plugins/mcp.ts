@@ -55,7 +55,7 @@ function httpBackend(ctx: ServiceContext, log: FastifyBaseLogger): ToolBackend {
         if (answer.fault) log.error({ err: error, tool: tool.name }, 'tool call failed')
         // As over REST, a call the service failed to answer does not count.
         if (answer.status >= 500) {
-          setRateHeaders(reply, ctx.limiter.refund(key.id, rates.get(extra.requestId)!.windowStart))
+          setRateHeaders(reply, await ctx.limiter.refund(key.id, rates.get(extra.requestId)!.windowStart))
         }
         return { detail: answer.body.detail }
       }
@@ -89,7 +89,7 @@ export const mcpPlugin: FastifyPluginAsync<{
       if (key === null) return reply
       const call: HttpCall = { key, rates: new Map(), reply }
       for (const id of toolCallIds(request.body)) {
-        const rate = ctx.limiter.hit(key.id)
+        const rate = await ctx.limiter.hit(key.id)
         call.rates.set(id, rate)
         setRateHeaders(reply, rate)
       }

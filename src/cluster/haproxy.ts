@@ -1,0 +1,129 @@
+/**
+ * @module The router: an HAProxy configuration and its map file (lower-cased `domain_id` -> the
+ * backend of the domain's shard). A request without a `domain_id`, or for an unassigned domain,
+ * goes to any healthy shard; health checks call `/healthz`. A move changes the map through
+ * HAProxy's runtime API (the admin socket), without a reload, and rewrites the file.
+ */
+import { writeFileSync, renameSync } from 'node:fs'
+import { createConnection } from 'node:net'
+import { join, resolve } from 'node:path'
+import type { Assignment, ShardInfo } from './control-plane.js'
+
+export interface HaproxyFiles {
+  config: string
+  map: string
+  socket: string
+}
+
+/** The HAProxy backend of a shard. */
+export const backendOf = (shard: string): string => `shard_${shard}`
+
+/** `host:port` of a shard's http URL. */
+function hostPort(url: string): string {
+  const u = new URL(url)
+  return `${u.hostname}:${u.port || '80'}`
+}
+
+/** The map file's text: one `domain_id backend` line per domain, sorted. */
+export function mapText(assignments: Map<string, Assignment>): string {
+  return [...assignments.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([id, a]) => `${id} ${backendOf(a.shard)}\n`)
+    .join('')
+}
+
+/**
+ * Writes `haproxy.cfg`, `domains.map` into `dir` (the admin socket will be `dir/admin.sock`).
+ * @example
+ * writeHaproxyConfig({ dir, bind: '127.0.0.1:8080', shards, assignments })
+ */
+export function writeHaproxyConfig(options: {
+  dir: string
+  bind: string
+  shards: ShardInfo[]
+  assignments: Map<string, Assignment>
+  /** Milliseconds between health checks (default 1000). */
+  checkIntervalMs?: number
+}): HaproxyFiles {
+  const dir = resolve(options.dir)
+  const files = {
+    config: join(dir, 'haproxy.cfg'),
+    map: join(dir, 'domains.map'),
+    socket: join(dir, 'admin.sock'),
+  }
+  // A dead shard refuses the check's connection at once: down after 3 checks (~3 s). A live shard
+  // whose event loop is held by a large import (a move of a 25 MB domain holds the target's for up
+  // to ~6 s, docs/SCALING.md) answers within `timeout check` and stays up.
+  const check = `check inter ${options.checkIntervalMs ?? 1000} fall 3 rise 1`
+  const server = (s: ShardInfo) => `  server ${s.name} ${hostPort(s.url)} ${check}`
+  const lines = [
+    '# Written by `visibility cluster haproxy`; the map changes at runtime on moves.',
+    'global',
+    `  stats socket ${files.socket} mode 600 level admin`,
+    '  maxconn 4000',
+    'defaults',
+    '  mode http',
+    '  option http-keep-alive',
+    '  timeout connect 2s',
+    '  timeout client 60s',
+    '  timeout server 60s',
+    '  timeout http-request 10s',
+    '  timeout check 10s',
+    // A read cut by a dying shard is retried once, then answered 502/503 (never a dropped connection).
+    '  retries 2',
+    '  retry-on conn-failure empty-response response-timeout',
+    'frontend api',
+    `  bind ${options.bind}`,
+    `  use_backend %[url_param(domain_id),lower,map(${files.map},any_shard)]`,
+    '  default_backend any_shard',
+    ...options.shards.flatMap((s) => [
+      `backend ${backendOf(s.name)}`,
+      '  option httpchk GET /healthz',
+      server(s),
+    ]),
+    'backend any_shard',
+    '  balance roundrobin',
+    '  option httpchk GET /healthz',
+    ...options.shards.map(server),
+    '',
+  ]
+  writeFileSync(files.config, lines.join('\n'))
+  writeMapFile(files.map, options.assignments)
+  return files
+}
+
+/** Rewrites the map file atomically (what a reload or restart reads). */
+export function writeMapFile(path: string, assignments: Map<string, Assignment>): void {
+  writeFileSync(`${path}.tmp`, mapText(assignments))
+  renameSync(`${path}.tmp`, path)
+}
+
+/** Sends one command to HAProxy's admin socket and returns its answer. */
+export function haproxyCommand(socket: string, command: string): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    const conn = createConnection(socket)
+    let out = ''
+    conn.setTimeout(5000, () => conn.destroy(new Error('HAProxy admin socket timed out')))
+    conn.on('connect', () => conn.end(`${command}\n`))
+    conn.on('data', (d) => (out += d.toString('utf8')))
+    conn.on('end', () => resolvePromise(out.trim()))
+    conn.on('error', reject)
+  })
+}
+
+/**
+ * Points a domain at a shard's backend in the running HAProxy (no reload).
+ * @example
+ * await setRoute(files, domainId, 's2')
+ */
+export async function setRoute(
+  files: Pick<HaproxyFiles, 'map' | 'socket'>,
+  domainId: string,
+  shard: string,
+): Promise<void> {
+  const key = domainId.toLowerCase()
+  const answer = await haproxyCommand(files.socket, `set map ${files.map} ${key} ${backendOf(shard)}`)
+  if (answer.length === 0) return
+  const added = await haproxyCommand(files.socket, `add map ${files.map} ${key} ${backendOf(shard)}`)
+  if (added.length > 0) throw new Error(`HAProxy refused the map change: ${added}`)
+}

@@ -1,0 +1,61 @@
+/**
+ * @module `visibility serve --cluster URL --shard NAME --db PATH`: a shard's process. It connects
+ * to the control plane, opens its directory cache, serves its database file with the cluster's
+ * hooks, and registers its URL under its name once it listens.
+ */
+import { startServer, type RunningServer, type StartServerOptions } from '../http/index.js'
+import { openEngine } from '../index.js'
+import { ControlPlane } from './control-plane.js'
+import { KeyDirectory } from './directory.js'
+import { clusterEngine, ControlPlaneRateLimiter, shardPlugin } from './shard.js'
+
+export interface ShardOptions extends Omit<StartServerOptions, 'engine' | 'limiter' | 'extensions'> {
+  /** postgres:// URL of the control plane. */
+  controlPlane: string
+  /** This shard's name (letters, digits, `-`, `_`). */
+  shard: string
+  /** Its database file. */
+  dbPath: string
+  /** The URL other processes reach it at (default: the listening URL). */
+  advertise?: string
+  /** How long the cached directory serves without the control plane (default 30 000 ms). */
+  staleMs?: number
+}
+
+export const SHARD_NAME_RE = /^[A-Za-z0-9_-]{1,64}$/
+
+/**
+ * Starts a shard; the engine, directory and pool close with the server.
+ * @example
+ * const s = await startShard({ controlPlane: url, shard: 's1', dbPath: 'data/s1.duckdb', port: 9001, adminToken })
+ */
+export async function startShard(options: ShardOptions): Promise<RunningServer> {
+  if (!SHARD_NAME_RE.test(options.shard))
+    throw new Error('--shard must be 1-64 letters, digits, "-" or "_" (it names an HAProxy backend).')
+  if (options.adminToken === undefined)
+    throw new Error('a shard needs VA_ADMIN_TOKEN: moves and cluster ingest use its internal endpoints.')
+  const cp = await ControlPlane.connect(options.controlPlane)
+  let directory: KeyDirectory | undefined
+  try {
+    directory = await KeyDirectory.open(cp, options.staleMs === undefined ? {} : { staleMs: options.staleMs })
+    const engine = await openEngine({ path: options.dbPath, hardened: true })
+    const server = await startServer({
+      ...options,
+      engine: clusterEngine(engine, cp, directory),
+      limiter: new ControlPlaneRateLimiter(
+        cp,
+        directory,
+        options.rateLimit ?? { limit: 60, windowSeconds: 60 },
+      ),
+      extensions: [shardPlugin({ shard: options.shard, directory, adminToken: options.adminToken })],
+    })
+    const dir = directory
+    void server.closed.finally(() => dir.close().then(() => cp.close()))
+    await cp.registerShard(options.shard, options.advertise ?? server.url)
+    return server
+  } catch (e) {
+    await directory?.close()
+    await cp.close()
+    throw e
+  }
+}
