@@ -38,14 +38,17 @@ export async function idempotentGet(
 }
 
 /**
- * The REST URL of a tool call: the row's path with the arguments as its query string.
+ * The REST URL of a tool call: the row's path with the (normalized) arguments as its query string.
+ * With a date range the normalized `days` is the range's length, derived: it is left out, since a
+ * request giving both is refused.
  * @example
  * restCallUrl('http://127.0.0.1:8080', tool, { domain_id: id, days: 7 }) // '.../api/v1/...?domain_id=...&days=7'
  */
 export function restCallUrl(api: string, tool: ToolDefinition, args: Record<string, unknown>): string {
   const url = new URL(tool.endpoint.path, api)
+  const range = args.start_date !== undefined && args.start_date !== null
   for (const [name, value] of Object.entries(args)) {
-    if (value === undefined || value === null) continue
+    if (value === undefined || value === null || (range && name === 'days')) continue
     for (const v of Array.isArray(value) ? value : [value]) url.searchParams.append(name, String(v))
   }
   return url.toString()
