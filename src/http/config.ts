@@ -79,3 +79,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     backupDir: env.VA_BACKUP_DIR?.trim() || undefined,
   }
 }
+
+/**
+ * The service options a configuration sets, as `startServer` (and a cluster shard) take them: what
+ * `visibility serve` and `visibility serve --cluster` share.
+ * @example
+ * await startServer({ engine, ...serverOptions(loadConfig()) })
+ */
+export function serverOptions(config: ServiceConfig) {
+  return {
+    port: config.port,
+    host: config.host,
+    adminToken: config.adminToken,
+    rateLimit: config.rateLimit,
+    cacheTtl: config.cacheTtl,
+    maxConcurrentQueries: config.maxConcurrentQueries,
+    maxIngestBytes: config.maxIngestBytes,
+    edge: config.edge,
+    logger: { level: config.logLevel },
+    mcp: config.mcp,
+  }
+}

@@ -14,7 +14,7 @@ export {
   type LoggerOption,
 } from './server.js'
 export { startServer, type StartServerOptions, type RunningServer } from './start.js'
-export { loadConfig, type ServiceConfig } from './config.js'
+export { loadConfig, serverOptions, type ServiceConfig } from './config.js'
 export { EDGE_DEFAULTS, type EdgeOptions } from './edge/index.js'
 export {
   FixedWindowRateLimiter,

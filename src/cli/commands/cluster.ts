@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import type { ServiceConfig } from '../../http/index.js'
+import { serverOptions, type ServiceConfig } from '../../http/index.js'
 import { UsageError } from '../errors.js'
 
 const USAGE = `usage:
@@ -55,16 +55,7 @@ export async function clusterServe(
     controlPlane: controlPlaneUrl(flags.cluster),
     shard: flags.shard,
     dbPath,
-    port: config.port,
-    host: config.host,
-    adminToken: config.adminToken,
-    rateLimit: config.rateLimit,
-    cacheTtl: config.cacheTtl,
-    maxConcurrentQueries: config.maxConcurrentQueries,
-    maxIngestBytes: config.maxIngestBytes,
-    edge: config.edge,
-    logger: { level: config.logLevel },
-    mcp: config.mcp,
+    ...serverOptions(config),
     staleMs: Number.isFinite(staleS) && staleS > 0 ? staleS * 1000 : 30_000,
     ...(flags.advertise !== undefined ? { advertise: flags.advertise } : {}),
   })

@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { seedDemo } from '../../demo/index.js'
 import { openEngine, type Engine } from '../../index.js'
-import { loadConfig, startServer } from '../../http/index.js'
+import { loadConfig, serverOptions, startServer } from '../../http/index.js'
 import { clusterServe } from './cluster.js'
 import { demoCurls, describeSeed } from './demo.js'
 import { oneLine } from './keys.js'
@@ -125,16 +125,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
 
     const server = await startServer({
       engine,
-      port: config.port,
-      host: config.host,
-      adminToken: config.adminToken,
-      rateLimit: config.rateLimit,
-      cacheTtl: config.cacheTtl,
-      maxConcurrentQueries: config.maxConcurrentQueries,
-      maxIngestBytes: config.maxIngestBytes,
-      edge: config.edge,
-      logger: { level: config.logLevel },
-      mcp: config.mcp,
+      ...serverOptions(config),
       backupDir: config.backupDir,
       retainDays: config.retainDays,
     })
