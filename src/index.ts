@@ -14,4 +14,4 @@ export * from './types.js'
 // Operations (issue 13): building a database from a backup.
 export { restoreBackup } from './engine.js'
 // API-key construction shared with the cluster's control plane (src/cluster).
-export { apiKeyHash, newApiKey, KEY_PREFIX } from './keys.js'
+export { apiKeyHash, newApiKey, rowToKeyInfo, KEY_PREFIX } from './keys.js'

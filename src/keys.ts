@@ -81,7 +81,8 @@ function frozen(info: ApiKeyInfo): ApiKeyInfo {
   })
 }
 
-function rowToKeyInfo(row: Record<string, unknown>): ApiKeyInfo {
+/** An API key row (DuckDB's or the cluster control plane's) as the key it describes. */
+export function rowToKeyInfo(row: Record<string, unknown>): ApiKeyInfo {
   return {
     id: String(row.id),
     prefix: String(row.prefix),

@@ -8,7 +8,7 @@
  */
 import type { Pool, PoolClient, QueryResultRow } from 'pg'
 import type { ApiKeyInfo, CreateApiKeyParams, CreatedApiKey } from '../index.js'
-import { newApiKey } from '../index.js'
+import { newApiKey, rowToKeyInfo } from '../index.js'
 
 /** The NOTIFY channel of directory changes; payloads `key:<hash>`, `domain:<id>`, `all`. */
 export const DIRECTORY_CHANNEL = 'va_directory'
@@ -68,19 +68,6 @@ CREATE TABLE IF NOT EXISTS va_rate_windows (
 async function loadPg(): Promise<typeof import('pg')> {
   const mod = (await import('pg')) as unknown as { default?: typeof import('pg') } & typeof import('pg')
   return mod.default ?? mod
-}
-
-function keyInfo(row: QueryResultRow): ApiKeyInfo {
-  return {
-    id: String(row.id),
-    prefix: String(row.prefix),
-    team_id: String(row.team_id),
-    scope_team_ids: (row.scope_team_ids as string[]).map(String),
-    allowed_domains: row.allowed_domains == null ? null : (row.allowed_domains as string[]).map(String),
-    name: row.name == null ? null : String(row.name),
-    created_at: String(row.created_at),
-    revoked_at: row.revoked_at == null ? null : String(row.revoked_at),
-  }
 }
 
 /**
@@ -204,7 +191,7 @@ export class ControlPlane {
     const r = await this.pool.query('SELECT * FROM va_api_keys WHERE key_hash = $1 AND revoked_at IS NULL', [
       hash,
     ])
-    return r.rows.length === 0 ? null : keyInfo(r.rows[0]!)
+    return r.rows.length === 0 ? null : rowToKeyInfo(r.rows[0]!)
   }
 
   /** Creates a key for a team of the directory; the secret is returned once. */
@@ -236,7 +223,7 @@ export class ControlPlane {
 
   async listKeys(): Promise<ApiKeyInfo[]> {
     const r = await this.pool.query('SELECT * FROM va_api_keys ORDER BY created_at, id')
-    return r.rows.map(keyInfo)
+    return r.rows.map((row) => rowToKeyInfo(row))
   }
 
   /** Revokes a key and tells every shard (in the same transaction); false when unknown or revoked. */
