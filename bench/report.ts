@@ -9,6 +9,7 @@ import type { SuiteOutput, TimingRow } from './lib/suite.js'
 import { ROOT } from './lib/suite.js'
 import { rankingsSection, rankingsTargets } from './report-rankings.js'
 import { citationSection, citationTargets } from './report-citations.js'
+import { columnarSection, columnarTargets } from './report-columnar.js'
 
 export interface Machine {
   cpu: string
@@ -145,6 +146,7 @@ export function evaluateTargets(runs: SuiteRun[], quick: boolean): Target[] {
       measured: 'not measured',
       met: false,
     })
+  t.push(...columnarTargets(runs))
   t.push(...rankingsTargets(runs, quick))
   return t
 }
@@ -326,13 +328,13 @@ export function renderMarkdown(
         `| ${name} | ${(x.ms / 1000).toFixed(2)} | ${Math.round(x.analysesPerSec).toLocaleString('en-US')} | ${Math.round(x.mentionsPerSec).toLocaleString('en-US')} | ${x.peakRssMB.toFixed(0)} | ${x.peakRssMBTimeV?.toFixed(0) ?? '–'} | ${x.closeMs.toFixed(0)} |`,
       )
     }
-    L.push(`| columnar / Arrow ingest | slot: comes with a later issue | | | | | |`)
     L.push('')
     L.push(
       `Store file: ${ex.storeMB.toFixed(0)} MB after the first ingest, ${ex.storeMBAfterReingest.toFixed(0)} MB after the second. The reports after the re-ingest were checked equal to those after the first.`,
     )
     L.push('')
   }
+  L.push(...columnarSection(runs))
   const comp = runs.find((x) => x.id === (quick ? 'compute-S' : 'compute-L'))?.output
   if (comp) {
     L.push(`## Case 5: the floor (${comp.dataset})`)

@@ -36,6 +36,8 @@ const PLAN: PlannedSuite[] = quick
       { id: 'compute-S', script: 'compute', dataset: 'S' },
       { id: 'crowd-Crowdq', script: 'crowd', dataset: 'Crowdq' },
       { id: 'ingest-S', script: 'ingest', dataset: 'S' },
+      // Issue 14: Parquet and Arrow ingest, against NDJSON in the same run.
+      { id: 'columnar-S', script: 'columnar', dataset: 'S' },
       { id: 'http', slot: 'slot: HTTP suite comes with the HTTP service (another helper)' },
       { id: 'rankings-S', script: 'rankings', dataset: 'S' },
       // Issue 11: citations, cited domains, fan-out queries, sentiment over time.
@@ -49,6 +51,8 @@ const PLAN: PlannedSuite[] = quick
       { id: 'compute-L', script: 'compute', dataset: 'L', heapMB: 8192 },
       { id: 'crowd-Crowd', script: 'crowd', dataset: 'Crowd', heapMB: 8192 },
       { id: 'ingest-L', script: 'ingest', dataset: 'L', heapMB: 8192 },
+      // Issue 14: Parquet and Arrow ingest, against NDJSON in the same run.
+      { id: 'columnar-L', script: 'columnar', dataset: 'L', heapMB: 8192 },
       { id: 'http', slot: 'slot: HTTP suite comes with the HTTP service (another helper)' },
       { id: 'rankings-L', script: 'rankings', dataset: 'L', heapMB: 8192 },
       { id: 'rankings-Crowd', script: 'rankings', dataset: 'Crowd', heapMB: 8192 },

@@ -116,7 +116,6 @@ async function main(): Promise<void> {
     again: mk(second),
     storeMB,
     storeMBAfterReingest: statSync(store).size / 2 ** 20,
-    arrow: 'slot: columnar/Arrow ingest comes from a later issue; not measured yet',
   }
   out.sizes.analyses = first.result.analyses
   out.sizes.mentions = first.result.mentions

@@ -24,8 +24,37 @@ export const FLAT_TABLES = [
 export const INPUT_ONLY_TABLES = ['deletes'] as const
 export type FlatTableName = (typeof FLAT_TABLES)[number] | (typeof INPUT_ONLY_TABLES)[number]
 
-/** Rows of each flat table (any subset of the tables). */
-export type FlatRows = Partial<Record<FlatTableName, Iterable<Record<string, unknown>>>>
+/**
+ * A flat table held column by column (an Arrow table or a Parquet read, decoded once per column):
+ * `column(name)` gives a column's values by row, or undefined when the table has no such column.
+ * Iterating it gives the rows as plain objects.
+ */
+export class FlatColumns implements Iterable<Record<string, unknown>> {
+  constructor(
+    readonly length: number,
+    readonly names: readonly string[],
+    readonly column: (name: string) => ArrayLike<unknown> | undefined,
+  ) {}
+
+  /** Columns given whole (each `length` long). */
+  static of(columns: Readonly<Record<string, ArrayLike<unknown>>>, length: number): FlatColumns {
+    return new FlatColumns(length, Object.keys(columns), (name) =>
+      Object.hasOwn(columns, name) ? columns[name] : undefined,
+    )
+  }
+
+  *[Symbol.iterator](): Generator<Record<string, unknown>> {
+    const cols = this.names.map((n) => this.column(n))
+    for (let i = 0; i < this.length; i++) {
+      const row: Record<string, unknown> = {}
+      for (let c = 0; c < cols.length; c++) row[this.names[c]!] = cols[c]![i]
+      yield row
+    }
+  }
+}
+
+/** Rows of each flat table (any subset of the tables), as row objects or as columns. */
+export type FlatRows = Partial<Record<FlatTableName, Iterable<Record<string, unknown>> | FlatColumns>>
 
 const SINGLE: Record<string, string> = {
   teams: 'team',
@@ -60,16 +89,32 @@ const COLUMNS: Record<FlatTableName, string[]> = {
 const DATE_COLUMNS = new Set(['themes.created_at'])
 const INSTANT_COLUMNS = new Set(['analyses.answered_at', 'domains.created_at', 'prompts.created_at'])
 
-/** A flat value as a record carries it: Arrow/Parquet dates and timestamps (Date or ms) as ISO strings. */
-function normalize(value: unknown, table: FlatTableName, column: string): unknown {
-  if (value === undefined) return undefined
+/** A flat column's values as a record carries them: bigint as number, Arrow/Parquet dates and timestamps (Date or ms) as ISO strings. */
+function normalizeColumn(
+  col: ArrayLike<unknown>,
+  n: number,
+  table: FlatTableName,
+  column: string,
+): ArrayLike<unknown> {
+  // Typed arrays of numbers (an Arrow Float64 or Int32 column) need nothing, unless they hold times.
   const at = `${table}.${column}`
-  const time = DATE_COLUMNS.has(at) || INSTANT_COLUMNS.has(at)
-  if (typeof value === 'bigint') value = Number(value)
-  if (time && typeof value === 'number') value = new Date(value)
-  if (value instanceof Date)
-    return DATE_COLUMNS.has(at) ? value.toISOString().slice(0, 10) : value.toISOString()
-  return value
+  const date = DATE_COLUMNS.has(at)
+  const time = date || INSTANT_COLUMNS.has(at)
+  if (!time && ArrayBuffer.isView(col) && !(col instanceof BigInt64Array || col instanceof BigUint64Array))
+    return col
+  let out: unknown[] | undefined
+  for (let i = 0; i < n; i++) {
+    const v = col[i]
+    let w = v
+    if (typeof w === 'bigint') w = Number(w)
+    if (time && typeof w === 'number') w = new Date(w)
+    if (w instanceof Date) w = date ? w.toISOString().slice(0, 10) : w.toISOString()
+    if (w !== v) {
+      out ??= Array.from({ length: n }, (_, j) => col[j])
+      out[i] = w
+    }
+  }
+  return out ?? col
 }
 
 /**
@@ -86,15 +131,62 @@ const NULLABLE = new Set([
   'page_type',
 ])
 
-function pick(row: Record<string, unknown>, table: FlatTableName): Record<string, unknown> {
+/** A flat table's known columns (semantics.md 1.2), normalized, in COLUMNS order; undefined for a missing one. */
+interface Picked {
+  n: number
+  names: readonly string[]
+  cols: (ArrayLike<unknown> | undefined)[]
+}
+
+/** The known columns of a flat table, whether it came as rows or as columns. */
+function columnsOf(
+  source: Iterable<Record<string, unknown>> | FlatColumns | undefined,
+  table: FlatTableName,
+): Picked {
+  const names = COLUMNS[table]
+  if (source === undefined) return { n: 0, names, cols: names.map(() => undefined) }
+  let n: number
+  let raw: (ArrayLike<unknown> | undefined)[]
+  if (source instanceof FlatColumns) {
+    n = source.length
+    raw = names.map((c) => source.column(c))
+  } else {
+    const values: unknown[][] = names.map(() => [])
+    const seen = names.map(() => false)
+    n = 0
+    for (const row of source) {
+      for (let c = 0; c < names.length; c++) {
+        const v = row[names[c]!]
+        values[c]!.push(v)
+        if (v !== undefined) seen[c] = true
+      }
+      n++
+    }
+    raw = values.map((v, c) => (seen[c] ? v : undefined))
+  }
+  return {
+    n,
+    names,
+    cols: raw.map((col, c) => (col === undefined ? undefined : normalizeColumn(col, n, table, names[c]!))),
+  }
+}
+
+/**
+ * Row `i` of columns `from` to `to` (excluded) as a record's fields: a missing value is null when
+ * the column may hold null, else left out (validation then names it).
+ */
+function rowObject(p: Picked, i: number, from = 0, to = p.names.length): Record<string, unknown> {
   const out: Record<string, unknown> = {}
-  for (const c of COLUMNS[table]) {
-    const v = normalize(row[c], table, c)
-    if (v !== undefined) out[c] = v
-    else if (NULLABLE.has(c)) out[c] = null
+  for (let c = from; c < to; c++) {
+    const v = p.cols[c]?.[i]
+    if (v !== undefined) out[p.names[c]!] = v
+    else if (NULLABLE.has(p.names[c]!)) out[p.names[c]!] = null
   }
   return out
 }
+
+/** Column `c` of a picked table (analysis_id and the like), undefined values where it is missing. */
+const valuesOf = (p: Picked, c: number): ArrayLike<unknown> => p.cols[c] ?? { length: p.n }
 
 /** Where a flat row came from, for error messages: `index` counts rows across all tables. */
 export interface FlatRecord {
@@ -105,80 +197,139 @@ export interface FlatRecord {
   orphanOf?: string
 }
 
-/** The child lists of one analysis, each item with its `ord` when the row had one. */
-interface Children {
-  mentions: unknown[]
-  citations: Ordered[]
-  themes: unknown[]
-  fanout: Ordered[]
-}
-interface Ordered {
-  item: unknown
-  ord: number | undefined
+/**
+ * The rows of one child table grouped by analysis: `rows[start[g]]` up to `rows[start[g + 1]]`
+ * are group g's row numbers, in table order.
+ */
+interface Groups {
+  start: Int32Array
+  rows: Int32Array
 }
 
-/** The items in `ord` order when the rows carry it (stable: rows without keep their order). */
-function inOrder(list: Ordered[]): unknown[] {
-  if (list.some((x) => typeof x.ord === 'number')) {
-    list = [...list].sort((a, b) => (a.ord ?? Infinity) - (b.ord ?? Infinity))
+/**
+ * Gives each distinct analysis_id (compared in lower case) a group number, in order of first
+ * appearance across the child tables, and the rows of each table by group (a counting sort: no
+ * object per row until the analysis's record is built).
+ */
+class ChildIndex {
+  readonly keys: string[] = []
+  readonly #group = new Map<string, number>()
+  readonly #of: Int32Array[] = []
+
+  /** Numbers the rows of one child table by their analysis_id column. */
+  add(ids: ArrayLike<unknown>, n: number): void {
+    const of = new Int32Array(n)
+    // Child rows come grouped by analysis (an export writes them so): the last id is reused.
+    let lastId: unknown
+    let last = -1
+    for (let i = 0; i < n; i++) {
+      const id = ids[i]
+      if (id !== lastId || typeof id !== 'string') {
+        const key = String(id).toLowerCase()
+        let g = this.#group.get(key)
+        if (g === undefined) {
+          g = this.keys.length
+          this.#group.set(key, g)
+          this.keys.push(key)
+        }
+        lastId = id
+        last = g
+      }
+      of[i] = last
+    }
+    this.#of.push(of)
   }
-  return list.map((x) => x.item)
+
+  group(id: string): number | undefined {
+    return this.#group.get(id)
+  }
+
+  /** Each table's rows by group, in the order the tables were added. */
+  sorted(): Groups[] {
+    const count = this.keys.length
+    return this.#of.map((of) => {
+      const start = new Int32Array(count + 1)
+      for (let i = 0; i < of.length; i++) start[of[i]! + 1]!++
+      for (let g = 0; g < count; g++) start[g + 1]! += start[g]!
+      const next = start.slice(0, count)
+      const rows = new Int32Array(of.length)
+      for (let i = 0; i < of.length; i++) rows[next[of[i]!]!++] = i
+      return { start, rows }
+    })
+  }
 }
 
-const ordOf = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined)
+/**
+ * The items of group g built by `item(row)`, in `ord` order when the rows carry it (stable: rows
+ * without keep their order).
+ */
+function groupItems(
+  gs: Groups,
+  g: number | undefined,
+  item: (row: number) => unknown,
+  ord?: ArrayLike<unknown>,
+): unknown[] {
+  if (g === undefined) return []
+  const from = gs.start[g]!
+  const to = gs.start[g + 1]!
+  let rows: ArrayLike<number> = gs.rows.subarray(from, to)
+  if (ord !== undefined) {
+    let any = false
+    for (let k = 0; k < rows.length && !any; k++) any = typeof ord[rows[k]!] === 'number'
+    if (any) {
+      const key = (r: number) => (typeof ord[r] === 'number' ? (ord[r] as number) : Infinity)
+      rows = Array.from(rows).sort((a, b) => key(a) - key(b))
+    }
+  }
+  const out = new Array<unknown>(rows.length)
+  for (let k = 0; k < rows.length; k++) out[k] = item(rows[k]!)
+  return out
+}
 
 /**
  * Yields the records of flat tables: dimension rows as they are, and one analysis per analyses row
  * with its mentions, citations, theme occurrences and fan-out queries gathered by analysis_id (an
- * analysis without fan-out rows has none); last, one entry per analysis_id of child rows that
- * matches no analyses row.
+ * analysis without fan-out rows has none; a repeated analyses row gets them once, with the first);
+ * last, one entry per analysis_id of child rows that matches no analyses row.
  */
 export function* flatToRecords(tables: FlatRows): Generator<FlatRecord> {
   for (const table of ['teams', 'domains', 'prompts', 'competitors', 'themes', 'deletes'] as const) {
-    let row = 0
-    for (const r of tables[table] ?? [])
-      yield { record: { type: SINGLE[table], ...pick(r, table) }, table, row: row++ }
+    const p = columnsOf(tables[table], table)
+    for (let i = 0; i < p.n; i++) yield { record: { type: SINGLE[table], ...rowObject(p, i) }, table, row: i }
   }
-  const children = new Map<string, Children>()
-  const childOf = (id: unknown) => {
-    const key = String(id).toLowerCase()
-    let c = children.get(key)
-    if (c === undefined) children.set(key, (c = { mentions: [], citations: [], themes: [], fanout: [] }))
-    return c
-  }
-  for (const r of tables.mentions ?? []) {
-    const { analysis_id, ...mention } = pick(r, 'mentions')
-    childOf(analysis_id).mentions.push(mention)
-  }
-  for (const r of tables.citations ?? []) {
-    const { analysis_id, ord, ...citation } = pick(r, 'citations')
-    childOf(analysis_id).citations.push({ item: citation, ord: ordOf(ord) })
-  }
-  for (const r of tables.theme_occurrences ?? []) {
-    const { analysis_id, theme_id, occurrences } = pick(r, 'theme_occurrences')
-    childOf(analysis_id).themes.push({ theme_id, occurrences })
-  }
-  for (const r of tables.fanout_queries ?? []) {
-    const { analysis_id, query, ord } = pick(r, 'fanout_queries')
-    childOf(analysis_id).fanout.push({ item: query, ord: ordOf(ord) })
-  }
-  let row = 0
-  for (const r of tables.analyses ?? []) {
-    const a = pick(r, 'analyses')
-    const id = String(a.id).toLowerCase()
-    const c = children.get(id)
-    children.delete(id)
+  const mentions = columnsOf(tables.mentions, 'mentions')
+  const citations = columnsOf(tables.citations, 'citations')
+  const occurrences = columnsOf(tables.theme_occurrences, 'theme_occurrences')
+  const fanout = columnsOf(tables.fanout_queries, 'fanout_queries')
+  const index = new ChildIndex()
+  for (const t of [mentions, citations, occurrences, fanout]) index.add(valuesOf(t, 0), t.n)
+  const [mGroups, cGroups, tGroups, fGroups] = index.sorted() as [Groups, Groups, Groups, Groups]
+  const [tTheme, tCount] = [1, 2].map((c) => valuesOf(occurrences, c)) as [
+    ArrayLike<unknown>,
+    ArrayLike<unknown>,
+  ]
+  const [fQuery, fOrd] = [1, 2].map((c) => valuesOf(fanout, c)) as [ArrayLike<unknown>, ArrayLike<unknown>]
+  const used = new Uint8Array(index.keys.length)
+
+  const analyses = columnsOf(tables.analyses, 'analyses')
+  for (let i = 0; i < analyses.n; i++) {
+    const a = rowObject(analyses, i)
+    let g = index.group(String(a.id).toLowerCase())
+    if (g !== undefined && used[g] === 1) g = undefined
+    if (g !== undefined) used[g] = 1
+    const fanoutQueries = groupItems(fGroups, g, (r) => fQuery[r], fOrd)
     const record = {
       type: 'analysis',
       ...a,
-      mentions: c?.mentions ?? [],
-      citations: inOrder(c?.citations ?? []),
-      themes: c?.themes ?? [],
-      ...(c === undefined || c.fanout.length === 0 ? {} : { fanout_queries: inOrder(c.fanout) }),
+      mentions: groupItems(mGroups, g, (r) => rowObject(mentions, r, 1)),
+      citations: groupItems(cGroups, g, (r) => rowObject(citations, r, 1, 4), valuesOf(citations, 4)),
+      themes: groupItems(tGroups, g, (r) => ({ theme_id: tTheme[r], occurrences: tCount[r] })),
+      ...(fanoutQueries.length === 0 ? {} : { fanout_queries: fanoutQueries }),
     }
-    yield { record, table: 'analyses', row: row++ }
+    yield { record, table: 'analyses', row: i }
   }
-  for (const [id] of children) yield { record: undefined, table: 'analyses', row: -1, orphanOf: id }
+  for (let g = 0; g < used.length; g++)
+    if (used[g] === 0) yield { record: undefined, table: 'analyses', row: -1, orphanOf: index.keys[g]! }
 }
 
 /**

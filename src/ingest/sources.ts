@@ -16,6 +16,7 @@ import {
   type FlatTableName,
 } from './flat.js'
 import { parseNdjson } from './ndjson.js'
+import { arrowFlatColumns, isArrowTable } from '../arrow/from-arrow.js'
 import { feedNdjsonFile } from './ndjson-feed.js'
 
 /** Feeds records in order; issues name their 0-based index. */
@@ -88,13 +89,13 @@ export function arrowToFlatRows(tables: ArrowTables): FlatRows {
         { path: name, message: `${name} is not a flat table (${accepted.join(', ')}).` },
       ])
     }
-    rows[name as FlatTableName] = arrowRows(table)
+    if (table !== undefined)
+      rows[name as FlatTableName] = isArrowTable(table) ? arrowFlatColumns(table) : arrowRows(table)
   }
   return rows
 }
 
-/** An Arrow table's rows as plain objects. */
-function* arrowRows(table: ArrowTables[keyof ArrowTables]): Generator<Record<string, unknown>> {
-  if (table === undefined) return
+/** The rows of an iterable of Arrow rows (not a Table) as plain objects. */
+function* arrowRows(table: Iterable<unknown>): Generator<Record<string, unknown>> {
   for (const row of table) yield (row as { toJSON(): Record<string, unknown> }).toJSON()
 }

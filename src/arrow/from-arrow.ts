@@ -1,0 +1,115 @@
+/**
+ * Arrow tables -> flat columns for ingest, one column at a time and only the columns asked for:
+ * UTF-8 strings are decoded from the table's buffers (an ASCII buffer once, then cut by offsets),
+ * 8- to 32-bit integers and floats are read from their value arrays, and any other type goes
+ * through Arrow's own accessors (the values a row's `toJSON()` gives). Duck-typed on apache-arrow's
+ * Vector and Data, so the engine does not load apache-arrow for callers that never pass a table.
+ */
+import { Buffer, isAscii } from 'node:buffer'
+import { FlatColumns } from '../ingest/flat.js'
+
+/** apache-arrow's `Type` ids used here (enum Type in apache-arrow/enum). */
+const TYPE_INT = 2
+const TYPE_FLOAT = 3
+const TYPE_UTF8 = 5
+/** apache-arrow's `Precision.HALF`: 16-bit floats are stored as raw bits. */
+const PRECISION_HALF = 0
+
+/** The parts of an apache-arrow Data (one chunk of a column) read here. */
+interface ArrowData {
+  length: number
+  nullCount: number
+  values: ArrayLike<number> & ArrayBufferView
+  valueOffsets?: Int32Array
+  getValid(index: number): boolean
+}
+
+/** The parts of an apache-arrow Vector and Table read here. */
+interface ArrowVector extends Iterable<unknown> {
+  length: number
+  nullCount: number
+  type: { typeId: number; bitWidth?: number; precision?: number }
+  data: readonly ArrowData[]
+}
+export interface ArrowTableLike extends Iterable<unknown> {
+  numRows: number
+  schema: { fields: readonly { name: string }[] }
+  getChild(name: string): ArrowVector | null
+}
+
+/** Whether a value is an apache-arrow Table as far as ingest needs one. */
+export function isArrowTable(t: unknown): t is ArrowTableLike {
+  const x = t as Partial<ArrowTableLike> | null
+  return (
+    typeof x === 'object' &&
+    x !== null &&
+    typeof x.numRows === 'number' &&
+    typeof x.getChild === 'function' &&
+    Array.isArray(x.schema?.fields)
+  )
+}
+
+/** An Arrow table's columns for ingest, decoded on first use. */
+export function arrowFlatColumns(table: ArrowTableLike): FlatColumns {
+  const names = table.schema.fields.map((f) => f.name)
+  const decoded = new Map<string, ArrayLike<unknown>>()
+  return new FlatColumns(table.numRows, names, (name) => {
+    if (!names.includes(name)) return undefined
+    let col = decoded.get(name)
+    if (col === undefined) {
+      const vector = table.getChild(name)
+      if (vector === null) return undefined
+      decoded.set(name, (col = columnValues(vector)))
+    }
+    return col
+  })
+}
+
+/** A column's values by row: strings, numbers, or what Arrow's accessors give (null for null). */
+export function columnValues(vector: ArrowVector): ArrayLike<unknown> {
+  const { typeId, bitWidth, precision } = vector.type
+  if (typeId === TYPE_UTF8) return utf8Values(vector)
+  const numeric =
+    (typeId === TYPE_INT && bitWidth !== undefined && bitWidth <= 32) ||
+    (typeId === TYPE_FLOAT && precision !== PRECISION_HALF)
+  if (numeric) {
+    if (vector.data.length === 1 && vector.nullCount === 0) return vector.data[0]!.values
+    return numberValues(vector)
+  }
+  return Array.from(vector)
+}
+
+function numberValues(vector: ArrowVector): (number | null)[] {
+  const out = new Array<number | null>(vector.length)
+  let k = 0
+  for (const d of vector.data) {
+    const values = d.values
+    if (d.nullCount === 0) for (let i = 0; i < d.length; i++) out[k++] = values[i]!
+    else for (let i = 0; i < d.length; i++) out[k++] = d.getValid(i) ? values[i]! : null
+  }
+  return out
+}
+
+function utf8Values(vector: ArrowVector): (string | null)[] {
+  const out = new Array<string | null>(vector.length)
+  let k = 0
+  for (const d of vector.data) {
+    const offsets = d.valueOffsets!
+    const bytes = d.values
+    const start = offsets[0]!
+    const end = offsets[d.length]!
+    const buf = Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start)
+    const nulls = d.nullCount > 0
+    if (isAscii(buf)) {
+      // One string for the chunk; each value a slice of it (byte offsets are character offsets).
+      const text = buf.toString('latin1')
+      for (let i = 0; i < d.length; i++)
+        out[k++] = nulls && !d.getValid(i) ? null : text.slice(offsets[i]! - start, offsets[i + 1]! - start)
+    } else {
+      for (let i = 0; i < d.length; i++)
+        out[k++] =
+          nulls && !d.getValid(i) ? null : buf.toString('utf8', offsets[i]! - start, offsets[i + 1]! - start)
+    }
+  }
+  return out
+}
