@@ -89,48 +89,60 @@ const PART_ROWS = 65_536
  * The columns of an import query, read in parts of PART_ROWS rows: a text column as one string per
  * part with each value's length in characters, any other column as a list per part. The client
  * turns every text value into a JS string with a native call of its own (~2-3 us each, most of a
- * Parquet ingest's time); one string per part, cut in JS, costs a small fraction of that.
+ * Parquet ingest's time); one string per part, cut in JS, costs a small fraction of that. The rows
+ * are numbered into a temp table first (it spills past the memory limit), so that each part's
+ * query reads only its own row groups and holds one part in memory.
  */
 async function readColumns(conn: DuckDBConnection, sql: string, glob: string): Promise<FlatColumns> {
-  const bind = [{ path: glob }, { path: VARCHAR }] as const
-  const shape = await conn.runAndReadAll(`SELECT * FROM (\n${sql}\n) LIMIT 0`, ...bind)
-  const names = shape.columnNames()
-  const text = shape.columnTypes().map((t) => t.typeId === DuckDBTypeId.VARCHAR)
-  const parts = names.map((n, c) => {
-    const col = `"${n.replaceAll('"', '""')}"`
-    return text[c]
-      ? `string_agg(${col}, '' ORDER BY rn), list(length(${col})::INTEGER ORDER BY rn)`
-      : `list(${col} ORDER BY rn)`
-  })
-  const reader = await conn.runAndReadAll(
-    `WITH r AS (SELECT row_number() OVER () AS rn, * FROM (\n${sql}\n)),
-     q AS (SELECT (rn - 1) // ${PART_ROWS} AS part, * FROM r)
-     SELECT count(*)::INTEGER, ${parts.join(', ')} FROM q GROUP BY part ORDER BY part`,
-    ...bind,
+  const table = `import_rows_${++importTables}`
+  await conn.run(
+    `CREATE TEMP TABLE ${table} AS SELECT row_number() OVER () AS rn, * FROM (\n${sql}\n)`,
+    { path: glob },
+    { path: VARCHAR },
   )
-  const got = reader.getColumnsJS()
-  const counts = got[0] as number[]
-  const length = counts.reduce((a, b) => a + b, 0)
-  const columns: Record<string, unknown[]> = {}
-  let k = 1
-  names.forEach((name, c) => {
-    const out = new Array<unknown>(length)
-    let row = 0
-    for (let part = 0; part < counts.length; part++) {
-      if (text[c]) {
-        row = cutText(
-          out,
-          row,
-          (got[k]![part] as string | null) ?? '',
-          got[k + 1]![part] as (number | null)[],
-        )
-      } else for (const v of got[k]![part] as unknown[]) out[row++] = v
+  try {
+    const shape = await conn.runAndReadAll(`SELECT * EXCLUDE (rn) FROM ${table} LIMIT 0`)
+    const names = shape.columnNames()
+    const text = shape.columnTypes().map((t) => t.typeId === DuckDBTypeId.VARCHAR)
+    const aggregates = names.map((n, c) => {
+      const col = `"${n.replaceAll('"', '""')}"`
+      return text[c]
+        ? `string_agg(${col}, '' ORDER BY rn), list(length(${col})::INTEGER ORDER BY rn)`
+        : `list(${col} ORDER BY rn)`
+    })
+    const count = await conn.runAndReadAll(`SELECT count(*)::INTEGER FROM ${table}`)
+    const length = count.getRows()[0]![0] as number
+    const columns = names.map(() => new Array<unknown>(length))
+    const part = await conn.prepare(
+      `SELECT ${aggregates.join(', ')} FROM ${table} WHERE rn > $1 AND rn <= $1 + ${PART_ROWS}`,
+    )
+    try {
+      for (let from = 0; from < length; from += PART_ROWS) {
+        part.bindBigInt(1, BigInt(from))
+        const got = (await part.runAndReadAll()).getColumnsJS()
+        let k = 0
+        names.forEach((_, c) => {
+          const out = columns[c]!
+          if (text[c]) {
+            cutText(out, from, (got[k]![0] as string | null) ?? '', got[k + 1]![0] as (number | null)[])
+            k += 2
+          } else {
+            let row = from
+            for (const v of got[k]![0] as unknown[]) out[row++] = v
+            k += 1
+          }
+        })
+      }
+    } finally {
+      part.destroySync()
     }
-    k += text[c] ? 2 : 1
-    columns[name] = out
-  })
-  return FlatColumns.of(columns, length)
+    return FlatColumns.of(Object.fromEntries(names.map((n, c) => [n, columns[c]!])), length)
+  } finally {
+    await conn.run(`DROP TABLE IF EXISTS ${table}`)
+  }
 }
+/** Numbers the temp tables of bulk reads (each connection has its own; the name only needs to be new). */
+let importTables = 0
 
 /**
  * Cuts the values of one part out of their concatenation, given each one's length in characters
