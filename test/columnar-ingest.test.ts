@@ -48,12 +48,20 @@ function records() {
         id: `a0000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
         answered_at: `2026-11-${String(1 + (i % 19)).padStart(2, '0')}T10:00:00Z`,
         mentions: [
-          { entity_id: 'brand', position: i % 3 === 0 ? null : 1 + (i % 4), sentiment: i % 5 === 0 ? null : i % 100 },
+          {
+            entity_id: 'brand',
+            position: i % 3 === 0 ? null : 1 + (i % 4),
+            sentiment: i % 5 === 0 ? null : i % 100,
+          },
           { entity_id: COMPETITOR, position: 2, sentiment: 40 },
         ],
         citations: [
           { url: `https://example.com/${i % 40}`, title: i % 7 === 0 ? null : TEXTS[i % TEXTS.length]! },
-          { url: `https://www.acme.com/${i % 3}`, title: `${TEXTS[(i + 1) % TEXTS.length]!} ${i % 9}`, page_type: 'blog' },
+          {
+            url: `https://www.acme.com/${i % 3}`,
+            title: `${TEXTS[(i + 1) % TEXTS.length]!} ${i % 9}`,
+            page_type: 'blog',
+          },
         ],
         fanout_queries: Array.from({ length: 100 }, (_, j) => `${TEXTS[(i + j) % TEXTS.length]!} ${j % 30}`),
       }),
@@ -86,26 +94,55 @@ describe('Arrow ingest, read column by column', () => {
     const rows = <T>(f: (a: ReturnType<typeof analysis>) => T[]) => analyses.flatMap(f)
     const mentions = rows((a) => a.mentions.map((m) => ({ analysis_id: a.id, ...m })))
     const citations = rows((a) => a.citations.map((c, ord) => ({ analysis_id: a.id, ...c, ord })))
-    const fanout = rows((a) => (a.fanout_queries ?? []).map((query, ord) => ({ analysis_id: a.id, query, ord })))
+    const fanout = rows((a) =>
+      (a.fanout_queries ?? []).map((query, ord) => ({ analysis_id: a.id, query, ord })),
+    )
     // Two batches: the first half and the second half of the mentions.
     const half = Math.floor(mentions.length / 2)
     const mentionTable = (part: typeof mentions) =>
       new Table({
-        analysis_id: vectorFromArray(part.map((m) => m.analysis_id), new Utf8()),
-        entity_id: vectorFromArray(part.map((m) => m.entity_id), new Utf8()),
-        position: vectorFromArray(part.map((m) => m.position), new Int32()),
-        sentiment: vectorFromArray(part.map((m) => m.sentiment), new Float64()),
+        analysis_id: vectorFromArray(
+          part.map((m) => m.analysis_id),
+          new Utf8(),
+        ),
+        entity_id: vectorFromArray(
+          part.map((m) => m.entity_id),
+          new Utf8(),
+        ),
+        position: vectorFromArray(
+          part.map((m) => m.position),
+          new Int32(),
+        ),
+        sentiment: vectorFromArray(
+          part.map((m) => m.sentiment),
+          new Float64(),
+        ),
       })
     const twoBatches = mentionTable(mentions.slice(0, half)).concat(mentionTable(mentions.slice(half)))
     expect(twoBatches.batches.length).toBe(2)
     // Sliced: rows 3 to the end of a table with three extra rows in front.
     const padded = [...citations.slice(0, 3), ...citations]
     const sliced = new Table({
-      analysis_id: vectorFromArray(padded.map((c) => c.analysis_id), new Utf8()),
-      url: vectorFromArray(padded.map((c) => c.url), new Utf8()),
-      title: vectorFromArray(padded.map((c) => c.title ?? null), new Utf8()),
-      page_type: vectorFromArray(padded.map((c) => c.page_type ?? null), new Utf8()),
-      ord: vectorFromArray(padded.map((c) => c.ord), new Int32()),
+      analysis_id: vectorFromArray(
+        padded.map((c) => c.analysis_id),
+        new Utf8(),
+      ),
+      url: vectorFromArray(
+        padded.map((c) => c.url),
+        new Utf8(),
+      ),
+      title: vectorFromArray(
+        padded.map((c) => c.title ?? null),
+        new Utf8(),
+      ),
+      page_type: vectorFromArray(
+        padded.map((c) => c.page_type ?? null),
+        new Utf8(),
+      ),
+      ord: vectorFromArray(
+        padded.map((c) => c.ord),
+        new Int32(),
+      ),
     }).slice(3)
     const [t, d, p, c, th] = base() as unknown as Record<string, unknown>[]
     const strip = ({ type: _type, ...rest }: Record<string, unknown>) => rest
@@ -125,12 +162,27 @@ describe('Arrow ingest, read column by column', () => {
         created_at: vectorFromArray([Date.parse(`${th!.created_at as string}T00:00:00Z`)], new DateDay()),
       }),
       analyses: new Table({
-        id: vectorFromArray(analyses.map((a) => a.id), new Utf8()),
-        domain_id: vectorFromArray(analyses.map((a) => a.domain_id), new Utf8()),
-        prompt_id: vectorFromArray(analyses.map((a) => a.prompt_id), new Utf8()),
+        id: vectorFromArray(
+          analyses.map((a) => a.id),
+          new Utf8(),
+        ),
+        domain_id: vectorFromArray(
+          analyses.map((a) => a.domain_id),
+          new Utf8(),
+        ),
+        prompt_id: vectorFromArray(
+          analyses.map((a) => a.prompt_id),
+          new Utf8(),
+        ),
         channel: vectorFromArray(analyses.map((a) => a.channel)), // dictionary-encoded
-        model: vectorFromArray(analyses.map((a) => a.model), new Utf8()),
-        answered_at: vectorFromArray(analyses.map((a) => Date.parse(a.answered_at)), new TimestampMillisecond()),
+        model: vectorFromArray(
+          analyses.map((a) => a.model),
+          new Utf8(),
+        ),
+        answered_at: vectorFromArray(
+          analyses.map((a) => Date.parse(a.answered_at)),
+          new TimestampMillisecond(),
+        ),
       }),
       mentions: twoBatches,
       citations: sliced,
