@@ -100,6 +100,7 @@ async function main(): Promise<void> {
         ? undefined
         : async (e) => {
             expected = await payloadsOf(e)
+            rmSync(exportDir, { recursive: true, force: true })
             const x = await stopwatch(() => e.exportParquet(exportDir))
             out.setup['exportParquet of the NDJSON store'] = x.ms
           },
