@@ -1,6 +1,6 @@
 -- Ingest step insert_citations; phase facts (the list: src/ingest/pipeline.ts).
 -- Parameters: none.
--- Runs after: final_analyses, delete_old_citations, new_texts.
+-- Runs after: final_analyses, delete_old_citations, call_texts.
 -- Inserts the citations of the call's final analyses, with their position in the analysis and the
 -- indexes of their URL identity, host, title and page type in texts (through stg_texts). Its changed rows are the
 -- call's `citations` count.

@@ -1,6 +1,6 @@
 -- Ingest step insert_fanout_queries; phase facts (the list: src/ingest/pipeline.ts).
 -- Parameters: none.
--- Runs after: final_analyses, delete_old_fanout_queries, new_texts.
+-- Runs after: final_analyses, delete_old_fanout_queries, call_texts.
 -- Inserts the fan-out queries of the call's final analyses (trimmed, in their order). Its changed
 -- rows are the call's `fanout_queries` count.
 INSERT INTO fanout_queries

@@ -46,7 +46,6 @@ async function citationTexts(conn: DuckDBConnection): Promise<void> {
     'migrate/v3_stage_citations',
     'migrate/v3_domain_map',
     'ingest/call_texts',
-    'ingest/new_texts',
     'ingest/insert_texts',
     'migrate/v3_update_citations',
     'migrate/all_days',

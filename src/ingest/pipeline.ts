@@ -103,8 +103,7 @@ export const INGEST_STEPS: readonly IngestStep[] = [
   step('insert_themes', 'dimensions', ['delete_themes'], { when: ['themes'] }),
   step('insert_models', 'dimensions', [], { when: ['models'] }),
   step('call_texts', 'dimensions', [], TEXTS),
-  step('new_texts', 'dimensions', ['call_texts'], TEXTS),
-  step('insert_texts', 'dimensions', ['new_texts'], TEXTS),
+  step('insert_texts', 'dimensions', ['call_texts'], TEXTS),
 
   step('insert_analyses', 'facts', ['final_analyses', 'delete_old_analyses'], {
     counts: 'analyses',
@@ -115,7 +114,7 @@ export const INGEST_STEPS: readonly IngestStep[] = [
     when: ['mentions'],
     unique: { id: 'insert_mentions_unique', params: ['base'] },
   }),
-  step('insert_citations', 'facts', ['final_analyses', 'delete_old_citations', 'new_texts'], {
+  step('insert_citations', 'facts', ['final_analyses', 'delete_old_citations', 'call_texts'], {
     counts: 'citations',
     when: ['citations'],
     unique: { id: 'insert_citations_unique', params: ['base'] },
@@ -125,7 +124,7 @@ export const INGEST_STEPS: readonly IngestStep[] = [
     when: ['theme_occ'],
     unique: { id: 'insert_theme_occurrences_unique', params: ['base'] },
   }),
-  step('insert_fanout_queries', 'facts', ['final_analyses', 'delete_old_fanout_queries', 'new_texts'], {
+  step('insert_fanout_queries', 'facts', ['final_analyses', 'delete_old_fanout_queries', 'call_texts'], {
     counts: 'fanout_queries',
     when: ['fanout'],
     unique: { id: 'insert_fanout_queries_unique', params: ['base'] },
