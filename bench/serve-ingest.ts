@@ -100,6 +100,7 @@ async function main(): Promise<void> {
             adminToken: ADMIN,
             rateLimit: { limit: 1_000_000_000, windowSeconds: 60 },
             cacheTtl: { sentimentSeconds: 0, seriesSeconds: 0 },
+            ...(process.env.SERVE_MAX_QUERIES ? { maxConcurrentQueries: env('SERVE_MAX_QUERIES', 3) } : {}),
           },
         }),
       ],

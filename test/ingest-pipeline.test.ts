@@ -4,20 +4,22 @@
  * before it, the order respects those, and each count of an IngestResult comes from one step. So
  * a renamed, added or reordered file fails here instead of silently changing the counts.
  */
-import { readdirSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { DuckDBInstance } from '@duckdb/node-api'
 import { describe, expect, it } from 'vitest'
 import { openEngine } from '../src/index.js'
 import {
   AFFECTED_DOMAINS_QUERY,
   AGGREGATE_CHUNK_QUERIES,
-  DISTINCT_IDS_QUERY,
+  STAGED_QUERY,
   INGEST_STEPS,
   stepFile,
   type IngestStep,
 } from '../src/ingest/pipeline.js'
 import { checkSqlText } from './reliability/sql-scan.js'
-import { analysis, base, COMPETITOR } from './support/records.js'
+import { analysis, base, COMPETITOR, domain, mention, OTHER_PROMPT, prompt } from './support/records.js'
 
 const DIR = new URL('../sql/ingest/', import.meta.url).pathname
 const text = (sqlId: string) => readFileSync(join(DIR, `${sqlId.replace(/^ingest\//, '')}.sql`), 'utf8')
@@ -28,7 +30,7 @@ describe('ingest pipeline', () => {
     const listed = new Set([
       AFFECTED_DOMAINS_QUERY,
       ...AGGREGATE_CHUNK_QUERIES,
-      DISTINCT_IDS_QUERY,
+      STAGED_QUERY,
       ...INGEST_STEPS.flatMap((s) => files(s).map((f) => f.sql)),
     ])
     const onDisk = readdirSync(DIR).map((f) => `ingest/${f.replace(/\.sql$/, '')}`)
@@ -103,5 +105,64 @@ describe('ingest pipeline', () => {
       theme_occurrences: 1,
     })
     await engine.close()
+  })
+})
+
+describe('ingest pipeline: skipped steps', () => {
+  /** Every stored table's rows after the calls, in one order. */
+  async function storedRows(calls: unknown[][]): Promise<Record<string, unknown[]>> {
+    const dir = mkdtempSync(join(tmpdir(), 'va-skip-'))
+    try {
+      const path = join(dir, 's.duckdb')
+      const engine = await openEngine({ path })
+      for (const records of calls) await engine.ingest(records)
+      await engine.close()
+      const db = await DuckDBInstance.create(path)
+      const conn = await db.connect()
+      const tables = (await conn.runAndReadAll('SELECT table_name FROM duckdb_tables() WHERE NOT temporary'))
+        .getRows()
+        .map(([t]) => String(t))
+        .sort()
+      const out: Record<string, unknown[]> = {}
+      for (const t of tables)
+        out[t] = (await conn.runAndReadAll(`SELECT * FROM "${t}" ORDER BY ALL`)).getRowsJson()
+      conn.closeSync()
+      db.closeSync()
+      return out
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
+
+  it('stores the same rows as running every step, whatever a call holds', async () => {
+    const a = analysis({
+      citations: [{ url: 'https://www.acme.com/a', title: 'A' }],
+      fanout_queries: ['q one'],
+    })
+    const b = analysis({ channel: 'perplexity', mentions: [mention(COMPETITOR, 1, 20)] })
+    const calls: unknown[][] = [
+      [...base(), a, b],
+      // Replaces a (the old rows go), adds texts; analyses only.
+      [{ ...a, citations: [{ url: 'https://globex.com/x', page_type: 'blog' }], fanout_queries: ['q two'] }],
+      // Dimensions only: the domain's website changes (every stored day is recomputed), a new prompt.
+      [domain({ website: 'https://globex.com' }), prompt({ id: OTHER_PROMPT, text: 'Other' })],
+      // Mentions and themes without citations or fan-out, on another day.
+      [
+        analysis({
+          prompt_id: OTHER_PROMPT,
+          answered_at: '2026-11-10T10:00:00Z',
+          citations: [],
+          fanout_queries: [],
+        }),
+      ],
+    ]
+    const skipping = await storedRows(calls)
+    process.env.VA_INGEST_SKIP = 'never'
+    try {
+      expect(await storedRows(calls)).toEqual(skipping)
+    } finally {
+      delete process.env.VA_INGEST_SKIP
+    }
+    expect(skipping.texts!.length).toBeGreaterThan(0)
   })
 })

@@ -1,10 +1,11 @@
 -- Ingest step insert_fanout_queries (variant for distinct
 -- analysis ids); phase facts (the list: src/ingest/pipeline.ts).
 -- Parameters: $base BIGINT (the first free analysis_key; a row's key is $base + seq).
--- Runs after: final_analyses, delete_old_fanout_queries, insert_texts.
+-- Runs after: final_analyses, delete_old_fanout_queries, call_texts.
 -- insert_fanout_queries for a call whose analysis ids are all distinct (see insert_mentions_unique).
 INSERT INTO fanout_queries
 SELECT $base + q.seq, dm.domain_key, DATE '1970-01-01' + q.day, q.ord, t.idx
 FROM stg_fanout q
 JOIN stg_domain_map dm ON dm.h = q.domain_h
-JOIN texts t ON t.domain_key = dm.domain_key AND t.kind = 5 AND t.text = q.query
+JOIN stg_texts t ON t.kind = 5 AND t.dk = q.domain_h::BIGINT * 8 + 5
+  AND t.text = q.query

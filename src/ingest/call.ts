@@ -12,7 +12,7 @@ import { IngestError } from '../errors.js'
 import type { IngestResult } from '../types.js'
 import { BatchBuilder, type AnalysisBatch } from './columns.js'
 import { applyToCatalog, assignKeys, stageDimensions, stageMaps } from './dimensions.js'
-import { AFFECTED_DOMAINS_QUERY, DISTINCT_IDS_QUERY, runIngestSteps } from './pipeline.js'
+import { AFFECTED_DOMAINS_QUERY, STAGED_QUERY, runIngestSteps, type StagedRows } from './pipeline.js'
 import { checkReferences } from './references.js'
 import { RecordCollector, type CollectorState } from './collector.js'
 import {
@@ -168,10 +168,15 @@ export class IngestCall {
     await stageDimensions(this.#conn, this.#c, plan)
     await stageMaps(this.#conn, this.#c, plan)
 
-    // Whether the call repeats an analysis id, asked of DuckDB (it spills; a set of ids in JS would grow with the call).
-    const distinct = await this.#conn.runAndReadAll(sqlText(DISTINCT_IDS_QUERY))
-    const unique = distinct.getRows()[0]![0] === true
-    const counts = await runIngestSteps(this.#conn, { unique, base: nextAnalysisKey })
+    // Whether the call repeats an analysis id, asked of DuckDB (it spills; a set of ids in JS would
+    // grow with the call), and the rows of each staging table (the steps with none are skipped).
+    const staged = (await this.#conn.runAndReadAll(sqlText(STAGED_QUERY))).getRowObjects()[0]!
+    const { unique, ...rows } = staged as unknown as Omit<StagedRows, 'old'> & { unique: boolean }
+    const counts = await runIngestSteps(this.#conn, {
+      unique,
+      rows: { ...rows, old: 0 },
+      base: nextAnalysisKey,
+    })
     const result: IngestResult = {
       teams: this.#c.teams.size,
       domains: this.#c.domains.size,

@@ -23,6 +23,27 @@ export type StepParam = 'base'
 /** The counts of an IngestResult that a step's changed rows are. */
 export type FactCount = 'analyses' | 'mentions' | 'citations' | 'theme_occurrences' | 'fanout_queries'
 
+/**
+ * What a step reads: the staging tables (by their rows) and `old`, the stored analyses the call
+ * replaces (collect_old's rows). A step whose inputs are all empty has nothing to do and is skipped.
+ */
+export type StepInput =
+  | 'teams'
+  | 'domains'
+  | 'prompts'
+  | 'competitors'
+  | 'themes'
+  | 'models'
+  | 'analyses'
+  | 'mentions'
+  | 'citations'
+  | 'theme_occ'
+  | 'fanout'
+  | 'old'
+
+/** The rows of each input of a call (from STAGED_QUERY, and collect_old's changed rows). */
+export type StagedRows = Record<StepInput, number>
+
 export interface IngestStep {
   /** The step's SQL file: sql/ingest/<id>.sql. */
   readonly id: string
@@ -34,15 +55,19 @@ export interface IngestStep {
   readonly counts?: FactCount
   /** The file run instead when the call's analysis ids are all distinct (cheaper: fewer joins). */
   readonly unique?: { readonly id: string; readonly params: readonly StepParam[] }
+  /** Runs only when one of these inputs has rows (absent: always; the aggregates run per chunk). */
+  readonly when?: readonly StepInput[]
 }
 
 const step = (
   id: string,
   phase: IngestPhase,
   after: string[],
-  more: Partial<Pick<IngestStep, 'params' | 'counts' | 'unique'>> = {},
+  more: Partial<Pick<IngestStep, 'params' | 'counts' | 'unique' | 'when'>> = {},
 ): IngestStep => ({ id, phase, params: [], after, ...more })
 
+const OLD = { when: ['old'] } as const satisfies Partial<IngestStep>
+const TEXTS = { when: ['citations', 'fanout'] } as const satisfies Partial<IngestStep>
 const AFFECTED = ['affected_old', 'affected_new', 'affected_site']
 const aggregate = (table: string, sources: string[]): IngestStep[] => [
   step(`clear_${table}`, 'aggregates', AFFECTED),
@@ -52,47 +77,56 @@ const aggregate = (table: string, sources: string[]): IngestStep[] => [
 export const INGEST_STEPS: readonly IngestStep[] = [
   step('final_analyses', 'resolve', [], {
     params: ['base'],
+    when: ['analyses'],
     unique: { id: 'final_analyses_unique', params: ['base'] },
   }),
-  step('collect_old', 'resolve', ['final_analyses']),
-  step('affected_old', 'resolve', ['collect_old']),
-  step('affected_new', 'resolve', ['final_analyses']),
-  step('affected_site', 'resolve', []),
+  step('collect_old', 'resolve', ['final_analyses'], { when: ['analyses'] }),
+  step('affected_old', 'resolve', ['collect_old'], { when: ['old'] }),
+  step('affected_new', 'resolve', ['final_analyses'], { when: ['analyses'] }),
+  step('affected_site', 'resolve', [], { when: ['domains'] }),
 
-  step('delete_old_mentions', 'replace', ['collect_old']),
-  step('delete_old_citations', 'replace', ['collect_old']),
-  step('delete_old_theme_occurrences', 'replace', ['collect_old']),
-  step('delete_old_fanout_queries', 'replace', ['collect_old']),
-  step('delete_old_analyses', 'replace', ['collect_old', 'affected_old']),
+  step('delete_old_mentions', 'replace', ['collect_old'], OLD),
+  step('delete_old_citations', 'replace', ['collect_old'], OLD),
+  step('delete_old_theme_occurrences', 'replace', ['collect_old'], OLD),
+  step('delete_old_fanout_queries', 'replace', ['collect_old'], OLD),
+  step('delete_old_analyses', 'replace', ['collect_old', 'affected_old'], OLD),
 
-  step('delete_teams', 'dimensions', []),
-  step('insert_teams', 'dimensions', ['delete_teams']),
-  step('delete_domains', 'dimensions', ['affected_site']),
-  step('insert_domains', 'dimensions', ['delete_domains']),
-  step('delete_prompts', 'dimensions', []),
-  step('insert_prompts', 'dimensions', ['delete_prompts']),
-  step('delete_competitors', 'dimensions', []),
-  step('insert_competitors', 'dimensions', ['delete_competitors']),
-  step('delete_themes', 'dimensions', []),
-  step('insert_themes', 'dimensions', ['delete_themes']),
-  step('insert_models', 'dimensions', []),
-  step('insert_texts', 'dimensions', []),
+  step('delete_teams', 'dimensions', [], { when: ['teams'] }),
+  step('insert_teams', 'dimensions', ['delete_teams'], { when: ['teams'] }),
+  step('delete_domains', 'dimensions', ['affected_site'], { when: ['domains'] }),
+  step('insert_domains', 'dimensions', ['delete_domains'], { when: ['domains'] }),
+  step('delete_prompts', 'dimensions', [], { when: ['prompts'] }),
+  step('insert_prompts', 'dimensions', ['delete_prompts'], { when: ['prompts'] }),
+  step('delete_competitors', 'dimensions', [], { when: ['competitors'] }),
+  step('insert_competitors', 'dimensions', ['delete_competitors'], { when: ['competitors'] }),
+  step('delete_themes', 'dimensions', [], { when: ['themes'] }),
+  step('insert_themes', 'dimensions', ['delete_themes'], { when: ['themes'] }),
+  step('insert_models', 'dimensions', [], { when: ['models'] }),
+  step('call_texts', 'dimensions', [], TEXTS),
+  step('insert_texts', 'dimensions', ['call_texts'], TEXTS),
 
-  step('insert_analyses', 'facts', ['final_analyses', 'delete_old_analyses'], { counts: 'analyses' }),
+  step('insert_analyses', 'facts', ['final_analyses', 'delete_old_analyses'], {
+    counts: 'analyses',
+    when: ['analyses'],
+  }),
   step('insert_mentions', 'facts', ['final_analyses', 'delete_old_mentions'], {
     counts: 'mentions',
+    when: ['mentions'],
     unique: { id: 'insert_mentions_unique', params: ['base'] },
   }),
-  step('insert_citations', 'facts', ['final_analyses', 'delete_old_citations', 'insert_texts'], {
+  step('insert_citations', 'facts', ['final_analyses', 'delete_old_citations', 'call_texts'], {
     counts: 'citations',
+    when: ['citations'],
     unique: { id: 'insert_citations_unique', params: ['base'] },
   }),
   step('insert_theme_occurrences', 'facts', ['final_analyses', 'delete_old_theme_occurrences'], {
     counts: 'theme_occurrences',
+    when: ['theme_occ'],
     unique: { id: 'insert_theme_occurrences_unique', params: ['base'] },
   }),
-  step('insert_fanout_queries', 'facts', ['final_analyses', 'delete_old_fanout_queries', 'insert_texts'], {
+  step('insert_fanout_queries', 'facts', ['final_analyses', 'delete_old_fanout_queries', 'call_texts'], {
     counts: 'fanout_queries',
+    when: ['fanout'],
     unique: { id: 'insert_fanout_queries_unique', params: ['base'] },
   }),
 
@@ -127,8 +161,8 @@ export const AFFECTED_DOMAINS_QUERY = 'ingest/affected_domains'
 export const AGGREGATE_CHUNK_ANALYSES = 100_000
 /** The queries that cut the affected pairs into chunks and select one chunk. */
 export const AGGREGATE_CHUNK_QUERIES = ['ingest/affected_chunks', 'ingest/affected_chunk'] as const
-/** Read before the steps: whether the call's analysis ids are all distinct (the `unique` variants). */
-export const DISTINCT_IDS_QUERY = 'ingest/distinct_ids'
+/** Read before the steps: whether the call's analysis ids are all distinct, and each input's rows. */
+export const STAGED_QUERY = 'ingest/staged'
 
 /** The SQL id a step runs, and its parameters, for a call (unique: its analysis ids are all distinct). */
 export function stepFile(s: IngestStep, unique: boolean): { sql: string; params: readonly StepParam[] } {
@@ -138,10 +172,28 @@ export function stepFile(s: IngestStep, unique: boolean): { sql: string; params:
 
 const PARAM_TYPES = { base: BIGINT } as const
 
-/** Runs every step in order; returns the fact counts. The caller owns the transaction. */
+/**
+ * Whether a step runs for a call: when one of its inputs has rows (`old` counted once collect_old
+ * ran). VA_INGEST_SKIP=never runs every step (a test compares the stored rows both ways).
+ */
+export function stepRuns(s: IngestStep, rows: StagedRows): boolean {
+  if (process.env.VA_INGEST_SKIP === 'never') return true
+  return s.when === undefined || s.when.some((input) => rows[input] > 0)
+}
+
+const trace = (sql: string, t0: number) => {
+  if (process.env.VA_TRACE_INGEST) process.stderr.write(`${sql} ${(performance.now() - t0).toFixed(1)} ms\n`)
+}
+
+/**
+ * Runs the steps in order, skipping those with nothing to do; returns the fact counts. The caller
+ * owns the transaction. Consecutive steps without parameters or counts go to DuckDB as one
+ * multi-statement text (one round trip through Node's thread pool, which the readers share), except
+ * under VA_TRACE_INGEST, which times each step.
+ */
 export async function runIngestSteps(
   conn: DuckDBConnection,
-  call: Record<StepParam, number> & { unique: boolean },
+  call: Record<StepParam, number> & { unique: boolean; rows: StagedRows },
 ): Promise<Record<FactCount, number>> {
   const counts: Record<FactCount, number> = {
     analyses: 0,
@@ -150,19 +202,35 @@ export async function runIngestSteps(
     theme_occurrences: 0,
     fanout_queries: 0,
   }
+  const rows: StagedRows = { ...call.rows, old: 0 }
+  const tracing = Boolean(process.env.VA_TRACE_INGEST)
+  let pending: string[] = []
+  const flush = async () => {
+    if (pending.length === 0) return
+    const t0 = performance.now()
+    await conn.run(pending.join('\n;\n'))
+    trace(pending.length === 1 ? '(1 step)' : `(${pending.length} steps)`, t0)
+    pending = []
+  }
   const runStep = async (s: IngestStep) => {
     const file = stepFile(s, call.unique)
+    if (file.params.length === 0 && !s.counts && s.id !== 'collect_old' && !tracing) {
+      pending.push(sqlText(file.sql))
+      return
+    }
+    await flush()
     const bind = file.params.length > 0
     const values = bind ? Object.fromEntries(file.params.map((p) => [p, call[p]])) : undefined
     const types = bind ? Object.fromEntries(file.params.map((p) => [p, PARAM_TYPES[p]])) : undefined
     const t0 = performance.now()
     const r = await conn.run(sqlText(file.sql), values, types)
     if (s.counts) counts[s.counts] = r.rowsChanged
-    if (process.env.VA_TRACE_INGEST)
-      process.stderr.write(`${file.sql} ${(performance.now() - t0).toFixed(1)} ms\n`)
+    if (s.id === 'collect_old') rows.old = r.rowsChanged
+    trace(file.sql, t0)
   }
   const aggregates = INGEST_STEPS.filter((s) => s.phase === 'aggregates')
-  for (const s of INGEST_STEPS) if (s.phase !== 'aggregates') await runStep(s)
+  for (const s of INGEST_STEPS) if (s.phase !== 'aggregates' && stepRuns(s, rows)) await runStep(s)
+  await flush()
   // The aggregates phase, one chunk of affected (domain, day) pairs at a time.
   const [cut, select] = AGGREGATE_CHUNK_QUERIES
   await conn.run(sqlText(cut), { rows: AGGREGATE_CHUNK_ANALYSES }, { rows: BIGINT })
@@ -173,9 +241,11 @@ export async function runIngestSteps(
     await conn.run(sqlText(select), { chunk }, { chunk: INTEGER })
   }
   for (let chunk = 0; chunk <= chunks; chunk++) {
-    await selectChunk(chunk)
+    // A call within one chunk keeps stg_affected whole: nothing to select.
+    if (chunks > 0) await selectChunk(chunk)
     for (const s of aggregates) await runStep(s)
+    await flush()
   }
-  await selectChunk(-1) // the whole set again, for what reads stg_affected after the steps
+  if (chunks > 0) await selectChunk(-1) // the whole set again, for what reads stg_affected after the steps
   return counts
 }

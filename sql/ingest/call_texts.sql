@@ -1,0 +1,42 @@
+-- Ingest step call_texts; phase dimensions (the list: src/ingest/pipeline.ts).
+-- Parameters: none.
+-- Runs after: the staging tables and handle maps (IngestCall.stage).
+-- The call's distinct texts (stg_texts) with their index in the per-domain dictionaries (table
+-- texts): cited URLs (kind 1, with their host), cited hosts (2), titles (3), page types (4) and
+-- fan-out queries (5). A stored text keeps its index; a new one (fresh) gets the next free index of
+-- its (domain, kind), in text order. The lookup builds on the call's texts and probes the stored
+-- ones, so a small call does not hash every stored text of its domains; one INSERT, no UPDATE (an
+-- update's undo records stay in memory for the whole transaction).
+INSERT INTO stg_texts
+WITH staged AS (
+  SELECT DISTINCT dm.h, dm.domain_key, 1::UTINYINT AS kind, c.cited AS text, c.host
+  FROM stg_citations c JOIN stg_domain_map dm ON dm.h = c.domain_h
+  UNION ALL
+  SELECT DISTINCT dm.h, dm.domain_key, 2::UTINYINT, c.host, NULL
+  FROM stg_citations c JOIN stg_domain_map dm ON dm.h = c.domain_h
+  UNION ALL
+  SELECT DISTINCT dm.h, dm.domain_key, 3::UTINYINT, c.title, NULL
+  FROM stg_citations c JOIN stg_domain_map dm ON dm.h = c.domain_h WHERE c.title IS NOT NULL
+  UNION ALL
+  SELECT DISTINCT dm.h, dm.domain_key, 4::UTINYINT, c.page_type, NULL
+  FROM stg_citations c JOIN stg_domain_map dm ON dm.h = c.domain_h WHERE c.page_type IS NOT NULL
+  UNION ALL
+  SELECT DISTINCT dm.h, dm.domain_key, 5::UTINYINT, f.query, NULL
+  FROM stg_fanout f JOIN stg_domain_map dm ON dm.h = f.domain_h
+),
+looked AS (
+  SELECT s.*, t.idx
+  FROM staged s
+  LEFT JOIN texts t ON t.domain_key = s.domain_key AND t.kind = s.kind AND t.text = s.text
+),
+top AS (
+  SELECT t.domain_key, t.kind, max(t.idx) AS top
+  FROM texts t SEMI JOIN stg_domain_map dm ON dm.domain_key = t.domain_key
+  GROUP BY t.domain_key, t.kind
+)
+SELECT l.domain_key, l.kind,
+       coalesce(l.idx, (coalesce(top.top, -1)
+         + row_number() OVER (PARTITION BY l.domain_key, l.kind, l.idx IS NULL ORDER BY l.text))::INTEGER),
+       l.text, l.host, l.idx IS NULL, l.h::BIGINT * 8 + l.kind
+FROM looked l
+LEFT JOIN top ON top.domain_key = l.domain_key AND top.kind = l.kind
