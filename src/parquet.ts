@@ -77,7 +77,8 @@ export async function readExport(
     if (!existsSync(p)) continue
     const glob = single ? p : join(p, '**', '*.parquet')
     if (!single && !hasParquet(p)) continue
-    rows[t] = await readColumns(conn, sqlText(`import/${t}`), glob)
+    await conn.run(sqlText(`import/${t}`), { path: glob }, { path: VARCHAR })
+    rows[t] = await readColumns(conn)
   }
   return rows
 }
@@ -93,43 +94,29 @@ const PART_ROWS = 65_536
  * are numbered into a temp table first (it spills past the memory limit), so that each part's
  * query reads only its own row groups and holds one part in memory.
  */
-async function readColumns(conn: DuckDBConnection, sql: string, glob: string): Promise<FlatColumns> {
-  const table = `import_rows_${++importTables}`
-  await conn.run(
-    `CREATE TEMP TABLE ${table} AS SELECT row_number() OVER () AS rn, * FROM (\n${sql}\n)`,
-    { path: glob },
-    { path: VARCHAR },
-  )
+async function readColumns(conn: DuckDBConnection): Promise<FlatColumns> {
   try {
-    const shape = await conn.runAndReadAll(`SELECT * EXCLUDE (rn) FROM ${table} LIMIT 0`)
+    const shape = await conn.runAndReadAll(IMPORT_SHAPE)
     const names = shape.columnNames()
     const text = shape.columnTypes().map((t) => t.typeId === DuckDBTypeId.VARCHAR)
-    const aggregates = names.map((n, c) => {
-      const col = `"${n.replaceAll('"', '""')}"`
-      return text[c]
-        ? `string_agg(${col}, '' ORDER BY rn), list(length(${col})::INTEGER ORDER BY rn)`
-        : `list(${col} ORDER BY rn)`
-    })
-    const count = await conn.runAndReadAll(`SELECT count(*)::INTEGER FROM ${table}`)
+    const count = await conn.runAndReadAll(IMPORT_COUNT)
     const length = count.getRows()[0]![0] as number
     const columns = names.map(() => new Array<unknown>(length))
-    const part = await conn.prepare(
-      `SELECT ${aggregates.join(', ')} FROM ${table} WHERE rn > $1 AND rn <= $1 + ${PART_ROWS}`,
-    )
+    const part = await conn.prepare(IMPORT_PART)
     try {
       for (let from = 0; from < length; from += PART_ROWS) {
         part.bindBigInt(1, BigInt(from))
+        part.bindBigInt(2, BigInt(PART_ROWS))
+        // Per column: its text values joined, their lengths, and its other values (IMPORT_PART).
         const got = (await part.runAndReadAll()).getColumnsJS()
-        let k = 0
+        const n = names.length
         names.forEach((_, c) => {
           const out = columns[c]!
-          if (text[c]) {
-            cutText(out, from, (got[k]![0] as string | null) ?? '', got[k + 1]![0] as (number | null)[])
-            k += 2
-          } else {
+          if (text[c])
+            cutText(out, from, (got[c]![0] as string | null) ?? '', got[n + c]![0] as (number | null)[])
+          else {
             let row = from
-            for (const v of got[k]![0] as unknown[]) out[row++] = v
-            k += 1
+            for (const v of got[2 * n + c]![0] as unknown[]) out[row++] = v
           }
         })
       }
@@ -138,11 +125,22 @@ async function readColumns(conn: DuckDBConnection, sql: string, glob: string): P
     }
     return FlatColumns.of(Object.fromEntries(names.map((n, c) => [n, columns[c]!])), length)
   } finally {
-    await conn.run(`DROP TABLE IF EXISTS ${table}`)
+    await conn.run('DROP TABLE IF EXISTS import_rows')
   }
 }
-/** Numbers the temp tables of bulk reads (each connection has its own; the name only needs to be new). */
-let importTables = 0
+
+const IMPORT_SHAPE = 'SELECT * EXCLUDE (rn) FROM import_rows LIMIT 0'
+const IMPORT_COUNT = 'SELECT count(*)::INTEGER FROM import_rows'
+/**
+ * One part of import_rows ($1 < rn <= $1 + $2), three values per column in three runs of columns:
+ * a text column's values joined into one string, their lengths in characters (null for null), and
+ * a column's values as a list when it is not text (each run null where it does not apply).
+ */
+const IMPORT_PART = `
+SELECT string_agg(CASE WHEN typeof(COLUMNS(* EXCLUDE (rn))) = 'VARCHAR' THEN COLUMNS(* EXCLUDE (rn))::VARCHAR END, '' ORDER BY rn),
+       list(CASE WHEN typeof(COLUMNS(* EXCLUDE (rn))) = 'VARCHAR' THEN length(COLUMNS(* EXCLUDE (rn))::VARCHAR)::INTEGER END ORDER BY rn),
+       list(CASE WHEN typeof(COLUMNS(* EXCLUDE (rn))) <> 'VARCHAR' THEN COLUMNS(* EXCLUDE (rn)) END ORDER BY rn)
+FROM import_rows WHERE rn > $1 AND rn <= $1 + $2`
 
 /**
  * Cuts the values of one part out of their concatenation, given each one's length in characters

@@ -1,10 +1,15 @@
 -- Reads the flat domains table of a Parquet export. Parameters: $path VARCHAR.
 -- An export written before created_at existed has no such column: UNION ALL BY NAME with an empty
 -- row set that has it reads it as null.
+-- Into the temp table import_rows, each row numbered (rn) in the order read (src/parquet.ts reads
+-- it in parts).
+CREATE OR REPLACE TEMP TABLE import_rows AS
+SELECT row_number() OVER () AS rn, * FROM (
 SELECT id::VARCHAR AS id, team_id::VARCHAR AS team_id, brand_name, website,
        strftime(created_at::TIMESTAMPTZ, '%Y-%m-%dT%H:%M:%S.%gZ') AS created_at
 FROM (
   SELECT NULL::TIMESTAMPTZ AS created_at WHERE false
   UNION ALL BY NAME
   SELECT * FROM read_parquet($path, hive_partitioning = true)
+)
 )

@@ -1,3 +1,8 @@
 -- Reads the flat fanout_queries table of a Parquet export (none in an export of schema version 1).
 -- Parameters: $path VARCHAR.
+-- Into the temp table import_rows, each row numbered (rn) in the order read (src/parquet.ts reads
+-- it in parts).
+CREATE OR REPLACE TEMP TABLE import_rows AS
+SELECT row_number() OVER () AS rn, * FROM (
 SELECT * REPLACE (analysis_id::VARCHAR AS analysis_id) FROM read_parquet($path, hive_partitioning = true)
+)

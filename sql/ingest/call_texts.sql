@@ -9,19 +9,19 @@
 -- update's undo records stay in memory for the whole transaction).
 INSERT INTO stg_texts
 WITH staged AS (
-  SELECT DISTINCT dm.h, dm.domain_key, 1::UTINYINT AS kind, c.cited AS text, c.host
+  SELECT DISTINCT dm.domain_key, 1::UTINYINT AS kind, c.cited AS text, c.host
   FROM stg_citations c JOIN stg_domain_map dm ON dm.h = c.domain_h
   UNION ALL
-  SELECT DISTINCT dm.h, dm.domain_key, 2::UTINYINT, c.host, NULL
+  SELECT DISTINCT dm.domain_key, 2::UTINYINT, c.host, NULL
   FROM stg_citations c JOIN stg_domain_map dm ON dm.h = c.domain_h
   UNION ALL
-  SELECT DISTINCT dm.h, dm.domain_key, 3::UTINYINT, c.title, NULL
+  SELECT DISTINCT dm.domain_key, 3::UTINYINT, c.title, NULL
   FROM stg_citations c JOIN stg_domain_map dm ON dm.h = c.domain_h WHERE c.title IS NOT NULL
   UNION ALL
-  SELECT DISTINCT dm.h, dm.domain_key, 4::UTINYINT, c.page_type, NULL
+  SELECT DISTINCT dm.domain_key, 4::UTINYINT, c.page_type, NULL
   FROM stg_citations c JOIN stg_domain_map dm ON dm.h = c.domain_h WHERE c.page_type IS NOT NULL
   UNION ALL
-  SELECT DISTINCT dm.h, dm.domain_key, 5::UTINYINT, f.query, NULL
+  SELECT DISTINCT dm.domain_key, 5::UTINYINT, f.query, NULL
   FROM stg_fanout f JOIN stg_domain_map dm ON dm.h = f.domain_h
 ),
 looked AS (
@@ -37,6 +37,6 @@ top AS (
 SELECT l.domain_key, l.kind,
        coalesce(l.idx, (coalesce(top.top, -1)
          + row_number() OVER (PARTITION BY l.domain_key, l.kind, l.idx IS NULL ORDER BY l.text))::INTEGER),
-       l.text, l.host, l.idx IS NULL, l.h::BIGINT * 8 + l.kind
+       l.text, l.host, l.idx IS NULL
 FROM looked l
 LEFT JOIN top ON top.domain_key = l.domain_key AND top.kind = l.kind

@@ -8,11 +8,7 @@ INSERT INTO citations
 SELECT f.analysis_key, f.domain_key, f.day, c.url, c.host, c.ord, u.idx, h.idx, t.idx, p.idx
 FROM stg_citations c
 JOIN stg_final f ON f.seq = c.seq
-JOIN stg_texts u ON u.kind = 1 AND u.dk = c.domain_h::BIGINT * 8 + 1
-  AND u.text = c.cited
-JOIN stg_texts h ON h.kind = 2 AND h.dk = c.domain_h::BIGINT * 8 + 2
-  AND h.text = c.host
-LEFT JOIN stg_texts t ON t.kind = 3 AND t.dk = c.domain_h::BIGINT * 8 + 3
-  AND t.text = c.title
-LEFT JOIN stg_texts p ON p.kind = 4 AND p.dk = c.domain_h::BIGINT * 8 + 4
-  AND p.text = c.page_type
+JOIN stg_texts u ON u.domain_key = f.domain_key AND u.kind = 1 AND u.text = c.cited
+JOIN stg_texts h ON h.domain_key = f.domain_key AND h.kind = 2 AND h.text = c.host
+LEFT JOIN stg_texts t ON t.domain_key = f.domain_key AND t.kind = 3 AND t.text = c.title
+LEFT JOIN stg_texts p ON p.domain_key = f.domain_key AND p.kind = 4 AND p.text = c.page_type

@@ -8,11 +8,7 @@ SELECT $base + c.seq, dm.domain_key, DATE '1970-01-01' + c.day, c.url, c.host, c
        p.idx
 FROM stg_citations c
 JOIN stg_domain_map dm ON dm.h = c.domain_h
-JOIN stg_texts u ON u.kind = 1 AND u.dk = c.domain_h::BIGINT * 8 + 1
-  AND u.text = c.cited
-JOIN stg_texts h ON h.kind = 2 AND h.dk = c.domain_h::BIGINT * 8 + 2
-  AND h.text = c.host
-LEFT JOIN stg_texts t ON t.kind = 3 AND t.dk = c.domain_h::BIGINT * 8 + 3
-  AND t.text = c.title
-LEFT JOIN stg_texts p ON p.kind = 4 AND p.dk = c.domain_h::BIGINT * 8 + 4
-  AND p.text = c.page_type
+JOIN stg_texts u ON u.domain_key = dm.domain_key AND u.kind = 1 AND u.text = c.cited
+JOIN stg_texts h ON h.domain_key = dm.domain_key AND h.kind = 2 AND h.text = c.host
+LEFT JOIN stg_texts t ON t.domain_key = dm.domain_key AND t.kind = 3 AND t.text = c.title
+LEFT JOIN stg_texts p ON p.domain_key = dm.domain_key AND p.kind = 4 AND p.text = c.page_type

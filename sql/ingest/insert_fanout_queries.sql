@@ -7,5 +7,4 @@ INSERT INTO fanout_queries
 SELECT f.analysis_key, f.domain_key, f.day, q.ord, t.idx
 FROM stg_fanout q
 JOIN stg_final f ON f.seq = q.seq
-JOIN stg_texts t ON t.kind = 5 AND t.dk = q.domain_h::BIGINT * 8 + 5
-  AND t.text = q.query
+JOIN stg_texts t ON t.domain_key = f.domain_key AND t.kind = 5 AND t.text = q.query

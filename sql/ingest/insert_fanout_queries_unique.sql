@@ -7,5 +7,4 @@ INSERT INTO fanout_queries
 SELECT $base + q.seq, dm.domain_key, DATE '1970-01-01' + q.day, q.ord, t.idx
 FROM stg_fanout q
 JOIN stg_domain_map dm ON dm.h = q.domain_h
-JOIN stg_texts t ON t.kind = 5 AND t.dk = q.domain_h::BIGINT * 8 + 5
-  AND t.text = q.query
+JOIN stg_texts t ON t.domain_key = dm.domain_key AND t.kind = 5 AND t.text = q.query

@@ -33,11 +33,10 @@ CREATE OR REPLACE TEMP TABLE stg_theme_occ (
   day INTEGER);
 CREATE OR REPLACE TEMP TABLE stg_fanout (seq INTEGER, ord INTEGER, query VARCHAR, domain_h INTEGER, day INTEGER);
 CREATE OR REPLACE TEMP TABLE stg_domain_map (h INTEGER, domain_key INTEGER);
--- The texts of the call's domains (table texts): those stored before the call, then the call's new
--- ones (fresh). `dk` is the domain's handle * 8 + kind, the key the facts steps join on (from the
--- staged rows' own domain_h: no join through stg_domain_map for the optimizer to reorder).
+-- The call's distinct texts with their index in the per-domain dictionaries (table texts), fresh
+-- when the call adds them (sql/ingest/call_texts.sql).
 CREATE OR REPLACE TEMP TABLE stg_texts (
-  domain_key INTEGER, kind UTINYINT, idx INTEGER, text VARCHAR, host VARCHAR, fresh BOOLEAN, dk BIGINT);
+  domain_key INTEGER, kind UTINYINT, idx INTEGER, text VARCHAR, host VARCHAR, fresh BOOLEAN);
 CREATE OR REPLACE TEMP TABLE stg_prompt_map (h INTEGER, prompt_idx INTEGER);
 CREATE OR REPLACE TEMP TABLE stg_entity_map (h INTEGER, entity_idx INTEGER);
 CREATE OR REPLACE TEMP TABLE stg_theme_map (h INTEGER, theme_idx INTEGER);

@@ -31,6 +31,14 @@ export function sqlText(id: string): string {
   return text
 }
 
+/**
+ * The texts of several files as one script, in order (statements without parameters, run by one
+ * `run` call: DuckDB executes each in turn).
+ */
+export function sqlScript(ids: readonly string[]): string {
+  return ids.map((id) => sqlText(id)).join('\n;\n')
+}
+
 /** Every SQL file id below `sql/<folder>`, sorted. */
 export function sqlIds(folder: string): string[] {
   return readdirSync(join(root, folder))

@@ -8,7 +8,7 @@
  * sql/schema/staging.sql) and the handle -> key maps (stg_*_map).
  */
 import { BIGINT, INTEGER, type DuckDBConnection } from '@duckdb/node-api'
-import { sqlText } from '../db/sql.js'
+import { sqlScript, sqlText } from '../db/sql.js'
 
 export type IngestPhase =
   | 'resolve' // the call's final analyses and the (domain, day) pairs whose aggregates change
@@ -208,14 +208,14 @@ export async function runIngestSteps(
   const flush = async () => {
     if (pending.length === 0) return
     const t0 = performance.now()
-    await conn.run(pending.join('\n;\n'))
+    await conn.run(sqlScript(pending))
     trace(pending.length === 1 ? '(1 step)' : `(${pending.length} steps)`, t0)
     pending = []
   }
   const runStep = async (s: IngestStep) => {
     const file = stepFile(s, call.unique)
     if (file.params.length === 0 && !s.counts && s.id !== 'collect_old' && !tracing) {
-      pending.push(sqlText(file.sql))
+      pending.push(file.sql)
       return
     }
     await flush()

@@ -5,7 +5,7 @@
  *   or printf markers (`${`, `{{`, `%s`, `?`) outside string literals and comments.
  * - `scanSqlCallSites`: with the TypeScript type checker, every call of a DuckDB method that takes
  *   SQL text (`run`, `prepare`, `runAndReadAll`, ... on DuckDBConnection and friends) gets a string
- *   literal, `sqlText(<literal | identifier | property>)`, or a local whose every value is one of
+ *   literal, `sqlText(<literal | identifier | property>)` (or `sqlScript`, several file ids), or a local whose every value is one of
  *   those. A template literal with substitutions or a `+` concatenation is a violation.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
@@ -153,7 +153,12 @@ export function scanSqlCallSites(files: string[], virtual: Record<string, string
       if (ts.isTemplateExpression(e)) return 'template literal with substitutions'
       if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.PlusToken)
         return 'string concatenation'
-      if (ts.isCallExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === 'sqlText') {
+      // sqlScript(ids) joins the texts of files by id, exactly as sqlText reads one: the same rule.
+      if (
+        ts.isCallExpression(e) &&
+        ts.isIdentifier(e.expression) &&
+        (e.expression.text === 'sqlText' || e.expression.text === 'sqlScript')
+      ) {
         const a = e.arguments[0]
         if (a === undefined || e.arguments.length !== 1) return 'sqlText takes one id'
         if (ts.isBinaryExpression(a)) return 'sqlText id built from strings'
