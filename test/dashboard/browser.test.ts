@@ -149,9 +149,9 @@ describe.skipIf(!present && process.env.CI !== 'true')('dashboard in Chromium', 
       expect(await page.locator('[data-section="cited-pages"] tbody tr').count()).toBeGreaterThan(0)
       expect(await page.locator('#report .api-error').count()).toBe(0)
       // The report's style sheet applies (a constructed sheet, allowed by the CSP).
-      expect(await page.evaluate("getComputedStyle(document.querySelector('#report .card')).borderRadius")).toBe(
-        '14px',
-      )
+      expect(
+        await page.evaluate("getComputedStyle(document.querySelector('#report .card')).borderRadius"),
+      ).toBe('14px')
 
       // Another window: 7 days.
       await page.selectOption('#days', '7')
