@@ -79,6 +79,9 @@ describe('dashboard routes', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff')
     expect(res.headers['content-security-policy']).toBe(DASHBOARD_CSP)
     expect(res.body.length).toBeGreaterThan(1000)
+    // The page takes the API's paths from the manifest, never from its own literals.
+    expect(res.body).toContain(DASHBOARD_PATHS.manifest)
+    expect(res.body).not.toMatch(/\/api\/v\d/)
   })
 
   it('publishes every row of the endpoint table with its OpenAPI query parameters', async () => {
