@@ -64,6 +64,8 @@ export default tseslint.config(
     files: [`${clients}/${Array(depth).fill('*').join('/')}.ts`],
     rules: { 'no-restricted-imports': publicEntryRule(depth) },
   })),
+  // The dashboard runs in the browser (src/dashboard/tsconfig.json: the DOM lib, no Node types).
+  { files: ['src/dashboard/**'], languageOptions: { globals: { ...globals.browser } } },
   // Tests may warn (a skipped check says why) but not print...
   { files: ['test/**'], rules: { 'no-console': ['error', { allow: ['warn'] }] } },
   // ...except the reliability suite and the HTTP load script, whose printed figures are their

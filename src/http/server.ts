@@ -19,6 +19,7 @@ import {
 } from './edge/index.js'
 import { adminPlugin, INGEST_PATH } from './plugins/admin.js'
 import { authPlugin } from './plugins/auth.js'
+import { dashboardPlugin } from './plugins/dashboard.js'
 import { DOC_PATHS, docsPlugin, swaggerPlugin } from './plugins/docs.js'
 import { endpointsPlugin } from './plugins/endpoints.js'
 import { headersPlugin } from './plugins/headers.js'
@@ -110,6 +111,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   await app.register(endpointsPlugin, { ctx })
   await app.register(mcpPlugin, { ctx, sessions: options.mcp })
   await app.register(docsPlugin, { ctx })
+  await app.register(dashboardPlugin)
   if (options.adminToken) {
     const maxIngestBytes = options.maxIngestBytes ?? 256 * 1024 * 1024
     await app.register(adminPlugin, { ctx, adminToken: options.adminToken, maxIngestBytes })

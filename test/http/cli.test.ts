@@ -149,6 +149,10 @@ describe('visibility serve --demo', () => {
       }
       const key = /Demo API key \(shown once\): (\S+)/.exec(err)?.[1]
       expect(key, err).toMatch(/^va_live_/)
+      // The dashboard's address carries the key in its fragment (never sent to the server).
+      const dashboard = new URL(/Dashboard: (\S+)/.exec(err)?.[1] ?? '')
+      expect(new URLSearchParams(dashboard.hash.slice(1)).get('key')).toBe(key)
+      expect((await fetch(dashboard)).headers.get('content-type')).toMatch(/^text\/html/)
       const curls = [...err.matchAll(/curl -i -H "Authorization: Bearer \S+" "(\S+)"/g)].map((m) => m[1]!)
       // One per row of the table, then a weekly series (answered like the others below).
       expect(curls.map((url) => new URL(url).pathname)).toEqual([

@@ -533,8 +533,8 @@ describe('HTTP service over the real engine', () => {
 
   describe('routing', () => {
     it('404 JSON for anything else, without authentication', async () => {
+      // `/` is the dashboard (test/dashboard).
       for (const path of [
-        '/',
         '/api/v1',
         '/api/v1/prompt',
         '/api/v2/sentiment/overview',

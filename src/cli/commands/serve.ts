@@ -151,6 +151,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       process.stderr.write(
         [
           `Demo API key (shown once): ${demo.key}`,
+          `Dashboard: ${server.url}/#key=${encodeURIComponent(demo.key)}`,
           `Try (domain ${demo.domainId}):`,
           ...curls.map((c) => `  ${c}`),
           'MCP client configuration (Streamable HTTP):',
