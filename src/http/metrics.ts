@@ -6,16 +6,31 @@
  * prom-client's process metrics.
  *
  * Every label value comes from a closed set: route templates (`/api/v1/sentiment/themes`, never a
- * raw URL), HTTP methods and status codes, endpoint ids, table names, fixed outcomes. No domain
- * id, key, token or other request value ever becomes a label.
+ * raw URL; `unmatched` for every request no route matched), the seven methods a route may serve
+ * (`OTHER` for any other method, and for every request answered 405), status
+ * codes, endpoint ids, table names, fixed outcomes. No domain id, key, token or other request
+ * value ever becomes a label, and odd methods x paths cannot multiply the series: their number is
+ * bounded by the routes of the server (each: the methods it serves, and OTHER) times the status codes.
  */
-import { METHODS } from 'node:http'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import type { Engine, IngestResult } from '../index.js'
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 const SLOW_BUCKETS = [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 300]
-const KNOWN_METHODS = new Set(METHODS)
+/** Methods a route may serve: the method labels besides OTHER. */
+export const SERVED_METHODS: ReadonlySet<string> = new Set([
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'DELETE',
+  'PATCH',
+  'OPTIONS',
+])
+/** The route label of a request no route matched. */
+export const UNMATCHED_ROUTE = 'unmatched'
+/** The method label of any other method, and of every 405. */
+export const OTHER_METHOD = 'OTHER'
 
 /** What one answered request contributes. */
 export interface RequestSample {
@@ -164,8 +179,8 @@ export class ServiceMetrics {
 
   /** Counts one answered request. */
   observeRequest(s: RequestSample): void {
-    const route = s.route ?? 'unmatched'
-    const method = KNOWN_METHODS.has(s.method) ? s.method : 'OTHER'
+    const route = s.route ?? UNMATCHED_ROUTE
+    const method = s.status !== 405 && SERVED_METHODS.has(s.method) ? s.method : OTHER_METHOD
     this.#requests.inc({ method, route, status: String(s.status) })
     this.#latency.observe({ method, route }, s.seconds)
     if (s.status === 429) this.#rateLimited.inc({ route })

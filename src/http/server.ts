@@ -38,6 +38,11 @@ export interface BuildServerOptions extends ServiceContextOptions {
   adminToken?: string | undefined
   /** Largest ingest body in bytes (default 256 MiB). */
   maxIngestBytes?: number
+  /**
+   * Where ingest bodies are spooled (default: the temp directory); startServer removes the spool
+   * directories left there by processes that died during an ingest.
+   */
+  spoolRoot?: string | undefined
   /** Connection and request limits (timeouts, caps, header size); defaults in EDGE_DEFAULTS. */
   edge?: Partial<EdgeOptions>
   /** Default: info-level JSON logs on stdout. */
@@ -114,7 +119,12 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   await app.register(dashboardPlugin)
   if (options.adminToken) {
     const maxIngestBytes = options.maxIngestBytes ?? 256 * 1024 * 1024
-    await app.register(adminPlugin, { ctx, adminToken: options.adminToken, maxIngestBytes })
+    await app.register(adminPlugin, {
+      ctx,
+      adminToken: options.adminToken,
+      maxIngestBytes,
+      spoolRoot: options.spoolRoot,
+    })
     await app.register(operationsPlugin, {
       ctx,
       adminToken: options.adminToken,

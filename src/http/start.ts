@@ -1,8 +1,10 @@
 /**
  * Listening and graceful shutdown: on SIGTERM or SIGINT the server stops accepting connections,
- * finishes the requests in flight, then closes the engine (DuckDB).
+ * finishes the requests in flight, then closes the engine (DuckDB). At start, the ingest spool
+ * directories left by processes that died during an ingest are removed.
  */
 import type { FastifyInstance } from 'fastify'
+import { sweepSpoolDirs } from './edge/index.js'
 import { buildServer, type BuildServerOptions } from './server.js'
 
 export interface StartServerOptions extends BuildServerOptions {
@@ -37,6 +39,8 @@ export interface RunningServer {
  */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const app = await buildServer(options)
+  const swept = await sweepSpoolDirs(options.spoolRoot)
+  if (swept.length > 0) app.log.info({ removed: swept }, 'removed ingest spool directories of dead processes')
   const signals = options.signals ?? ['SIGTERM', 'SIGINT']
   let closing: Promise<void> | undefined
   let settle: () => void = () => undefined

@@ -2,12 +2,13 @@
  * The authorization matrix: keys (own team, allowlisted, multi-team scope, cross-tenant allowlist,
  * revoked, developer access off, free plan, another tenant, starter plan) x domains x every
  * domain-scoped endpoint of the endpoint table (by its access class), every cell asserted with its
- * status and detail. The cache stays on, so cells answered
+ * status and detail; the endpoints without a domain asked by every key; a route of the table that
+ * none of the tests asks fails the coverage test. The cache stays on, so cells answered
  * 200 for one key are warm when a key without access asks: no cross-tenant 200, and no HIT, ever.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FastifyInstance } from 'fastify'
-import { DETAIL } from '../../src/api/index.js'
+import { DETAIL, ENDPOINTS as TABLE, type Endpoint, type EndpointId } from '../../src/api/index.js'
 import { buildServer } from '../../src/http/index.js'
 import type { ApiKeyInfo, Engine } from '../../src/index.js'
 import {
@@ -20,7 +21,12 @@ import {
   expectReadable,
   type DomainName,
 } from './access-cases.js'
-import { ENDPOINTS, bearer, makeEngine, tenantRecords } from './helpers.js'
+import { bearer, makeEngine, tenantRecords } from './helpers.js'
+
+const ROUTES = TABLE as readonly Endpoint[]
+const path = (id: EndpointId) => ROUTES.find((e) => e.id === id)!.path
+/** The ids of the routes the tests below asked. */
+const asked = new Set<string>()
 
 describe('authorization matrix', () => {
   let engine: Engine
@@ -38,23 +44,17 @@ describe('authorization matrix', () => {
     await engine.close()
   })
 
-  it('the four published reports are in the table with their access classes', () => {
-    const classes = Object.fromEntries(SCOPED.map((e) => [e.path, e.access]))
+  it('the published reports, citations, cited domains and fan-out queries are series-class, the sentiment ones sentiment-class', () => {
+    const classes = Object.fromEntries(SCOPED.map((e) => [e.id, e.access]))
     expect(classes).toMatchObject({
-      [ENDPOINTS.prompts]: 'series',
-      [ENDPOINTS.competitors]: 'series',
-      [ENDPOINTS.overview]: 'sentiment',
-      [ENDPOINTS.themes]: 'sentiment',
-    })
-  })
-
-  it('citations, cited domains and fan-out queries are series-class, the sentiment time series sentiment-class', () => {
-    const classes = Object.fromEntries(SCOPED.map((e) => [e.path, e.access]))
-    expect(classes).toMatchObject({
-      '/api/v1/citations': 'series',
-      '/api/v1/cited-domains': 'series',
-      '/api/v1/fanout-queries': 'series',
-      '/api/v1/sentiment/time-series': 'sentiment',
+      prompts: 'series',
+      competitors: 'series',
+      overview: 'sentiment',
+      themes: 'sentiment',
+      citations: 'series',
+      'cited-domains': 'series',
+      'fanout-queries': 'series',
+      'sentiment-series': 'sentiment',
     })
   })
 
@@ -68,6 +68,7 @@ describe('authorization matrix', () => {
         url: `${path}?domain_id=${domainId}`,
         headers: bearer(key),
       })
+      asked.add(endpoint.id)
       const label = `${keyName} x ${domainName} x ${path}`
       const status = cell === '403plan' ? 403 : cell
       if (res.statusCode !== status) {
@@ -90,7 +91,8 @@ describe('authorization matrix', () => {
   it('the key check of each key speaks of that key only (its own team, scope and allowlist)', async () => {
     for (const [keyName, spec] of Object.entries(KEYS)) {
       const { key, info } = secrets.get(keyName)!
-      const res = await app.inject({ url: '/api/v1/validate', headers: bearer(key) })
+      asked.add('validate')
+      const res = await app.inject({ url: path('validate'), headers: bearer(key) })
       if (spec.revoke) expect(res.statusCode, keyName).toBe(401)
       else if (keyName === 'developerAccessOff')
         expect(res.json(), keyName).toEqual({ detail: DETAIL.forbidden })
@@ -107,7 +109,8 @@ describe('authorization matrix', () => {
 
   it('the domains listing of each key is exactly its 200 cells', async () => {
     for (const [keyName, spec] of Object.entries(KEYS)) {
-      const res = await app.inject({ url: '/api/v1/domains', headers: bearer(secrets.get(keyName)!.key) })
+      asked.add('domains')
+      const res = await app.inject({ url: path('domains'), headers: bearer(secrets.get(keyName)!.key) })
       const expected = (Object.keys(DOMAIN_IDS) as DomainName[])
         .filter((d) => spec.expect[d][0] === 200)
         .map((d) => DOMAIN_IDS[d])
@@ -119,5 +122,20 @@ describe('authorization matrix', () => {
           expected,
         )
     }
+  })
+
+  it('every route without a domain answers each key by its key alone (401 revoked, 403 developer access off)', async () => {
+    for (const e of ROUTES.filter((r) => r.access === 'none')) {
+      asked.add(e.id)
+      for (const [keyName, spec] of Object.entries(KEYS)) {
+        const res = await app.inject({ url: e.path, headers: bearer(secrets.get(keyName)!.key) })
+        const status = spec.revoke ? 401 : keyName === 'developerAccessOff' ? 403 : 200
+        expect(res.statusCode, `${keyName} x ${e.path}`).toBe(status)
+      }
+    }
+  })
+
+  it('asked every route of the endpoint table', () => {
+    expect(ROUTES.map((e) => e.id).filter((id) => !asked.has(id))).toEqual([])
   })
 })

@@ -1,6 +1,7 @@
 /**
  * Shared setup of the HTTP suites: engines, tenants and keys, request helpers.
  */
+import { ENDPOINTS as TABLE, type Endpoint, type EndpointId } from '../../src/api/index.js'
 import { openEngine, type AnalysisInputRecord, type Engine, type Plan } from '../../src/index.js'
 import { domain, team } from '../support/records.js'
 
@@ -49,13 +50,13 @@ export function tenantRecords(): AnalysisInputRecord[] {
   ]
 }
 
-export const ENDPOINTS = {
-  prompts: '/api/v1/prompt-statistics-time-series',
-  competitors: '/api/v1/competitor-time-series',
-  overview: '/api/v1/sentiment/overview',
-  themes: '/api/v1/sentiment/themes',
-} as const
+/** The four published reports, by endpoint id (their paths come from the endpoint table). */
+const REPORT_IDS = ['prompts', 'competitors', 'overview', 'themes'] as const satisfies readonly EndpointId[]
+/** Paths of the four published reports, by endpoint id, read from the endpoint table. */
+export const ENDPOINTS = Object.fromEntries(
+  REPORT_IDS.map((id) => [id, (TABLE as readonly Endpoint[]).find((e) => e.id === id)!.path]),
+) as Record<(typeof REPORT_IDS)[number], string>
 export type EndpointName = keyof typeof ENDPOINTS
-export const ENDPOINT_NAMES = Object.keys(ENDPOINTS) as EndpointName[]
+export const ENDPOINT_NAMES = [...REPORT_IDS] as EndpointName[]
 
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` })

@@ -2,12 +2,13 @@
  * The authorization matrix over MCP: the REST suite's keys x domains x every domain-scoped
  * endpoint (test/http/access-cases.ts), each cell asked as a tool call with the SDK's client. The
  * cache stays on and authorized cells go first, so every refused cell is asked while a cached
- * answer exists: no cross-tenant answer, ever; refusals carry the REST detail.
+ * answer exists: no cross-tenant answer, ever; refusals carry the REST detail. The tools without a
+ * domain are asked by every live key, and a tool of the table outside the matrix fails.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../../src/http/index.js'
 import type { ApiKeyInfo, Engine } from '../../src/index.js'
-import { toolName } from '../../src/mcp/index.js'
+import { TOOLS, toolName } from '../../src/mcp/index.js'
 import {
   CELLS,
   DETAILS,
@@ -104,5 +105,22 @@ describe('authorization matrix over MCP', () => {
       const items = (result.structuredContent as { data: { items: Array<{ id: string }> } }).data.items
       expect(items.map((d) => d.id).sort(), keyName).toEqual(expected)
     }
+  })
+
+  const keyOnly = new Set<string>()
+  it('every tool without a domain answers each live key by its key alone', async () => {
+    for (const tool of TOOLS.filter((t) => t.endpoint.access === 'none')) {
+      keyOnly.add(tool.name)
+      for (const [keyName, client] of clients) {
+        const result = await client.client.callTool({ name: tool.name, arguments: {} })
+        if (keyName === 'developerAccessOff') expect(textOf(result), keyName).toBe(DETAILS[403])
+        else expect(result.isError ?? false, `${keyName} x ${tool.name}: ${textOf(result)}`).toBe(false)
+      }
+    }
+  })
+
+  it('every tool of the endpoint table is in the matrix', () => {
+    const covered = new Set([...asked.map((c) => toolName(c.endpoint)), ...keyOnly])
+    expect(TOOLS.map((t) => t.name).filter((name) => !covered.has(name))).toEqual([])
   })
 })

@@ -15,14 +15,32 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildServer, startServer, type EdgeOptions, type RunningServer } from '../../src/http/index.js'
 import { openEngine } from '../../src/index.js'
 import { rawExchange, type RawExchange } from './http-child.js'
-import { ENDPOINTS, LEAK, makeTenants, type Tenants } from './http-setup.js'
+import { DOC_PATHS } from '../../src/http/plugins/docs.js'
+import {
+  API_PREFIX,
+  LEAK,
+  ROUTES,
+  makeTenants,
+  missingRoutes,
+  route,
+  routeUrl,
+  validQuery,
+  type Tenants,
+} from './http-setup.js'
 
 const LONG = process.env.VA_LONG === '1'
 const FUZZ_RUNS = Number(process.env.VA_LOG_FUZZ_RUNS ?? (LONG ? 3_000 : 200))
 const SEED = Number(process.env.VA_SEED ?? 909)
 const ADMIN = 'admin-token-for-edge-tests-0123456789'
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
-const KNOWN_PATHS = [...Object.values(ENDPOINTS), '/healthz', '/api/v1/openapi.json']
+/** Every route of the endpoint table, and the documents. */
+const KNOWN_PATHS = [...ROUTES.map((e) => e.path), ...Object.values(DOC_PATHS)]
+/** Routes of the table each test reached: the refusals of other methods, the log fuzz. */
+const covered = { methods: new Set<string>(), logFuzz: new Set<string>() }
+const idOf = (path: string) => ROUTES.find((e) => e.path === path)?.id
+/** `url` with `&name=value` pairs appended to its query (or starting one). */
+const withQuery = (url: string, pairs: string) =>
+  pairs === '' || url.includes('?') ? `${url}${pairs}` : `${url}?${pairs.slice(1)}`
 
 let t: Tenants
 let server: RunningServer
@@ -85,7 +103,7 @@ describe('requests refused before any route runs answer the documented JSON (ite
     [
       'raw UTF-8 in the URL',
       Buffer.concat([
-        Buffer.from(`GET /api/v1/${ECHO}-`),
+        Buffer.from(`GET ${API_PREFIX}/${ECHO}-`),
         Buffer.from('ção', 'utf8'),
         Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n'),
       ]),
@@ -94,13 +112,13 @@ describe('requests refused before any route runs answer the documented JSON (ite
     ],
     [
       'a bad % escape in the URL',
-      `GET /api/v1/${ECHO}%E0%A4%A HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+      `GET ${API_PREFIX}/${ECHO}%E0%A4%A HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
       400,
       'Bad request.',
     ],
     [
       'a 16 KB URL with a bad escape (Fastify used to echo it)',
-      `GET /api/v1/${ECHO}${'A'.repeat(15_000)}%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+      `GET ${API_PREFIX}/${ECHO}${'A'.repeat(15_000)}%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
       400,
       'Bad request.',
     ],
@@ -163,17 +181,17 @@ describe('issue items 4 to 8', () => {
     const key = [...t.keys.values()][0]!.secret
     const before = logs.length
     for (const url of [
-      `${ENDPOINTS.domains}?api_key=${key}`,
-      `${ENDPOINTS.prompts}?domain_id=${[...t.domains.keys()][0]}&key=${encodeURIComponent(key)}`,
-      `${ENDPOINTS.overview}?model=${key}`,
-      `/api/v1/${key}`,
-      `/api/v1/${encodeURIComponent(key).replace(/_/g, '%5F')}`,
+      routeUrl(route('domains'), { api_key: key }),
+      routeUrl(route('prompts'), { domain_id: [...t.domains.keys()][0]!, key }),
+      routeUrl(route('overview'), { model: key }),
+      `${API_PREFIX}/${key}`,
+      `${API_PREFIX}/${encodeURIComponent(key).replace(/_/g, '%5F')}`,
     ]) {
       const res = await fetch(`${server.url}${url}`)
       await res.arrayBuffer()
     }
     const written = logs.slice(before)
-    expect(written).toContain('"url":"/api/v1/domains?(1 other parameter)"')
+    expect(written).toContain(`"url":"${route('domains').path}?(1 other parameter)"`)
     expect(written).toContain('va_[redacted]')
     expect(written).not.toContain(key.slice('va_live_'.length))
   })
@@ -200,7 +218,7 @@ describe('issue items 4 to 8', () => {
     ])
     expect((await t.engine.getDomain(domainId))?.team_id).toBe(teamId)
     // the other team's key still cannot read it
-    const res = await fetch(`${server.url}${ENDPOINTS.prompts}?domain_id=${domainId}`, {
+    const res = await fetch(`${server.url}${routeUrl(route('prompts'), { domain_id: domainId })}`, {
       headers: { authorization: `Bearer ${t.keys.get(other)!.secret}` },
     })
     expect(res.status).toBe(403)
@@ -253,6 +271,8 @@ describe('issue items 4 to 8', () => {
     const methods = METHODS.filter((m) => m !== 'CONNECT' && m !== 'GET' && m !== 'POST')
     for (const path of [...KNOWN_PATHS, '/internal/v1/ingest']) {
       for (const method of methods) {
+        const id = idOf(path)
+        if (id !== undefined) covered.methods.add(id)
         const r = await rawExchange(
           port,
           `${method} ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
@@ -429,17 +449,21 @@ describe('API keys never reach the logs, wherever a request carries them', () =>
         fc.constantFrom(...secrets),
         variant,
         place,
-        fc.constantFrom(...Object.values(ENDPOINTS), '/healthz', '/nope'),
+        fc.constantFrom(...ROUTES, DOC_PATHS.health, '/nope'),
         fc.constantFrom(...domains),
-        async (secret, encode, where, path, domain) => {
+        async (secret, encode, where, target, domain) => {
           const k = encode(secret)
+          const path = typeof target === 'string' ? target : target.path
+          if (typeof target !== 'string') covered.logFuzz.add(target.id)
           const q = where.startsWith('query-') ? `&${where === 'query-name' ? k : where.slice(6)}=${k}` : ''
           const url =
             where === 'path'
-              ? `/api/v1/${k}`
+              ? `${API_PREFIX}/${k}`
               : where === 'bad-url'
                 ? `${path}/${k}%zz`
-                : `${path}?domain_id=${domain}${q}`
+                : typeof target === 'string'
+                  ? `${path}?domain_id=${domain}${q}`
+                  : withQuery(routeUrl(target, validQuery(target, domain)), q)
           const headers: string[] = ['Host: x', 'Connection: close']
           const h = (name: string, value: string) => headers.push(`${name}: ${value}`)
           if (where === 'authorization') h('Authorization', `Bearer ${k}`)
@@ -499,5 +523,12 @@ describe('API keys never reach the logs, wherever a request carries them', () =>
     await app.close()
     await engine.close()
     expect(captured.includes(secret.slice('va_live_'.length))).toBe(true)
+  })
+})
+
+describe('every route of the endpoint table is edge-tested', () => {
+  it('other methods refused and keys kept out of the logs on every route of the table', () => {
+    expect(missingRoutes(covered.methods), 'other methods').toEqual([])
+    expect(missingRoutes(covered.logFuzz), 'log fuzz').toEqual([])
   })
 })

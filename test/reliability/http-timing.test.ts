@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer } from '../../src/http/index.js'
 import type { Engine } from '../../src/index.js'
 import { median } from './http-child.js'
-import { makeTenants, type Tenants } from './http-setup.js'
+import { ROUTES, makeTenants, type Tenants } from './http-setup.js'
 
 const LONG = process.env.VA_LONG === '1'
 const N = Number(process.env.VA_TIMING_N ?? (LONG ? 10_000 : 3_000))
@@ -49,16 +49,22 @@ function categories(known: string, revoked: string): Record<string, () => string
 async function measure(engine: Engine, cats: Record<string, () => string>, n: number) {
   const server = await startServer({ engine, port: 0, signals: [], closeEngine: false, logger: false })
   const agent = new Agent({ keepAlive: true, maxSockets: 1 })
-  const url = new URL(`${server.url}/api/v1/domains`)
+  // every route of the endpoint table in turn (the refusal comes before the route matters)
+  const urls = ROUTES.map((e) => new URL(e.path, server.url))
+  let sent = 0
   const once = (secret: string) =>
     new Promise<number>((done, fail) => {
       const t0 = performance.now()
-      const req = request(url, { agent, headers: { authorization: `Bearer ${secret}` } }, (res) => {
-        res.resume()
-        res.on('end', () =>
-          res.statusCode === 401 ? done(performance.now() - t0) : fail(new Error(`${res.statusCode}`)),
-        )
-      })
+      const req = request(
+        urls[sent++ % urls.length]!,
+        { agent, headers: { authorization: `Bearer ${secret}` } },
+        (res) => {
+          res.resume()
+          res.on('end', () =>
+            res.statusCode === 401 ? done(performance.now() - t0) : fail(new Error(`${res.statusCode}`)),
+          )
+        },
+      )
       req.on('error', fail)
       req.end()
     })

@@ -28,6 +28,13 @@ export function edgeServerOptions(
 
 export { installContract, CONTRACT_HEADERS, JSON_TYPE, SANE_REQUEST_ID } from './contract.js'
 export { EDGE_DEFAULTS, edgeOptionsFromEnv, resolveEdgeOptions, type EdgeOptions } from './options.js'
-export { NDJSON_MEDIA_TYPES, ingestGate, spoolIngestBody } from './ingest.js'
+export {
+  NDJSON_MEDIA_TYPES,
+  SPOOL_PREFIX,
+  ingestGate,
+  makeSpoolDir,
+  spoolIngestBody,
+  sweepSpoolDirs,
+} from './ingest.js'
 export { serializeRequest } from './logging.js'
 export { staticJson } from './static.js'

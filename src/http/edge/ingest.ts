@@ -3,9 +3,13 @@
  * alone, once the admin token has passed (415 for a compressed or non-NDJSON body, 413 for a
  * Content-Length over the limit, 503 beyond 4 ingest requests at once, all before a byte of the
  * body is read and before "100 Continue" is sent), and how the body is spooled to a private file
- * (size limit and compressed bodies checked again on the bytes themselves).
+ * (size limit and compressed bodies checked again on the bytes themselves); the spool directories
+ * are named after the process that made them, and start-up removes those of dead processes.
  */
 import { createWriteStream } from 'node:fs'
+import { lstat, mkdtemp, readdir, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { Transform, type Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { FastifyReply, FastifyRequest } from 'fastify'
@@ -111,4 +115,78 @@ export async function spoolIngestBody(
   maxBytes: number,
 ): Promise<void> {
   await pipeline(request.body as Readable, bodyGuard(maxBytes), createWriteStream(file, { mode: 0o600 }))
+}
+
+/** How every spool directory's name starts: `va-ingest-<pid>-XXXXXX`. */
+export const SPOOL_PREFIX = 'va-ingest-'
+const SPOOL_NAME = /^va-ingest-(?:(\d+)-)?[A-Za-z0-9]{6}$/
+/** A spool directory without a pid (made before pids were recorded) is stale after this long. */
+const UNNAMED_STALE_MS = 24 * 3600 * 1000
+
+/**
+ * Makes a private spool directory in `root`, named after this process (so that a later start
+ * can tell it was left by a process that died).
+ * @example
+ * const dir = await makeSpoolDir(tmpdir()) // /tmp/va-ingest-4242-Ab12Cd
+ */
+export function makeSpoolDir(root: string = tmpdir()): Promise<string> {
+  return mkdtemp(join(root, `${SPOOL_PREFIX}${process.pid}-`))
+}
+
+/** Whether a process with this id runs (EPERM: it runs, as another user). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/**
+ * Removes the spool directories in `root` left by a process killed during an ingest: only
+ * directories of this user named `va-ingest-<pid>-XXXXXX` whose process is gone (never this
+ * process's, never a running service's), and unnamed `va-ingest-XXXXXX` ones (older versions)
+ * untouched for a day. Returns the paths removed; a directory that cannot be read or removed is
+ * left as it is.
+ * @example
+ * const removed = await sweepSpoolDirs(tmpdir())
+ */
+export async function sweepSpoolDirs(
+  root: string = tmpdir(),
+  alive: (pid: number) => boolean = processAlive,
+  now: number = Date.now(),
+): Promise<string[]> {
+  let names: string[]
+  try {
+    names = await readdir(root)
+  } catch {
+    return []
+  }
+  const uid = process.getuid?.()
+  const removed: string[] = []
+  for (const name of names) {
+    const match = SPOOL_NAME.exec(name)
+    if (match === null) continue
+    const dir = join(root, name)
+    try {
+      const stat = await lstat(dir)
+      if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid)) continue
+      const pid = match[1] === undefined ? undefined : Number(match[1])
+      if (pid === process.pid || (pid !== undefined && alive(pid))) continue
+      if (pid === undefined && now - (await newestChange(dir, stat.mtimeMs)) < UNNAMED_STALE_MS) continue
+      await rm(dir, { recursive: true, force: true })
+      removed.push(dir)
+    } catch {
+      // gone meanwhile, or not ours to read: left alone
+    }
+  }
+  return removed
+}
+
+/** The latest modification time of a directory and the files directly in it. */
+async function newestChange(dir: string, dirMtimeMs: number): Promise<number> {
+  let newest = dirMtimeMs
+  for (const name of await readdir(dir)) newest = Math.max(newest, (await lstat(join(dir, name))).mtimeMs)
+  return newest
 }

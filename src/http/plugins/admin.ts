@@ -4,8 +4,7 @@
  * time). Registered only when an admin token is configured.
  */
 import { timingSafeEqual } from 'node:crypto'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
@@ -13,7 +12,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { DETAIL } from '../../api/index.js'
 import { isIngestError } from '../../index.js'
 import { sha256, type ServiceContext } from '../context.js'
-import { NDJSON_MEDIA_TYPES, ingestGate, spoolIngestBody } from '../edge/index.js'
+import { NDJSON_MEDIA_TYPES, ingestGate, makeSpoolDir, spoolIngestBody } from '../edge/index.js'
 import { ADMIN_SCHEME } from '../openapi.js'
 import { errorSchema, ingestBodySchema, ingestErrorSchema, ingestResultSchema } from '../schemas.js'
 import { adminTokenProblem, bearerToken } from './auth.js'
@@ -27,6 +26,8 @@ export interface AdminOptions {
   adminToken: string
   /** Largest body in bytes. */
   maxIngestBytes: number
+  /** Where ingest bodies are spooled (default: the temp directory). */
+  spoolRoot?: string | undefined
 }
 
 /**
@@ -54,7 +55,7 @@ export function adminGuard(
 
 export const adminPlugin: FastifyPluginAsync<AdminOptions> = async (
   app,
-  { ctx, adminToken, maxIngestBytes },
+  { ctx, adminToken, maxIngestBytes, spoolRoot },
 ) => {
   const refuseNonAdmin = adminGuard(adminToken)
   const refuseIngest = ingestGate(maxIngestBytes)
@@ -93,7 +94,7 @@ export const adminPlugin: FastifyPluginAsync<AdminOptions> = async (
       // The body goes to a private temp file first, then into one engine transaction: a slow
       // upload never holds the write transaction open, and issues carry line numbers exactly
       // as `ingestFile` reports them.
-      const dir = await mkdtemp(join(tmpdir(), 'va-ingest-'))
+      const dir = await makeSpoolDir(spoolRoot)
       const file = join(dir, 'body.ndjson')
       const started = performance.now()
       const seconds = () => (performance.now() - started) / 1000
