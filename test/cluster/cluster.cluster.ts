@@ -8,6 +8,7 @@ import { DuckDBInstance } from '@duckdb/node-api'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ENDPOINTS } from '../../src/api/index.js'
@@ -581,6 +582,21 @@ describe('rebalance', () => {
   })
 })
 
+/** An SDK client on `transport`: the prompts tool of every domain answers as REST does (and pings). */
+async function expectToolsAsRest(transport: Transport, ping: boolean): Promise<void> {
+  const tool = TOOLS.find((t) => t.endpoint.id === 'prompts')!
+  const client = new Client({ name: 'cluster-tests', version: '1.0.0' })
+  await client.connect(transport)
+  for (const d of dims.domains) {
+    const result = await client.callTool({ name: tool.name, arguments: { domain_id: d.id } })
+    expect(result.isError, d.id).toBeFalsy()
+    const rest = await viaNode(`${tool.endpoint.path}?domain_id=${d.id}`)
+    expect(strip(JSON.stringify(result.structuredContent))).toBe(strip(rest.body))
+    if (ping) await client.ping()
+  }
+  await client.close()
+}
+
 describe('MCP through the router', () => {
   /** One raw MCP POST (JSON answers: the service runs the SDK transport with JSON responses). */
   const mcpPost = async (url: string, secret: string, body: unknown, session?: string) => {
@@ -680,16 +696,7 @@ describe('MCP through the router', () => {
     const transport = new StreamableHTTPClientTransport(new URL(`${bench.routerUrl}/mcp`), {
       requestInit: { headers: { authorization: `Bearer ${secret}` } },
     })
-    const client = new Client({ name: 'cluster-tests', version: '1.0.0' })
-    await client.connect(transport)
-    for (const d of dims.domains) {
-      const result = await client.callTool({ name: 'get_prompt_time_series', arguments: { domain_id: d.id } })
-      expect(result.isError, d.id).toBeFalsy()
-      const rest = await viaNode(`/api/v1/prompt-statistics-time-series?domain_id=${d.id}`)
-      expect(strip(JSON.stringify(result.structuredContent))).toBe(strip(rest.body))
-      await client.ping()
-    }
-    await client.close()
+    await expectToolsAsRest(transport, true)
   })
   it('visibility mcp --api ROUTER answers every domain as the REST API does', async () => {
     const transport = new StdioClientTransport({
@@ -698,14 +705,6 @@ describe('MCP through the router', () => {
       env: { ...(process.env as Record<string, string>), VA_API_KEY: mcpKey },
       stderr: 'pipe',
     })
-    const client = new Client({ name: 'cluster-tests', version: '1.0.0' })
-    await client.connect(transport)
-    for (const d of dims.domains) {
-      const result = await client.callTool({ name: 'get_prompt_time_series', arguments: { domain_id: d.id } })
-      expect(result.isError, d.id).toBeFalsy()
-      const rest = await viaNode(`/api/v1/prompt-statistics-time-series?domain_id=${d.id}`)
-      expect(strip(JSON.stringify(result.structuredContent))).toBe(strip(rest.body))
-    }
-    await client.close()
+    await expectToolsAsRest(transport, false)
   })
 })
