@@ -18,16 +18,25 @@ export const PUBLIC_ENTRY_POINTS = [
   'cluster/index',
 ]
 
+/**
+ * Unpublished modules the client folders may import besides the entry points: src/internal.ts
+ * gathers the internals the cluster and the CLI need (not in package.json "exports").
+ */
+export const INTERNAL_ENTRY_POINTS = ['internal']
+
 /** Folders of src/ that are clients of the package: they import it only through its entry points. */
 export const CLIENT_FOLDERS = ['http', 'cli', 'mcp', 'cluster']
+
+/** The client folders that may import INTERNAL_ENTRY_POINTS too. */
+export const INTERNAL_CLIENTS = ['cli', 'cluster']
 
 /**
  * `no-restricted-imports` for a file `depth` folders below src/ inside a client folder: a
  * relative import that climbs out of the client folder (`../` at depth 1, `../../` at depth 2,
  * ...) must name a public entry point. Imports inside the client folder are free.
  */
-export function publicEntryRule(depth) {
-  const entries = PUBLIC_ENTRY_POINTS.map((e) => e.replace('/', '\\/')).join('|')
+export function publicEntryRule(depth, internal = []) {
+  const entries = [...PUBLIC_ENTRY_POINTS, ...internal].map((e) => e.replace('/', '\\/')).join('|')
   return [
     'error',
     {
@@ -63,6 +72,10 @@ export default tseslint.config(
   ...[1, 2, 3].map((depth) => ({
     files: [`${clients}/${Array(depth).fill('*').join('/')}.ts`],
     rules: { 'no-restricted-imports': publicEntryRule(depth) },
+  })),
+  ...[1, 2, 3].map((depth) => ({
+    files: [`src/{${INTERNAL_CLIENTS.join(',')}}/${Array(depth).fill('*').join('/')}.ts`],
+    rules: { 'no-restricted-imports': publicEntryRule(depth, INTERNAL_ENTRY_POINTS) },
   })),
   // The dashboard runs in the browser (src/dashboard/tsconfig.json: the DOM lib, no Node types).
   { files: ['src/dashboard/**'], languageOptions: { globals: { ...globals.browser } } },

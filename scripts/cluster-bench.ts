@@ -223,8 +223,6 @@ if (ONLY === undefined || ONLY === 'move') {
       to,
       '--haproxy',
       bench.haproxyDir,
-      '--work-dir',
-      join(bench.dir, 'moves'),
     ]),
   ) as { rows: Record<string, number>; seconds: number }
   const wall = (performance.now() - t) / 1000

@@ -3,7 +3,29 @@
  * (the HTTP layer, the CLI) can map them without parsing messages.
  */
 
-export type VisibilityErrorCode = 'VALIDATION' | 'INGEST' | 'NOT_FOUND' | 'QUERY' | 'CLOSED' | 'READ_ONLY'
+export type VisibilityErrorCode =
+  | 'VALIDATION'
+  | 'INGEST'
+  | 'NOT_FOUND'
+  | 'QUERY'
+  | 'CLOSED'
+  | 'READ_ONLY'
+  /** The service's query slots and queue are full (HTTP 503, Retry-After). */
+  | 'OVERLOADED'
+  /** A mistake in a command line (the CLI exits 2). */
+  | 'USAGE'
+  /** A CLI command refused its input (the CLI exits with the error's code). */
+  | 'COMMAND'
+  /** Cluster: a domain is being moved between shards (HTTP 503, Retry-After). */
+  | 'DOMAIN_MOVING'
+  /** Cluster: an ingest failed on some shards (the others kept their part). */
+  | 'CLUSTER_INGEST'
+  /** Cluster: the control plane cannot be reached and the shard's cache is too old (HTTP 503). */
+  | 'CONTROL_PLANE_UNAVAILABLE'
+  /** Cluster: a key revoked after a shard cached it (HTTP 401). */
+  | 'KEY_REVOKED'
+  /** Cluster: an internal endpoint's directory parameter is outside the shard's work directory (HTTP 400). */
+  | 'WORK_DIR'
 
 /**
  * Base class of every error the engine throws on purpose.

@@ -13,5 +13,3 @@ export * from './types.js'
 
 // Operations (issue 13): building a database from a backup.
 export { restoreBackup } from './engine.js'
-// API-key construction shared with the cluster's control plane (src/cluster).
-export { apiKeyHash, newApiKey, rowToKeyInfo, KEY_PREFIX } from './keys.js'

@@ -1,9 +1,22 @@
 /** How the CLI reports failures: one line on stderr, no stack trace, and an exit code. */
-import { isIngestError, isVisibilityError, issueLocation } from '../index.js'
+import { isIngestError, isVisibilityError, issueLocation, VisibilityError } from '../index.js'
 
 /** A mistake in the command line itself (exit code 2). */
-export class UsageError extends Error {
-  override name = 'UsageError'
+export class UsageError extends VisibilityError {
+  override name = 'UsageError' as const
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('USAGE', message, options)
+  }
+}
+
+/** A refusal worth one line on stderr, with its exit code (1, or 2 for a bad argument). */
+export class CommandError extends VisibilityError {
+  override name = 'CommandError' as const
+  readonly exitCode: number
+  constructor(message: string, exitCode = 1) {
+    super('COMMAND', message)
+    this.exitCode = exitCode
+  }
 }
 
 /** Prints `error` as one line (plus the bad records of an ingest) and returns the exit code. */
@@ -19,6 +32,10 @@ export function reportError(error: unknown, stream: NodeJS.WritableStream = proc
     for (const i of error.issues) stream.write(`  ${issueLocation(i)}: ${i.field}: ${i.message}\n`)
     if (error.total > error.issues.length) stream.write(`  (and ${error.total - error.issues.length} more)\n`)
     return 1
+  }
+  if (error instanceof CommandError) {
+    stream.write(`visibility: ${error.message.split('\n')[0]}\n`)
+    return error.exitCode
   }
   if (isVisibilityError(error)) {
     const cause = (error as { cause?: unknown }).cause

@@ -8,7 +8,7 @@
  */
 import type { Pool, PoolClient, QueryResultRow } from 'pg'
 import type { ApiKeyInfo, CreateApiKeyParams, CreatedApiKey } from '../index.js'
-import { newApiKey, rowToKeyInfo } from '../index.js'
+import { newApiKey, rowToKeyInfo } from '../internal.js'
 
 /** The NOTIFY channel of directory changes; payloads `key:<hash>`, `domain:<id>`, `all`. */
 export const DIRECTORY_CHANNEL = 'va_directory'

@@ -10,8 +10,10 @@
  */
 import { LRUCache } from 'lru-cache'
 import type { Client } from 'pg'
-import { apiKeyHash, type ApiKeyInfo } from '../index.js'
+import type { ApiKeyInfo } from '../index.js'
+import { apiKeyHash } from '../internal.js'
 import { DIRECTORY_CHANNEL, type Assignment, type ControlPlane } from './control-plane.js'
+import { ControlPlaneUnavailableError } from './errors.js'
 
 export interface DirectoryOptions {
   /** How long the cache may serve without the control plane (default 30 000 ms). */
@@ -21,14 +23,6 @@ export interface DirectoryOptions {
   /** Most keys cached (default 100 000). */
   maxKeys?: number
   clock?: () => number
-}
-
-/** Thrown when the control plane is needed and cannot answer. */
-export class ControlPlaneUnavailableError extends Error {
-  constructor(cause?: unknown) {
-    super('the control plane is unreachable', { cause })
-    this.name = 'ControlPlaneUnavailableError'
-  }
 }
 
 /**
@@ -50,6 +44,7 @@ export class KeyDirectory {
   #timer: NodeJS.Timeout | null = null
   #closed = false
   #probing = false
+  readonly #changes = new Set<() => void>()
 
   private constructor(cp: ControlPlane, options: DirectoryOptions) {
     this.#cp = cp
@@ -123,6 +118,15 @@ export class KeyDirectory {
     }
   }
 
+  /**
+   * Calls `listener` whenever the control plane announces a change of data or placement (a
+   * cluster ingest, a move); returns the unsubscribe function.
+   */
+  onChange(listener: () => void): () => void {
+    this.#changes.add(listener)
+    return () => this.#changes.delete(listener)
+  }
+
   async close(): Promise<void> {
     this.#closed = true
     if (this.#timer !== null) clearInterval(this.#timer)
@@ -152,8 +156,9 @@ export class KeyDirectory {
   #onNotification(payload: string): void {
     this.#lastContact = this.#clock()
     const [kind, id] = [payload.slice(0, payload.indexOf(':')), payload.slice(payload.indexOf(':') + 1)]
-    if (kind === 'key') this.forgetKey(id)
-    else if (kind === 'domain') void this.refreshAssignment(id)
+    if (kind === 'key') return this.forgetKey(id)
+    for (const listener of this.#changes) listener()
+    if (kind === 'domain') void this.refreshAssignment(id)
     else {
       this.#epoch += 1
       this.#keys.clear()

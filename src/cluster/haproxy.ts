@@ -32,25 +32,26 @@ export function mapText(assignments: Map<string, Assignment>): string {
     .join('')
 }
 
-/**
- * Writes `haproxy.cfg`, `domains.map` into `dir` (the admin socket will be `dir/admin.sock`).
- * @example
- * writeHaproxyConfig({ dir, bind: '127.0.0.1:8080', shards, assignments })
- */
-export function writeHaproxyConfig(options: {
-  dir: string
+export interface HaproxyConfigOptions {
   bind: string
   shards: ShardInfo[]
-  assignments: Map<string, Assignment>
   /** Milliseconds between health checks (default 1000). */
   checkIntervalMs?: number
-}): HaproxyFiles {
-  const dir = resolve(options.dir)
-  const files = {
-    config: join(dir, 'haproxy.cfg'),
-    map: join(dir, 'domains.map'),
-    socket: join(dir, 'admin.sock'),
-  }
+}
+
+/**
+ * The text of `haproxy.cfg` for the files `files`.
+ *
+ * Routing: a request's `domain_id` is taken from the query string, percent-decoded and
+ * lower-cased (`url_param(domain_id),url_dec,lower`: the shards read it so too), then looked up
+ * in the map; no match goes to any healthy shard. MCP (`/mcp`, no domain_id) goes to any shard,
+ * and then sticks: the shard that answered an `initialize` with an `mcp-session-id` gets every
+ * later request carrying that header (a stick table keyed by it), so a session's requests reach
+ * the shard that holds it. A tool call for another shard's domain is forwarded by the shard.
+ * @example
+ * haproxyConfigText(files, { bind: '127.0.0.1:8080', shards })
+ */
+export function haproxyConfigText(files: HaproxyFiles, options: HaproxyConfigOptions): string {
   // A dead shard refuses the check's connection at once: down after 3 checks (~3 s). A live shard
   // whose event loop is held by a large import (a move of a 25 MB domain holds the target's for up
   // to ~6 s, docs/SCALING.md) answers within `timeout check` and stays up.
@@ -74,7 +75,7 @@ export function writeHaproxyConfig(options: {
     '  retry-on conn-failure empty-response response-timeout',
     'frontend api',
     `  bind ${options.bind}`,
-    `  use_backend %[url_param(domain_id),lower,map(${files.map},any_shard)]`,
+    `  use_backend %[url_param(domain_id),url_dec,lower,map(${files.map},any_shard)]`,
     '  default_backend any_shard',
     ...options.shards.flatMap((s) => [
       `backend ${backendOf(s.name)}`,
@@ -84,10 +85,31 @@ export function writeHaproxyConfig(options: {
     'backend any_shard',
     '  balance roundrobin',
     '  option httpchk GET /healthz',
+    // MCP sessions: learnt from the answer's header, matched on the request's (ids are UUIDs).
+    '  stick-table type string len 64 size 1m expire 1h',
+    '  stick match req.hdr(mcp-session-id)',
+    '  stick store-response res.hdr(mcp-session-id)',
     ...options.shards.map(server),
     '',
   ]
-  writeFileSync(files.config, lines.join('\n'))
+  return lines.join('\n')
+}
+
+/**
+ * Writes `haproxy.cfg`, `domains.map` into `dir` (the admin socket will be `dir/admin.sock`).
+ * @example
+ * writeHaproxyConfig({ dir, bind: '127.0.0.1:8080', shards, assignments })
+ */
+export function writeHaproxyConfig(
+  options: HaproxyConfigOptions & { dir: string; assignments: Map<string, Assignment> },
+): HaproxyFiles {
+  const dir = resolve(options.dir)
+  const files = {
+    config: join(dir, 'haproxy.cfg'),
+    map: join(dir, 'domains.map'),
+    socket: join(dir, 'admin.sock'),
+  }
+  writeFileSync(files.config, haproxyConfigText(files, options))
   writeMapFile(files.map, options.assignments)
   return files
 }

@@ -4,10 +4,12 @@
  * hooks, and registers its URL under its name once it listens.
  */
 import { startServer, type RunningServer, type StartServerOptions } from '../http/index.js'
+import { dirname, join, resolve } from 'node:path'
 import { openEngine } from '../index.js'
 import { ControlPlane } from './control-plane.js'
 import { KeyDirectory } from './directory.js'
 import { clusterEngine, ControlPlaneRateLimiter, shardPlugin } from './shard.js'
+import { openWorkDir } from './work-dir.js'
 
 export interface ShardOptions extends Omit<StartServerOptions, 'engine' | 'limiter' | 'extensions'> {
   /** postgres:// URL of the control plane. */
@@ -20,6 +22,11 @@ export interface ShardOptions extends Omit<StartServerOptions, 'engine' | 'limit
   advertise?: string
   /** How long the cached directory serves without the control plane (default 30 000 ms). */
   staleMs?: number
+  /**
+   * The directory every internal `dir` must lie in (moves' and fleet exports' files; default:
+   * `cluster-work` beside the database file). Shards on different machines share it as a volume.
+   */
+  workDir?: string
 }
 
 export const SHARD_NAME_RE = /^[A-Za-z0-9_-]{1,64}$/
@@ -34,20 +41,40 @@ export async function startShard(options: ShardOptions): Promise<RunningServer> 
     throw new Error('--shard must be 1-64 letters, digits, "-" or "_" (it names an HAProxy backend).')
   if (options.adminToken === undefined)
     throw new Error('a shard needs VA_ADMIN_TOKEN: moves and cluster ingest use its internal endpoints.')
+  const workDir = openWorkDir(options.workDir ?? join(dirname(resolve(options.dbPath)), 'cluster-work'))
   const cp = await ControlPlane.connect(options.controlPlane)
   let directory: KeyDirectory | undefined
   try {
     directory = await KeyDirectory.open(cp, options.staleMs === undefined ? {} : { staleMs: options.staleMs })
     const engine = await openEngine({ path: options.dbPath, hardened: true })
+    /** Whether a read was forwarded since the response caches were last cleared. */
+    let forwarded = false
     const server = await startServer({
       ...options,
-      engine: clusterEngine(engine, cp, directory),
+      engine: clusterEngine(engine, cp, directory, {
+        shard: options.shard,
+        adminToken: options.adminToken,
+        onForward: () => (forwarded = true),
+      }),
       limiter: new ControlPlaneRateLimiter(
         cp,
         directory,
         options.rateLimit ?? { limit: 60, windowSeconds: 60 },
       ),
-      extensions: [shardPlugin({ shard: options.shard, directory, adminToken: options.adminToken })],
+      extensions: [
+        shardPlugin({
+          shard: options.shard,
+          directory,
+          adminToken: options.adminToken,
+          workDir,
+          local: engine,
+          takeForwarded: () => {
+            const was = forwarded
+            forwarded = false
+            return was
+          },
+        }),
+      ],
     })
     const dir = directory
     void server.closed.finally(() => dir.close().then(() => cp.close()))

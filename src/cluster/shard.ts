@@ -3,16 +3,23 @@
  *
  *   keys         the engine's key methods answer from the control plane (KeyDirectory, cached)
  *   rate limit   the fixed-window counters live in the control plane: exact across shards
- *   ownership    a request for a domain assigned to another shard is answered 421
+ *   ownership    a REST request for a domain assigned to another shard is answered 421 (to a key
+ *                that may read it; any other key gets the refusal of an unknown id); an MCP tool
+ *                call for it is forwarded to the owner (forward.ts)
  *
- * and the internal endpoints a move drives (export, import, digest, drop), behind the admin token.
+ * and the internal endpoints a move drives (export, import, digest, drop, discard), behind the
+ * admin token, every directory confined to the shard's work directory (work-dir.ts).
  */
 import { createHash } from 'node:crypto'
+import { rmSync } from 'node:fs'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { ENDPOINTS } from '../api/index.js'
+import { z } from 'zod'
+import { authorizeDomain, ENDPOINTS, type Endpoint } from '../api/index.js'
+import { ValidationError, type Engine, type ParamIssue } from '../index.js'
 import {
   adminGuard,
+  CLUSTER_DETAIL,
   FixedWindowRateLimiter,
   windowDecision,
   windowStartOf,
@@ -20,19 +27,15 @@ import {
   type RateLimiter,
   type RateLimitOptions,
   type ServiceContext,
-} from '../http/index.js'
-import type { Engine, DomainRecord } from '../index.js'
-import type { ControlPlane } from './control-plane.js'
-import { ControlPlaneUnavailableError, type KeyDirectory } from './directory.js'
+} from '../internal.js'
+import type { Assignment, ControlPlane } from './control-plane.js'
+import type { KeyDirectory } from './directory.js'
+import { ControlPlaneUnavailableError, RevokedKeyError, WorkDirError } from './errors.js'
+import { DOMAIN_READ_METHODS, forwardingEngine, servedBy } from './forward.js'
+import { SHARD_PATHS } from './shard-call.js'
+import { confineDir } from './work-dir.js'
 
-/** The shard's internal paths. */
-export const SHARD_PATHS = {
-  export: '/internal/v1/cluster/export',
-  import: '/internal/v1/cluster/import',
-  digest: '/internal/v1/cluster/digest',
-  drop: '/internal/v1/cluster/drop',
-  compute: '/internal/v1/cluster/compute',
-} as const
+export { CLUSTER_DETAIL, SHARD_PATHS }
 
 /**
  * The engine methods a shard computes for the cluster's batch report (`visibility report
@@ -53,19 +56,19 @@ export const REPORT_METHODS = [
 
 export type ReportMethod = (typeof REPORT_METHODS)[number]
 
-/** Detail messages of the cluster's own refusals. */
-export const CLUSTER_DETAIL = {
-  misdirected: 'Misdirected request: this domain is served by another shard.',
-  controlPlaneDown: 'The control plane is unreachable. Please try again shortly.',
-  moving: 'This domain is being moved to another shard. Please try again shortly.',
-} as const
-
 /**
- * The engine a shard serves: its own store, with the key methods answered by the control plane.
+ * The engine a shard serves: its own store, with the key methods answered by the control plane
+ * and the domain reads of another shard's domains forwarded to it (`forward`, see forward.ts).
  * @example
- * const served = clusterEngine(engine, cp, directory)
+ * const served = clusterEngine(engine, cp, directory, { shard: 's1', adminToken })
  */
-export function clusterEngine(engine: Engine, cp: ControlPlane, directory: KeyDirectory): Engine {
+export function clusterEngine(
+  engine: Engine,
+  cp: ControlPlane,
+  directory: KeyDirectory,
+  forward?: { shard: string; adminToken: string; onForward?: () => void },
+): Engine {
+  const base = forward === undefined ? engine : forwardingEngine(engine, cp, directory, forward)
   const keys: Partial<Engine> = {
     verifyApiKey: (secret) => directory.verify(secret),
     createApiKey: (params) => cp.createKey(params),
@@ -76,22 +79,13 @@ export function clusterEngine(engine: Engine, cp: ControlPlane, directory: KeyDi
       return revoked
     },
   }
-  return new Proxy(engine, {
+  return new Proxy(base, {
     get(target, prop) {
       if (typeof prop === 'string' && prop in keys) return keys[prop as keyof Engine]
       const value: unknown = Reflect.get(target, prop, target)
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value
     },
   })
-}
-
-/** A key revoked after this shard cached it (the control plane's count refused it): answered 401. */
-export class RevokedKeyError extends Error {
-  readonly statusCode = 401
-  constructor() {
-    super('the API key was revoked')
-    this.name = 'RevokedKeyError'
-  }
 }
 
 /**
@@ -158,11 +152,43 @@ function queryDomain(request: FastifyRequest): string | null {
   return typeof v === 'string' && v.length > 0 ? v.toLowerCase() : null
 }
 
-/** The JSON body of an internal call as a record of strings. */
-function stringField(request: FastifyRequest, name: string): string {
-  const v = (request.body as Record<string, unknown> | null)?.[name]
-  if (typeof v !== 'string' || v.length === 0 || v.length > 4096) throw new Error(`${name} is required`)
-  return v
+const UUID = z
+  .string()
+  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a UUID')
+  .transform((v) => v.toLowerCase())
+/** A directory name: checked against the work directory by `confineDir`. */
+const DIR = z.string().max(1024)
+
+/** The bodies of the internal endpoints (admin token); unknown fields are refused. */
+export const INTERNAL_BODIES = {
+  export: z.strictObject({ dir: DIR, domain_id: UUID.optional() }),
+  import: z.strictObject({ dir: DIR }),
+  discard: z.strictObject({ dir: DIR }),
+  digest: z.strictObject({ domain_id: UUID, now: z.iso.datetime({ offset: true }) }),
+  compute: z.strictObject({ method: z.string(), args: z.array(z.unknown()).max(4) }),
+  drop: z.strictObject({ record: z.looseObject({ type: z.literal('domain'), id: UUID }) }),
+} as const
+
+/**
+ * Parses an internal endpoint's body; a refusal is a ValidationError naming the field.
+ * @example
+ * const { dir } = internalBody('import', request.body)
+ */
+export function internalBody<K extends keyof typeof INTERNAL_BODIES>(
+  name: K,
+  body: unknown,
+): z.output<(typeof INTERNAL_BODIES)[K]> {
+  const parsed = INTERNAL_BODIES[name].safeParse(body ?? {})
+  if (parsed.success) return parsed.data as z.output<(typeof INTERNAL_BODIES)[K]>
+  const issues: ParamIssue[] = parsed.error.issues.map((i) => {
+    const path = i.path.join('.') || (i.code === 'unrecognized_keys' ? i.keys.join(', ') : 'body')
+    const message =
+      i.code === 'unrecognized_keys'
+        ? `${path}: unknown field${i.keys.length > 1 ? 's' : ''}.`
+        : `${path} ${i.message.replace(/^Invalid input: /, '')}.`
+    return { path, message }
+  })
+  throw new ValidationError(issues)
 }
 
 /**
@@ -198,42 +224,58 @@ export interface ShardPluginOptions {
   shard: string
   directory: KeyDirectory
   adminToken: string
+  /** The real path of the shard's work directory (`openWorkDir`): every internal `dir` is inside. */
+  workDir: string
+  /** The shard's own engine, without forwarding: what the internal endpoints read and write. */
+  local: Engine
+  /** Whether this shard answered a forwarded read since its caches were last cleared (and resets it). */
+  takeForwarded?: () => boolean
 }
+
+/** The endpoint of each route path. */
+const BY_PATH = new Map<string, Endpoint>((ENDPOINTS as readonly Endpoint[]).map((e) => [e.path, e]))
+
+/** The methods the compute endpoint runs: the batch report's and every domain endpoint's. */
+const COMPUTE_METHODS: ReadonlySet<string> = new Set<string>([...REPORT_METHODS, ...DOMAIN_READ_METHODS])
 
 /**
  * The shard's hooks and internal endpoints, registered after authentication.
  * @example
- * await buildServer({ engine, extensions: [shardPlugin({ shard: 's1', directory, adminToken })] })
+ * await buildServer({ engine, extensions: [shardPlugin({ shard: 's1', directory, adminToken, workDir, local })] })
  */
 export function shardPlugin(options: ShardPluginOptions): FastifyPluginAsync<{ ctx: ServiceContext }> {
-  const { shard, directory } = options
+  const { shard, directory, workDir, local } = options
   const guard = adminGuard(options.adminToken)
-  const ours = (domainId: string, a: ReturnType<KeyDirectory['assignment']>): boolean =>
-    a === null || a.shard === shard || a.previous === shard
+  const ours = (a: Assignment | null): boolean => servedBy(shard, a)
 
   const plugin: FastifyPluginAsync<{ ctx: ServiceContext }> = async (app, { ctx }) => {
+    // Another shard's ingest or a move changed data this shard may have cached (forwarded reads):
+    // the caches go when they may hold such an answer (a shard that forwarded nothing keeps them).
+    const unsubscribe = directory.onChange(() => {
+      if (options.takeForwarded?.() ?? true) ctx.clearCaches()
+    })
+    app.addHook('onClose', async () => unsubscribe())
     const served = (url: string) => url.startsWith('/api/') || url.startsWith('/mcp')
     // Before authentication: with the control plane gone too long, nothing keyed is answered.
-    app.addHook('onRequest', async (request, reply) => {
-      if (!served(request.url)) return undefined
-      if (!directory.usable()) return unavailable(reply)
+    app.addHook('onRequest', async (request) => {
+      if (!served(request.url)) return
+      if (!directory.usable()) throw new ControlPlaneUnavailableError()
       const header = request.headers.authorization
       const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : null
-      if (token === null) return undefined
-      try {
-        await directory.verify(token) // warms the cache the engine's verifyApiKey reads
-      } catch (e) {
-        if (e instanceof ControlPlaneUnavailableError) return unavailable(reply)
-        throw e
-      }
-      return undefined
+      if (token !== null) await directory.verify(token) // warms the cache the engine's verifyApiKey reads
     })
-    // After authentication, before the parameters: a domain assigned elsewhere is misdirected.
+    // After authentication, before the parameters: a domain assigned elsewhere is misdirected, for
+    // a key that may read it. Any other key goes on to this shard's own checks, which refuse it as
+    // they refuse an unknown id (every shard holds every domain's record): nothing leaks.
     app.addHook('preValidation', async (request, reply) => {
-      if (!served(request.url)) return undefined
+      const endpoint = BY_PATH.get(request.routeOptions.url ?? '')
       const domainId = queryDomain(request)
-      if (domainId === null || ours(domainId, directory.assignment(domainId))) return undefined
-      if (ours(domainId, await directory.refreshAssignment(domainId))) return undefined
+      if (endpoint === undefined || endpoint.access === 'none' || domainId === null) return undefined
+      if (request.caller === null) return undefined
+      if (ours(directory.assignment(domainId)) || ours(await directory.refreshAssignment(domainId)))
+        return undefined
+      const access = await authorizeDomain(ctx.engine, request.caller.key, endpoint.access, domainId)
+      if ('status' in access) return undefined
       return reply.code(421).send({ detail: CLUSTER_DETAIL.misdirected })
     })
 
@@ -241,43 +283,68 @@ export function shardPlugin(options: ShardPluginOptions): FastifyPluginAsync<{ c
     const hide = { schema: { hide: true } }
     app.post(SHARD_PATHS.export, { ...internal, ...hide }, async (request) => {
       // One domain (a move) or, without domain_id, everything this shard stores (the fleet export).
-      const one = (request.body as { domain_id?: unknown } | null)?.domain_id
-      const options =
-        one === undefined ? {} : { domainIds: [stringField(request, 'domain_id').toLowerCase()] }
-      const result = await ctx.engine.exportParquet(stringField(request, 'dir'), options)
-      return { tables: result.tables }
+      const body = internalBody('export', request.body)
+      const dir = confineDir(workDir, body.dir, 'create')
+      try {
+        const result = await local.exportParquet(
+          dir,
+          body.domain_id === undefined ? {} : { domainIds: [body.domain_id] },
+        )
+        return { tables: result.tables, path: dir }
+      } catch (e) {
+        rmSync(dir, { recursive: true, force: true })
+        throw e
+      }
     })
     app.post(SHARD_PATHS.import, { ...internal, ...hide }, async (request) => {
-      const result = await ctx.engine.ingestFile(stringField(request, 'dir'))
+      const dir = confineDir(workDir, internalBody('import', request.body).dir, 'existing')
+      let result
+      try {
+        result = await local.ingestFile(dir)
+      } catch (e) {
+        // The engine's refusal may quote what it read: the answer names the parameter only.
+        throw new WorkDirError(
+          'dir',
+          `could not be imported (${(e as Error).name}): it must hold an export of a shard`,
+        )
+      }
       ctx.clearCaches()
       return result
     })
-    app.post(SHARD_PATHS.digest, { ...internal, ...hide }, async (request) => {
-      const domainId = stringField(request, 'domain_id').toLowerCase()
-      return { digests: await payloadDigests(ctx.engine, domainId, stringField(request, 'now')) }
+    app.post(SHARD_PATHS.discard, { ...internal, ...hide }, async (request) => {
+      const dir = confineDir(workDir, internalBody('discard', request.body).dir, 'existing')
+      if (dir === workDir)
+        throw new WorkDirError(
+          'dir',
+          'must name a directory inside the work directory, not the work directory itself',
+        )
+      rmSync(dir, { recursive: true, force: true })
+      return { discarded: true }
     })
-    // One engine call of the batch report, as a trusted local caller (the admin token).
+    app.post(SHARD_PATHS.digest, { ...internal, ...hide }, async (request) => {
+      const body = internalBody('digest', request.body)
+      return { digests: await payloadDigests(local, body.domain_id, body.now) }
+    })
+    // One engine call of the batch report or a forwarded domain read, as a trusted local caller
+    // (the admin token), on this shard's own data.
     app.post(SHARD_PATHS.compute, { ...internal, ...hide }, async (request) => {
-      const body = request.body as { method?: unknown; args?: unknown } | null
-      const method = REPORT_METHODS.find((m) => m === body?.method)
-      if (method === undefined || !Array.isArray(body?.args)) throw new Error('method and args are required')
-      const fn = ctx.engine[method] as (...args: unknown[]) => Promise<unknown>
-      return { result: await fn.apply(ctx.engine, body.args) }
+      const body = internalBody('compute', request.body)
+      if (!COMPUTE_METHODS.has(body.method))
+        throw new ValidationError([
+          { path: 'method', message: 'method is not an engine read of the cluster.' },
+        ])
+      const fn = local[body.method as keyof Engine] as (...args: unknown[]) => Promise<unknown>
+      return { result: await fn.apply(local, body.args) }
     })
     // Deletes a domain's data and keeps its directory record (every shard lists every domain).
     app.post(SHARD_PATHS.drop, { ...internal, ...hide }, async (request) => {
-      const record = (request.body as { record?: DomainRecord } | null)?.record
-      if (record?.type !== 'domain' || typeof record.id !== 'string') throw new Error('record is required')
-      const deleted = await ctx.engine.ingest([{ type: 'delete', entity: 'domain', id: record.id }])
-      await ctx.engine.ingest([record])
+      const { record } = internalBody('drop', request.body)
+      const deleted = await local.ingest([{ type: 'delete', entity: 'domain', id: record.id }])
+      await local.ingest([record as never])
       ctx.clearCaches()
       return deleted
     })
   }
   // Not encapsulated: the hooks must see the endpoints' routes.
   return fp(plugin, { name: 'va-cluster-shard' })
-}
-
-function unavailable(reply: FastifyReply): FastifyReply {
-  return reply.code(503).header('retry-after', '5').send({ detail: CLUSTER_DETAIL.controlPlaneDown })
 }

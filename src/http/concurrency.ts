@@ -3,16 +3,17 @@
  * bounded queue; when the queue is full too it is refused at once (the caller answers 503 with
  * Retry-After) instead of piling up without limit.
  */
+import { VisibilityError } from '../index.js'
 
 /**
  * Thrown by `QueryLimiter.run` when every slot and queue place is taken (the service answers 503).
  * @example
  * try { await limiter.run(task) } catch (e) { if (e instanceof OverloadedError) retryLater() }
  */
-export class OverloadedError extends Error {
+export class OverloadedError extends VisibilityError {
   override name = 'OverloadedError' as const
   constructor() {
-    super('too many concurrent queries')
+    super('OVERLOADED', 'too many concurrent queries')
   }
 }
 

@@ -4,8 +4,13 @@
  */
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
 import { DETAIL, type AccessClass } from '../api/index.js'
-import { isIngestError, isNotFoundError, isValidationError } from '../index.js'
-import { OverloadedError } from './concurrency.js'
+import {
+  isIngestError,
+  isNotFoundError,
+  isValidationError,
+  isVisibilityError,
+  type VisibilityError,
+} from '../index.js'
 
 /** An HTTP answer for an error: status, JSON body, extra headers, and whether to log it as a fault. */
 export interface ErrorAnswer {
@@ -28,6 +33,58 @@ export class CompressedBodyError extends Error {
   override name = 'CompressedBodyError' as const
   constructor() {
     super('request body is compressed')
+  }
+}
+
+/** Detail messages of the cluster's refusals (src/cluster): its errors are mapped here, by code. */
+export const CLUSTER_DETAIL = {
+  misdirected: 'Misdirected request: this domain is served by another shard.',
+  controlPlaneDown: 'The control plane is unreachable. Please try again shortly.',
+  moving: 'This domain is being moved to another shard. Please try again shortly.',
+  ingestFailed: 'The cluster ingest failed on some shards; sending the same call again completes it.',
+} as const
+
+const UNAUTHORIZED_HEADERS = { 'www-authenticate': 'Bearer realm="visibility-analytics"' }
+
+/**
+ * The answer of a VisibilityError by its code, for the codes not answered by class above
+ * (engine faults such as QUERY, CLOSED and READ_ONLY stay 500s).
+ */
+function codeAnswer(error: VisibilityError): ErrorAnswer | null {
+  switch (error.code) {
+    case 'OVERLOADED':
+      return { status: 503, body: { detail: DETAIL.busy }, headers: { 'retry-after': '1' }, fault: false }
+    case 'DOMAIN_MOVING':
+      return {
+        status: 503,
+        body: { detail: CLUSTER_DETAIL.moving },
+        headers: { 'retry-after': '5' },
+        fault: false,
+      }
+    case 'CONTROL_PLANE_UNAVAILABLE':
+      return {
+        status: 503,
+        body: { detail: CLUSTER_DETAIL.controlPlaneDown },
+        headers: { 'retry-after': '5' },
+        fault: false,
+      }
+    case 'KEY_REVOKED':
+      // A key found revoked after authentication (a cluster shard's rate-limit count refused it).
+      return {
+        status: 401,
+        body: { detail: DETAIL.unauthorized },
+        headers: UNAUTHORIZED_HEADERS,
+        fault: false,
+      }
+    case 'CLUSTER_INGEST':
+      return { status: 502, body: { detail: CLUSTER_DETAIL.ingestFailed }, fault: true }
+    case 'WORK_DIR':
+    case 'USAGE':
+    case 'COMMAND':
+      // Their messages are written for the caller: they name the parameter and quote no file.
+      return { status: 400, body: { detail: error.message.split('\n')[0]! }, fault: false }
+    default:
+      return null
   }
 }
 
@@ -117,15 +174,11 @@ export function toErrorAnswer(error: unknown, access?: AccessClass): ErrorAnswer
     // Seldom delivered: the connection is closed (a timeout, a limit, or the client left).
     return { status: 408, body: { detail: clientDetail(408) }, fault: false }
   }
-  if (error instanceof OverloadedError) {
-    return { status: 503, body: { detail: DETAIL.busy }, headers: { 'retry-after': '1' }, fault: false }
+  if (isVisibilityError(error)) {
+    const answer = codeAnswer(error)
+    if (answer !== null) return answer
   }
   const status = statusCodeOf(error)
-  if (status === 401) {
-    // A key found revoked after authentication (a cluster shard's rate-limit count refused it).
-    const headers = { 'www-authenticate': 'Bearer realm="visibility-analytics"' }
-    return { status, body: { detail: DETAIL.unauthorized }, headers, fault: false }
-  }
   if (status !== undefined && status >= 400 && status < 500) {
     return { status, body: { detail: clientDetail(status) }, fault: false }
   }

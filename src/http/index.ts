@@ -16,16 +16,6 @@ export {
 export { startServer, type StartServerOptions, type RunningServer } from './start.js'
 export { loadConfig, serverOptions, type ServiceConfig } from './config.js'
 export { EDGE_DEFAULTS, type EdgeOptions } from './edge/index.js'
-export {
-  FixedWindowRateLimiter,
-  windowDecision,
-  windowStartOf,
-  type RateLimitDecision,
-  type RateLimiter,
-  type RateLimitOptions,
-} from './rate-limit.js'
-export { type ServiceContext } from './context.js'
-export { adminGuard } from './plugins/admin.js'
-export { ResponseCache } from './cache.js'
-export { QueryLimiter, OverloadedError } from './concurrency.js'
+export { type RateLimiter, type RateLimitDecision, type RateLimitOptions } from './rate-limit.js'
+export { OverloadedError } from './concurrency.js'
 export { DETAIL } from '../api/index.js'

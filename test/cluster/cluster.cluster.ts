@@ -2,17 +2,19 @@
  * The cluster, for real: PostgreSQL, three shards and HAProxy on 127.0.0.1 (harness.ts), against
  * one in-process node holding the same data. Run with `npm run test:cluster` (not part of `npm test`).
  */
-import { readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ENDPOINTS } from '../../src/api/index.js'
-import { ControlPlane } from '../../src/cluster/index.js'
+import { CLUSTER_DETAIL, ControlPlane, SHARD_PATHS } from '../../src/cluster/index.js'
 import { buildServer } from '../../src/http/index.js'
-import { idempotentGet } from '../../src/mcp/index.js'
+import { idempotentGet, TOOLS } from '../../src/mcp/index.js'
 import { openEngine, type AnalysisRecord, type Engine } from '../../src/index.js'
 import { dimRecords, makeAnalysis, makeDims, type Dims } from '../support/generate.js'
 import { rng } from '../support/random.js'
@@ -215,6 +217,133 @@ describe('routing', () => {
   })
 })
 
+describe("internal endpoints: every dir inside the shard's work directory", () => {
+  /** The shards' work directory: `cluster-work` beside their database files (harness.ts). */
+  const work = () => join(bench.dir, 'cluster-work')
+  const internal = async (path: string, body: unknown) => {
+    const res = await fetch(`${bench.shards[0]!.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+    return { status: res.status, text: await res.text() }
+  }
+
+  it('refuses absolute paths, "..", symbolic links out and files, naming dir and quoting no file', async () => {
+    mkdirSync(work(), { recursive: true })
+    symlinkSync('/etc', join(work(), 'escape'))
+    // A file of the work directory whose text a JSON parser would quote in its message.
+    mkdirSync(join(work(), 'junk'))
+    // Named as an export's part, so the import reads it and its reader fails on the text.
+    writeFileSync(join(work(), 'junk', 'teams.parquet'), 'secret-line-one{\nsecret-line-two\n')
+    writeFileSync(join(work(), 'junk', 'domains.parquet'), 'secret-line-three{\n')
+    writeFileSync(join(work(), 'plain-file'), 'secret-file-text')
+    const cases: Array<[string, unknown]> = [
+      [SHARD_PATHS.import, { dir: '/etc/passwd' }],
+      [SHARD_PATHS.import, { dir: '../s1.duckdb' }],
+      [SHARD_PATHS.import, { dir: 'a/../../etc' }],
+      [SHARD_PATHS.import, { dir: 'escape' }],
+      [SHARD_PATHS.import, { dir: 'escape/passwd' }],
+      [SHARD_PATHS.import, { dir: 'plain-file' }],
+      [SHARD_PATHS.import, { dir: 'junk' }],
+      [SHARD_PATHS.import, { dir: 'missing' }],
+      [SHARD_PATHS.import, {}],
+      [SHARD_PATHS.export, { dir: join(bench.dir, 'outside-export') }],
+      [SHARD_PATHS.export, { dir: 'escape/va-export' }],
+      [SHARD_PATHS.export, { dir: '../outside-export' }],
+      [SHARD_PATHS.discard, { dir: 'escape' }],
+      [SHARD_PATHS.discard, { dir: '/tmp' }],
+    ]
+    for (const [path, body] of cases) {
+      const r = await internal(path, body)
+      const what = `${path} ${JSON.stringify(body)}`
+      expect(r.status, what).toBe(400)
+      const detail = (JSON.parse(r.text) as { detail: string }).detail
+      expect(detail, what).toMatch(/^dir /)
+      expect(r.text, what).not.toMatch(/secret|root:|JSON|Unexpected token/)
+    }
+    expect(existsSync(join(bench.dir, 'outside-export'))).toBe(false)
+    expect(existsSync('/etc/va-export')).toBe(false)
+    expect(existsSync(join(work(), 'junk', 'teams.parquet'))).toBe(true)
+  })
+
+  it('an export and an import inside the work directory still work', async () => {
+    const d = dims.domains[0]!.id
+    const owner = await shardOf(d)
+    const res = await fetch(`${owner.url}${SHARD_PATHS.export}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ dir: 'check/one-domain', domain_id: d }),
+    })
+    expect(res.status).toBe(200)
+    const body = (await res.json()) as { tables: Record<string, number>; path: string }
+    expect(body.tables.analyses).toBeGreaterThan(0)
+    expect(body.path.startsWith(work())).toBe(true)
+    const again = await internal(SHARD_PATHS.export, { dir: 'check/one-domain' })
+    expect(again.status).toBe(400) // an existing directory is never overwritten
+    const gone = await internal(SHARD_PATHS.discard, { dir: 'check' })
+    expect(gone.status).toBe(200)
+    expect(existsSync(join(work(), 'check'))).toBe(false)
+  })
+})
+
+describe('placement does not leak', () => {
+  it('a non-owner shard answers 421 only to a key that may read the domain; others get the 403 of an unknown id', async () => {
+    const d = dims.domains.find((x) => x.team_id === dims.teams[0]!.id)!.id
+    const owner = await shardOf(d)
+    const other = bench.shards.find((s) => s !== owner)!
+    const get = async (url: string, secret: string, path: string) => {
+      const r = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${secret}` } })
+      return { status: r.status, body: await r.text() }
+    }
+    const unknown = '0f0f0f0f-0000-4000-8000-000000000000'
+    for (const e of DOMAIN_ENDPOINTS) {
+      // Fresh keys per endpoint: each allows RATE_LIMIT requests a minute.
+      const outsider = (await cp.createKey({ teamId: dims.teams[1]!.id })).key
+      const allowlisted = (
+        await cp.createKey({
+          teamId: dims.teams[0]!.id,
+          allowedDomains: [dims.domains.find((x) => x.team_id === dims.teams[0]!.id && x.id !== d)!.id],
+        })
+      ).key
+      for (const secret of [outsider, allowlisted]) {
+        const foreign = await get(other.url, secret, `${e.path}?domain_id=${d}`)
+        const none = await get(other.url, secret, `${e.path}?domain_id=${unknown}`)
+        const atOwner = await get(owner.url, secret, `${e.path}?domain_id=${d}`)
+        expect(foreign.status, e.path).not.toBe(421)
+        expect(foreign.status, e.path).toBe(atOwner.status)
+        expect(foreign.body, e.path).toBe(atOwner.body)
+        if (secret === outsider) expect(foreign, e.path).toEqual(none)
+      }
+      // A key that may read it learns where it lives (unless its plan already refuses it).
+      const reader = await get(other.url, key(), `${e.path}?domain_id=${d}`)
+      const atOwner = await get(owner.url, key(), `${e.path}?domain_id=${d}`)
+      expect(reader, e.path).toEqual(
+        atOwner.status === 200
+          ? { status: 421, body: JSON.stringify({ detail: CLUSTER_DETAIL.misdirected }) }
+          : atOwner,
+      )
+    }
+  })
+
+  it('through HAProxy a percent-escaped, upper-case domain_id goes to its owner every time', async () => {
+    const path = DOMAIN_ENDPOINTS[0]!.path
+    for (const domain of dims.domains.slice(0, 3)) {
+      const d = domain.id
+      const escaped = d
+        .toUpperCase()
+        .replaceAll('-', '%2D')
+        .replace(/[0-9]/, (c) => `%3${c}`)
+      const want = await viaNode(`${path}?domain_id=${d}`)
+      for (let i = 0; i < 9; i++) {
+        const r = await viaRouter(`${path}?domain_id=${escaped}`)
+        expect({ i, status: r.status }).toEqual({ i, status: 200 })
+        expect(strip(r.body)).toBe(strip(want.body))
+      }
+    }
+  })
+})
+
 describe('keys and rate limit across shards', () => {
   it('a key revoked on one shard is refused by every shard from the next request', async () => {
     const teamId = dims.teams[0]!.id
@@ -335,17 +464,7 @@ describe('moves', () => {
         await new Promise((res) => setTimeout(res, 100))
       }
     })()
-    const move = await bench.cli([
-      'cluster',
-      'move',
-      d,
-      '--to',
-      to.name,
-      '--haproxy',
-      bench.haproxyDir,
-      '--work-dir',
-      join(bench.dir, 'moves'),
-    ])
+    const move = await bench.cli(['cluster', 'move', d, '--to', to.name, '--haproxy', bench.haproxyDir])
     ingestRunning = false
     await ingester
     // An ingest that met the move was refused whole (nothing stored), naming the move.
@@ -363,7 +482,7 @@ describe('moves', () => {
       headers: { authorization: `Bearer ${key()}` },
     })
     expect(old.status).toBe(421)
-  })
+  }, 300_000) // a loaded 2-core machine: the CLI processes of the ingest load start slowly
 })
 
 describe('fleet-wide batch', () => {
@@ -440,14 +559,7 @@ describe('rebalance', () => {
       return Math.max(...per.values()) - Math.min(...per.values())
     }
     const before = await cp.domainLoads()
-    const r = await bench.cli([
-      'cluster',
-      'rebalance',
-      '--haproxy',
-      bench.haproxyDir,
-      '--work-dir',
-      join(bench.dir, 'moves'),
-    ])
+    const r = await bench.cli(['cluster', 'rebalance', '--haproxy', bench.haproxyDir])
     expect(r.status, r.stderr).toBe(0)
     const moves = JSON.parse(r.stdout) as Array<{ domain: string; from: string; to: string }>
     expect(moves.length).toBeGreaterThan(0)
@@ -470,7 +582,122 @@ describe('rebalance', () => {
   })
 })
 
+/** An SDK client on `transport`: the prompts tool of every domain answers as REST does (and pings). */
+async function expectToolsAsRest(transport: Transport, ping: boolean): Promise<void> {
+  const tool = TOOLS.find((t) => t.endpoint.id === 'prompts')!
+  const client = new Client({ name: 'cluster-tests', version: '1.0.0' })
+  await client.connect(transport)
+  for (const d of dims.domains) {
+    const result = await client.callTool({ name: tool.name, arguments: { domain_id: d.id } })
+    expect(result.isError, d.id).toBeFalsy()
+    const rest = await viaNode(`${tool.endpoint.path}?domain_id=${d.id}`)
+    expect(strip(JSON.stringify(result.structuredContent))).toBe(strip(rest.body))
+    if (ping) await client.ping()
+  }
+  await client.close()
+}
+
 describe('MCP through the router', () => {
+  /** One raw MCP POST (JSON answers: the service runs the SDK transport with JSON responses). */
+  const mcpPost = async (url: string, secret: string, body: unknown, session?: string) => {
+    const res = await fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${secret}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...(session === undefined ? {} : { 'mcp-session-id': session }),
+      },
+      body: JSON.stringify(body),
+    })
+    const text = await res.text()
+    return { status: res.status, session: res.headers.get('mcp-session-id'), text }
+  }
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'cluster', version: '1' },
+    },
+  }
+
+  it('sessions through HAProxy stick to their shard: every ping of several sessions is 200', async () => {
+    const secret = (
+      await cp.createKey({ teamId: dims.teams[0]!.id, scopeTeamIds: dims.teams.map((t) => t.id) })
+    ).key
+    const sessions: string[] = []
+    for (let s = 0; s < 3; s++) {
+      const init = await mcpPost(bench.routerUrl, secret, initialize)
+      expect(init.status, init.text).toBe(200)
+      sessions.push(init.session!)
+      const ack = await mcpPost(
+        bench.routerUrl,
+        secret,
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        init.session!,
+      )
+      expect(ack.status).toBe(202)
+    }
+    const statuses: number[] = []
+    for (let i = 0; i < 6; i++)
+      for (const session of sessions)
+        statuses.push(
+          (await mcpPost(bench.routerUrl, secret, { jsonrpc: '2.0', id: 10 + i, method: 'ping' }, session))
+            .status,
+        )
+    expect(statuses).toEqual(statuses.map(() => 200))
+  })
+
+  it("a tool call on a shard that does not own the domain answers the owner's payload, never an empty one", async () => {
+    const tool = TOOLS.find((t) => t.endpoint.id === 'prompts')!
+    for (const d of dims.domains.slice(0, 4)) {
+      const owner = await shardOf(d.id)
+      const other = bench.shards.find((s) => s !== owner)!
+      const secret = (
+        await cp.createKey({ teamId: dims.teams[0]!.id, scopeTeamIds: dims.teams.map((t) => t.id) })
+      ).key
+      const init = await mcpPost(other.url, secret, initialize)
+      expect(init.status).toBe(200)
+      await mcpPost(other.url, secret, { jsonrpc: '2.0', method: 'notifications/initialized' }, init.session!)
+      const rest = await viaNode(`${tool.endpoint.path}?domain_id=${d.id}`)
+      // Twice: the second answer may come from the non-owner's cache, and must be the same.
+      for (let i = 0; i < 2; i++) {
+        const call = await mcpPost(
+          other.url,
+          secret,
+          {
+            jsonrpc: '2.0',
+            id: 2 + i,
+            method: 'tools/call',
+            params: { name: tool.name, arguments: { domain_id: d.id } },
+          },
+          init.session!,
+        )
+        expect(call.status).toBe(200)
+        const result = (
+          JSON.parse(call.text) as {
+            result: { isError?: boolean; structuredContent: { data: { items: unknown[] } } }
+          }
+        ).result
+        expect(result.isError, call.text.slice(0, 300)).toBeFalsy()
+        expect(result.structuredContent.data.items.length, d.id).toBeGreaterThan(0)
+        expect(strip(JSON.stringify(result.structuredContent))).toBe(strip(rest.body))
+      }
+    }
+  })
+
+  it('an SDK client over Streamable HTTP through HAProxy answers every domain as the REST API does', async () => {
+    const secret = (
+      await cp.createKey({ teamId: dims.teams[0]!.id, scopeTeamIds: dims.teams.map((t) => t.id) })
+    ).key
+    const transport = new StreamableHTTPClientTransport(new URL(`${bench.routerUrl}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${secret}` } },
+    })
+    await expectToolsAsRest(transport, true)
+  })
   it('visibility mcp --api ROUTER answers every domain as the REST API does', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
@@ -478,14 +705,6 @@ describe('MCP through the router', () => {
       env: { ...(process.env as Record<string, string>), VA_API_KEY: mcpKey },
       stderr: 'pipe',
     })
-    const client = new Client({ name: 'cluster-tests', version: '1.0.0' })
-    await client.connect(transport)
-    for (const d of dims.domains) {
-      const result = await client.callTool({ name: 'get_prompt_time_series', arguments: { domain_id: d.id } })
-      expect(result.isError, d.id).toBeFalsy()
-      const rest = await viaNode(`/api/v1/prompt-statistics-time-series?domain_id=${d.id}`)
-      expect(strip(JSON.stringify(result.structuredContent))).toBe(strip(rest.body))
-    }
-    await client.close()
+    await expectToolsAsRest(transport, false)
   })
 })

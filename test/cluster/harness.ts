@@ -177,7 +177,8 @@ export class Bench {
       },
     )
     shard.child = child
-    await waitFor(`shard ${shard.name}`, async () => (await fetch(`${shard.url}/healthz`)).ok)
+    // A minute: on a loaded machine a shard's start (DuckDB, pg, the tool list) takes seconds.
+    await waitFor(`shard ${shard.name}`, async () => (await fetch(`${shard.url}/healthz`)).ok, 60_000)
   }
 
   /** kill -9 */

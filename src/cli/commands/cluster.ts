@@ -14,12 +14,14 @@ const USAGE = `usage:
   visibility serve --cluster URL --shard NAME --db PATH [--port N] [--host H] [--advertise URL]
   visibility cluster haproxy --out DIR [--bind HOST:PORT]
   visibility cluster ingest FILE...
-  visibility cluster move DOMAIN --to SHARD [--haproxy DIR] [--work-dir DIR]
-  visibility cluster rebalance [--haproxy DIR] [--work-dir DIR] [--max-moves N]
+  visibility cluster move DOMAIN --to SHARD [--haproxy DIR]
+  visibility cluster rebalance [--haproxy DIR] [--max-moves N]
   visibility cluster export --out DIR
   visibility cluster keys create --team UUID [--scope-team UUID]... [--allow-domain UUID]... [--name N]
   visibility cluster keys list | visibility cluster keys revoke KEY_ID
-  (every command takes --cluster URL, default $VA_CLUSTER_URL; shards' admin token in $VA_ADMIN_TOKEN)`
+  (every command takes --cluster URL, default $VA_CLUSTER_URL; shards' admin token in $VA_ADMIN_TOKEN;
+  a shard's work directory, where moves and exports write, in $VA_CLUSTER_WORK_DIR, default
+  cluster-work beside its database: shards on several machines share it as a volume)`
 
 const cluster = () => import('../../cluster/index.js')
 
@@ -57,6 +59,7 @@ export async function clusterServe(
     dbPath,
     ...serverOptions(config),
     staleMs: Number.isFinite(staleS) && staleS > 0 ? staleS * 1000 : 30_000,
+    ...(process.env.VA_CLUSTER_WORK_DIR ? { workDir: resolve(process.env.VA_CLUSTER_WORK_DIR) } : {}),
     ...(flags.advertise !== undefined ? { advertise: flags.advertise } : {}),
   })
   process.stderr.write(`Shard ${flags.shard} on ${server.url} (database ${config.dbPath}).\n`)
@@ -87,7 +90,6 @@ export async function clusterCommand(argv: string[]): Promise<number> {
       bind: { type: 'string' },
       to: { type: 'string' },
       haproxy: { type: 'string' },
-      'work-dir': { type: 'string' },
       'max-moves': { type: 'string' },
       team: { type: 'string' },
       'scope-team': { type: 'string', multiple: true },
@@ -104,7 +106,6 @@ export async function clusterCommand(argv: string[]): Promise<number> {
   const print = (v: unknown) => process.stdout.write(`${JSON.stringify(v, null, 2)}\n`)
   const moveOptions = () => ({
     adminToken: adminToken(),
-    workDir: resolve(values['work-dir'] ?? 'data/moves'),
     ...(values.haproxy !== undefined ? { haproxy: haproxyFiles(values.haproxy)! } : {}),
     log: (line: string) => process.stderr.write(`${line}\n`),
   })

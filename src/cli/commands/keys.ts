@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util'
 import { createKeyChecked } from '../../api/index.js'
 import { openEngine, type ApiKeyInfo, type CreatedApiKey, type Engine } from '../../index.js'
 import { adminClient, type AdminClient } from '../admin-client.js'
+import { CommandError } from '../errors.js'
 
 const USAGE = `usage:
   visibility keys create (--server URL | --db PATH) --team UUID [--scope-team UUID]... [--allow-domain UUID]... [--name NAME]
@@ -22,16 +23,6 @@ const USAGE = `usage:
 --server uses the admin token in VA_ADMIN_TOKEN.`
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
-
-/** A refusal worth one line on stderr (exit code 1, or 2 for usage). */
-class CommandError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-  ) {
-    super(message)
-  }
-}
 
 function requireUuid(value: string, what: string): string {
   if (!UUID.test(value)) throw new CommandError(`${what} must be a UUID, got "${value}"`, 2)
