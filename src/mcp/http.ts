@@ -11,6 +11,7 @@
  * authenticates, counts, and relays web Requests and Responses.
  */
 import { randomUUID } from 'node:crypto'
+import { setMaxListeners } from 'node:events'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import {
@@ -199,6 +200,8 @@ class HttpSession {
       onsessioninitialized: onOpen,
       onsessionclosed: onClose,
     })
+    // Every request of the session in flight listens to it.
+    setMaxListeners(0, this.#closed.signal)
     this.server.onclose = () => this.#closed.abort()
   }
 

@@ -9,6 +9,8 @@
  * request it mirrors: parameters, domain and plan checks, the response cache and the engine,
  * through `answerEndpoint`.
  */
+import { setMaxListeners } from 'node:events'
+import type { Socket } from 'node:net'
 import type { FastifyBaseLogger, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { checkKeyTeam, DETAIL } from '../../api/index.js'
 import type { ApiKeyInfo } from '../../index.js'
@@ -122,17 +124,23 @@ async function relay(reply: FastifyReply, response: Response): Promise<FastifyRe
   return reply.send(response.body === null ? undefined : await response.text())
 }
 
-/**
- * An AbortSignal aborted when the request's connection closes (the client hung up), and the
- * function that stops watching it.
- */
-function hangUpSignal(request: FastifyRequest): { signal: AbortSignal; stop(): void } {
-  const controller = new AbortController()
+/** One signal per connection: each request of it listens while it waits (removed after). */
+const HANG_UPS = new WeakMap<Socket, AbortSignal>()
+
+/** An AbortSignal aborted when the request's connection closes (the client hung up). */
+function hangUpSignal(request: FastifyRequest): AbortSignal {
   const socket = request.raw.socket
-  const onClose = () => controller.abort()
-  if (socket.destroyed) controller.abort()
-  else socket.once('close', onClose)
-  return { signal: controller.signal, stop: () => socket.off('close', onClose) }
+  let signal = HANG_UPS.get(socket)
+  if (signal === undefined) {
+    const controller = new AbortController()
+    // Pipelined requests of one connection all wait on it at once.
+    setMaxListeners(0, controller.signal)
+    if (socket.destroyed) controller.abort()
+    else socket.once('close', () => controller.abort())
+    signal = controller.signal
+    HANG_UPS.set(socket, signal)
+  }
+  return signal
 }
 
 /** `/mcp` on the API server. */
@@ -160,24 +168,19 @@ export const mcpPlugin: FastifyPluginAsync<{
       // DELETE (ending one's own session) is not counted: refusing it would keep the session open.
       const refusal = request.method === 'POST' ? await admitPost(ctx, call, request.body) : null
       if (refusal !== null) return relay(reply, refusal)
-      const hangUp = hangUpSignal(request)
-      try {
-        const response = await mcp.handle({
-          request: webRequest(request),
-          body: request.body,
-          owner: key.id,
-          context: call,
-          signal: hangUp.signal,
-        })
-        // As over REST, a request the service failed to answer (deadline) does not count.
-        if (response.status >= 500) {
-          for (const rate of call.counted)
-            setRateHeaders(reply, await ctx.limiter.refund(key.id, rate.windowStart))
-        }
-        return await relay(reply, response)
-      } finally {
-        hangUp.stop()
+      const response = await mcp.handle({
+        request: webRequest(request),
+        body: request.body,
+        owner: key.id,
+        context: call,
+        signal: hangUpSignal(request),
+      })
+      // As over REST, a request the service failed to answer (deadline) does not count.
+      if (response.status >= 500) {
+        for (const rate of call.counted)
+          setRateHeaders(reply, await ctx.limiter.refund(key.id, rate.windowStart))
       }
+      return relay(reply, response)
     },
   })
   // GET (a server-initiated stream) and the other methods: 405 before authentication, as REST.
