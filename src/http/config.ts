@@ -4,6 +4,7 @@
 import { adminTokenProblem } from './plugins/auth.js'
 import { edgeOptionsFromEnv, type EdgeOptions } from './edge/index.js'
 import { MAX_RETAIN_DAYS } from '../api/index.js'
+import { parseOrigin } from '../mcp/index.js'
 
 export interface ServiceConfig {
   port: number
@@ -19,8 +20,16 @@ export interface ServiceConfig {
   maxIngestBytes: number
   /** Connection and request limits of the HTTP edge. */
   edge: EdgeOptions
-  /** Bounds of the MCP sessions at /mcp. */
-  mcp: { maxSessions: number; maxSessionsPerKey: number; idleSeconds: number }
+  /** MCP at /mcp: session bounds, request deadline, allowed Origins and Hosts ('*': any). */
+  mcp: {
+    maxSessions: number
+    maxSessionsPerKey: number
+    idleSeconds: number
+    requestTimeoutMs: number
+    /** Unset: the loopback origins only. */
+    allowedOrigins: readonly string[] | '*' | undefined
+    allowedHosts: readonly string[] | '*'
+  }
   // Operations (issue 13)
   /** VA_RETAIN_DAYS: prune analyses older than today - N daily; undefined: never. */
   retainDays: number | undefined
@@ -37,13 +46,41 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value
 }
 
+/**
+ * A comma-separated list (or `*`), each item normalized by `parse` (null: invalid); undefined when
+ * the variable is unset or blank.
+ */
+function list(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  what: string,
+  parse: (item: string) => string | null,
+): readonly string[] | '*' | undefined {
+  const raw = env[name]?.trim()
+  if (raw === undefined || raw === '') return undefined
+  if (raw === '*') return '*'
+  return raw.split(',').map((item) => {
+    const parsed = parse(item.trim())
+    if (parsed === null)
+      throw new Error(`${name} must be * or a comma-separated list of ${what}; "${item.trim()}" is not one.`)
+    return parsed
+  })
+}
+
+/** A Host name as the Host header carries it, without port (IPv6 in brackets), lower-case. */
+function hostname(item: string): string | null {
+  if (!/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)$/i.test(item)) return null
+  return item.toLowerCase()
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
 /**
  * Reads VA_PORT, VA_HOST, VA_DB, VA_ADMIN_TOKEN, VA_RATE_LIMIT, VA_CACHE_TTL_SENTIMENT_S,
  * VA_CACHE_TTL_SERIES_S, VA_MAX_CONCURRENT_QUERIES, VA_LOG_LEVEL, VA_MAX_INGEST_BYTES, the edge limits
  * (VA_HEADERS_TIMEOUT_MS ... VA_MAX_HEADER_BYTES, see EdgeOptions), the MCP session bounds
- * (VA_MCP_MAX_SESSIONS, VA_MCP_MAX_SESSIONS_PER_KEY, VA_MCP_SESSION_IDLE_S), VA_RETAIN_DAYS and
+ * (VA_MCP_MAX_SESSIONS, VA_MCP_MAX_SESSIONS_PER_KEY, VA_MCP_SESSION_IDLE_S), its request deadline
+ * (VA_MCP_REQUEST_TIMEOUT_MS), Origin and Host lists (VA_MCP_ALLOWED_ORIGINS, VA_MCP_ALLOWED_HOSTS), VA_RETAIN_DAYS and
  * VA_BACKUP_DIR; throws on an invalid value.
  * @example
  * const config = loadConfig(process.env)
@@ -72,6 +109,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
       maxSessions: integer(env, 'VA_MCP_MAX_SESSIONS', 1000, 1, 1_000_000),
       maxSessionsPerKey: integer(env, 'VA_MCP_MAX_SESSIONS_PER_KEY', 20, 1, 1_000_000),
       idleSeconds: integer(env, 'VA_MCP_SESSION_IDLE_S', 900, 1, 86_400),
+      requestTimeoutMs: integer(env, 'VA_MCP_REQUEST_TIMEOUT_MS', 60_000, 100, 3_600_000),
+      allowedOrigins: list(
+        env,
+        'VA_MCP_ALLOWED_ORIGINS',
+        'origins like https://app.example.com',
+        parseOrigin,
+      ),
+      allowedHosts: list(env, 'VA_MCP_ALLOWED_HOSTS', 'host names like api.example.com', hostname) ?? '*',
     },
     retainDays: env.VA_RETAIN_DAYS?.trim()
       ? integer(env, 'VA_RETAIN_DAYS', 0, 0, MAX_RETAIN_DAYS)

@@ -24,7 +24,7 @@ import { DOC_PATHS, docsPlugin, swaggerPlugin } from './plugins/docs.js'
 import { endpointsPlugin } from './plugins/endpoints.js'
 import { headersPlugin } from './plugins/headers.js'
 import { mcpPlugin } from './plugins/mcp.js'
-import type { McpSessionOptions } from '../mcp/index.js'
+import type { McpHttpOptions } from '../mcp/index.js'
 import { metricsPlugin, retentionPlugin } from './plugins/observe.js'
 import { operationsPlugin, OPERATION_PATHS } from './plugins/operations.js'
 
@@ -47,8 +47,8 @@ export interface BuildServerOptions extends ServiceContextOptions {
   edge?: Partial<EdgeOptions>
   /** Default: info-level JSON logs on stdout. */
   logger?: LoggerOption
-  /** Bounds of the MCP sessions at /mcp (count, per key, idle time). */
-  mcp?: McpSessionOptions
+  /** MCP at /mcp: session bounds (count, per key, idle time), request deadline, Origin and Host. */
+  mcp?: McpHttpOptions
   // Operations (issue 13)
   /** Where POST /internal/v1/backup writes its backups (one new directory each); unset: 409. */
   backupDir?: string | undefined
@@ -114,7 +114,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   await app.register(authPlugin, { ctx })
   for (const extension of options.extensions ?? []) await app.register(extension, { ctx })
   await app.register(endpointsPlugin, { ctx })
-  await app.register(mcpPlugin, { ctx, sessions: options.mcp })
+  await app.register(mcpPlugin, { ctx, options: options.mcp })
   await app.register(docsPlugin, { ctx })
   await app.register(dashboardPlugin)
   if (options.adminToken) {

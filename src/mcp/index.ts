@@ -26,10 +26,20 @@ export { connectStdio, localBackend, serveStdio, type StdioOptions } from './std
 export { idempotentGet, remoteBackend, restCallUrl, serveRemoteStdio } from './remote.js'
 export { MCP_SESSION_DEFAULTS, SessionStore, type Closable, type McpSessionOptions } from './sessions.js'
 export {
+  CLIENT_GONE_STATUS,
+  MAX_MESSAGES_PER_POST,
+  MCP_DETAIL,
   MCP_METHODS,
   MCP_PATH,
   McpHttpSessions,
   callContextOf,
-  toolCallIds,
+  isToolCall,
+  jsonRpcMessages,
+  mcpError,
+  originRefusal,
+  parseOrigin,
+  singleId,
+  type McpHttpOptions,
   type McpHttpRequest,
+  type McpOriginOptions,
 } from './http.js'

@@ -119,12 +119,25 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, u
   return z.toJSONSchema(schema, { target: 'draft-7', io }) as Record<string, unknown>
 }
 
+/** The tools/list entries built so far, by tool list: once per process, not once per session. */
+const LISTED = new WeakMap<readonly ToolDefinition[], readonly Tool[]>()
+
 /**
- * The tools/list entries of `tools`.
+ * The tools/list entries of `tools`, built on the first call for that list (their JSON Schemas
+ * cost milliseconds) and shared by every session after it.
  * @example
  * listedTools(TOOLS)[0].inputSchema // { type: 'object', properties: { domain_id: ... }, ... }
  */
-export function listedTools(tools: readonly ToolDefinition[] = TOOLS): Tool[] {
+export function listedTools(tools: readonly ToolDefinition[] = TOOLS): readonly Tool[] {
+  let listed = LISTED.get(tools)
+  if (listed === undefined) {
+    listed = Object.freeze(buildListedTools(tools))
+    LISTED.set(tools, listed)
+  }
+  return listed
+}
+
+function buildListedTools(tools: readonly ToolDefinition[]): Tool[] {
   return tools.map((tool) => ({
     name: tool.name,
     title: tool.title,
@@ -174,7 +187,7 @@ export function createMcpServer(backend: ToolBackend, tools: readonly ToolDefini
   })
   const byName = new Map(tools.map((t) => [t.name, t]))
   const listed = listedTools(tools)
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }))
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...listed] }))
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = byName.get(request.params.name)
     if (tool === undefined) {

@@ -3,10 +3,15 @@
  * and never closes them cannot grow the server's memory: at most `maxSessions` in all and
  * `maxSessionsPerKey` per API key (a new one evicts the least recently used idle session of its
  * key, then of anyone), and a session idle for `idleSeconds` is closed (by a timer, and whenever
- * it is asked for or a session is opened). A session answering a request is never evicted.
+ * it is asked for or a session is opened). A session answering a request is never evicted, but a
+ * busy one with no request starting or ending for twice the request deadline is closed: only a
+ * request that outlived its deadline (which src/mcp/http.ts enforces) could leave it so.
  */
 
-/** Bounds of the session store (environment: VA_MCP_MAX_SESSIONS, VA_MCP_MAX_SESSIONS_PER_KEY, VA_MCP_SESSION_IDLE_S). */
+/**
+ * Bounds of the session store (environment: VA_MCP_MAX_SESSIONS, VA_MCP_MAX_SESSIONS_PER_KEY,
+ * VA_MCP_SESSION_IDLE_S, VA_MCP_REQUEST_TIMEOUT_MS).
+ */
 export interface McpSessionOptions {
   /** Sessions open at once, all keys together (default 1000). */
   maxSessions?: number
@@ -14,6 +19,8 @@ export interface McpSessionOptions {
   maxSessionsPerKey?: number
   /** Seconds without a request after which a session is closed (default 900). */
   idleSeconds?: number
+  /** Milliseconds one request may take before it is answered with an error (default 60000). */
+  requestTimeoutMs?: number
 }
 
 /** The defaults of {@link McpSessionOptions}. */
@@ -21,6 +28,7 @@ export const MCP_SESSION_DEFAULTS: Required<McpSessionOptions> = {
   maxSessions: 1000,
   maxSessionsPerKey: 20,
   idleSeconds: 900,
+  requestTimeoutMs: 60_000,
 }
 
 /** What a session holds: anything that can be closed. */
@@ -52,12 +60,14 @@ export class SessionStore<S extends Closable> {
   readonly #timer: NodeJS.Timeout
 
   constructor(options: McpSessionOptions = {}, clock: () => number = Date.now) {
-    this.options = { ...MCP_SESSION_DEFAULTS, ...stripUndefined(options) }
+    const given = options as Record<string, unknown>
+    const picked = Object.keys(MCP_SESSION_DEFAULTS).map((name) => [name, given[name] ?? undefined])
+    this.options = { ...MCP_SESSION_DEFAULTS, ...stripUndefined(Object.fromEntries(picked)) }
     for (const [name, value] of Object.entries(this.options)) {
       if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer`)
     }
     this.#clock = clock
-    const sweepMs = Math.min(this.options.idleSeconds * 1000, 60_000)
+    const sweepMs = Math.min(this.options.idleSeconds * 1000, this.#busyLimitMs(), 60_000)
     this.#timer = setInterval(() => void this.sweep(), sweepMs)
     this.#timer.unref()
   }
@@ -131,8 +141,20 @@ export class SessionStore<S extends Closable> {
     return stale.length
   }
 
+  /** Sessions answering at least one request now. */
+  get busy(): number {
+    let n = 0
+    for (const entry of this.#entries.values()) if (entry.busy > 0) n += 1
+    return n
+  }
+
+  #busyLimitMs(): number {
+    return 2 * this.options.requestTimeoutMs
+  }
+
   #expired(entry: Entry<S>): boolean {
-    return entry.busy === 0 && this.#clock() - entry.lastUsed >= this.options.idleSeconds * 1000
+    const quiet = this.#clock() - entry.lastUsed
+    return entry.busy === 0 ? quiet >= this.options.idleSeconds * 1000 : quiet >= this.#busyLimitMs()
   }
 
   /** Closes every session and stops the idle sweep. */

@@ -23,7 +23,14 @@ describe('loadConfig', () => {
         maxPipelined: 16,
         maxHeaderBytes: 16_384,
       },
-      mcp: { maxSessions: 1000, maxSessionsPerKey: 20, idleSeconds: 900 },
+      mcp: {
+        maxSessions: 1000,
+        maxSessionsPerKey: 20,
+        idleSeconds: 900,
+        requestTimeoutMs: 60_000,
+        allowedOrigins: undefined,
+        allowedHosts: '*',
+      },
       retainDays: undefined,
       backupDir: undefined,
     })

@@ -26,6 +26,8 @@ describe('authorization matrix over MCP', () => {
   let server: RunningServer
   let secrets: Map<string, { key: string; info: ApiKeyInfo }>
   const clients = new Map<string, HttpClient>()
+  /** The live keys whose own team has developer access off: refused before a session opens. */
+  const teamOff = new Set<string>()
 
   beforeAll(async () => {
     engine = await makeEngine()
@@ -40,7 +42,10 @@ describe('authorization matrix over MCP', () => {
       rateLimit: { limit: 100_000, windowSeconds: 60 },
     })
     for (const [name, spec] of Object.entries(KEYS)) {
-      if (!spec.revoke) clients.set(name, await connectHttp(server.url, secrets.get(name)!.key))
+      if (spec.revoke) continue
+      const team = await engine.getTeam(secrets.get(name)!.info.team_id)
+      if (team?.developer_access !== true) teamOff.add(name)
+      else clients.set(name, await connectHttp(server.url, secrets.get(name)!.key))
     }
   })
   afterAll(async () => {
@@ -57,9 +62,19 @@ describe('authorization matrix over MCP', () => {
     }
   })
 
-  const asked = CELLS.filter((c) => !KEYS[c.keyName]!.revoke)
+  it('a key whose team has developer access off cannot open a session (403, the REST detail)', async () => {
+    expect(teamOff.size).toBeGreaterThan(0)
+    for (const name of teamOff) {
+      await expect(connectHttp(server.url, secrets.get(name)!.key)).rejects.toThrow(DETAILS[403])
+      // Its cells are all the REST 403: refusing the session refuses exactly what REST refuses.
+      for (const c of CELLS.filter((cell) => cell.keyName === name)) expect(c.cell, name).toBe(403)
+    }
+  })
 
-  it(`asserts all ${asked.length} cells of the live keys as tool calls`, async () => {
+  it('asserts every cell of the keys that may open a session as tool calls', async () => {
+    const asked = CELLS.filter((c) => clients.has(c.keyName))
+    expect(asked.length).toBe(CELLS.filter((c) => !KEYS[c.keyName]!.revoke && !teamOff.has(c.keyName)).length)
+    expect(asked.length).toBeGreaterThan(100)
     const failures: string[] = []
     for (const { keyName, domainName, endpoint, cell } of asked) {
       const { info } = secrets.get(keyName)!
@@ -94,10 +109,6 @@ describe('authorization matrix over MCP', () => {
       const client = clients.get(keyName)
       if (client === undefined) continue
       const result = await client.client.callTool({ name: 'list_domains', arguments: {} })
-      if (keyName === 'developerAccessOff') {
-        expect(textOf(result)).toBe(DETAILS[403])
-        continue
-      }
       const expected = (Object.keys(DOMAIN_IDS) as DomainName[])
         .filter((d) => spec.expect[d][0] === 200)
         .map((d) => DOMAIN_IDS[d])

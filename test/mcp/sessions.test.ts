@@ -1,6 +1,6 @@
 /**
- * The session store's bounds: per key, in all, idle time; busy sessions are never evicted, and
- * whatever leaves the store is closed.
+ * The session store's bounds: per key, in all, idle time; busy sessions are never evicted (but
+ * expire when stuck), and whatever leaves the store is closed.
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { SessionStore } from '../../src/mcp/index.js'
@@ -85,6 +85,25 @@ describe('SessionStore', () => {
     expect([s2.closed, store.size]).toEqual([true, 0])
   })
 
+  it('a busy session with no request starting or ending for twice the request deadline expires', async () => {
+    let now = 0
+    const store = makeStore({ idleSeconds: 900, requestTimeoutMs: 10_000 }, () => now)
+    const stuck = open(store, 'stuck', 'A')!
+    const working = open(store, 'working', 'A')!
+    store.acquire('stuck', 'A')
+    store.acquire('working', 'A')
+    expect(store.busy).toBe(2)
+    now = 15_000
+    store.release('working')
+    store.acquire('working', 'A') // a request ended, another began: alive
+    now = 19_999
+    expect(await store.sweep()).toBe(0)
+    now = 20_000
+    expect(await store.sweep()).toBe(1)
+    expect([stuck.closed, working.closed, store.busy]).toEqual([true, false, 1])
+    expect(store.acquire('stuck', 'A')).toBeNull()
+  })
+
   it('another key cannot use or end a session; closeAll closes every session', async () => {
     const store = makeStore({})
     const s = open(store, 's', 'A')!
@@ -99,5 +118,8 @@ describe('SessionStore', () => {
   it('refuses bounds that are not positive integers', () => {
     expect(() => new SessionStore({ maxSessions: 0 })).toThrow('maxSessions must be a positive integer')
     expect(() => new SessionStore({ idleSeconds: 1.5 })).toThrow('idleSeconds must be a positive integer')
+    expect(() => new SessionStore({ requestTimeoutMs: 0 })).toThrow(
+      'requestTimeoutMs must be a positive integer',
+    )
   })
 })

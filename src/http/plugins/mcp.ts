@@ -1,21 +1,32 @@
 /**
- * @module The MCP endpoint of the API server (`/mcp`, Streamable HTTP, src/mcp): every request
- * needs an API key as REST does (401 with the REST body before any MCP exchange); each tool call
- * counts as one request against the key's rate limit (X-RateLimit-* on the HTTP response) and is
- * then answered like the REST request it mirrors: key team, parameters, domain and plan checks,
- * the response cache and the engine, through `answerEndpoint`. Refusals are tool errors carrying
- * the REST detail message.
+ * @module The MCP endpoint of the API server (`/mcp`, Streamable HTTP, src/mcp). Before any MCP
+ * exchange: the Origin and Host rules (403), then checks 1-3 of the REST order on every POST: the
+ * API key (the REST 401), the rate limit (each JSON-RPC message of the body counts as one request,
+ * X-RateLimit-* on the HTTP response) and the key's team (developer access); a refusal is the
+ * HTTP status of REST with a JSON-RPC error carrying the REST detail, so a refused `initialize`
+ * opens no session. A refused `tools/call` is the exception: it is answered as a tool error with
+ * the same detail, as the spec of the tools asks. A tool call is then answered like the REST
+ * request it mirrors: parameters, domain and plan checks, the response cache and the engine,
+ * through `answerEndpoint`.
  */
+import { setMaxListeners } from 'node:events'
+import type { Socket } from 'node:net'
 import type { FastifyBaseLogger, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { checkKeyTeam, DETAIL } from '../../api/index.js'
 import type { ApiKeyInfo } from '../../index.js'
 import {
   callContextOf,
+  isToolCall,
+  jsonRpcMessages,
+  MAX_MESSAGES_PER_POST,
+  MCP_DETAIL,
+  mcpError,
   McpHttpSessions,
   MCP_METHODS,
   MCP_PATH,
-  toolCallIds,
-  type McpSessionOptions,
+  originRefusal,
+  singleId,
+  type McpHttpOptions,
   type ToolBackend,
   type ToolOutcome,
 } from '../../mcp/index.js'
@@ -25,10 +36,15 @@ import type { RateLimitDecision } from '../rate-limit.js'
 import { requireKey, setRateHeaders } from './auth.js'
 import { answerEndpoint } from './endpoints.js'
 
-/** One HTTP request's tool calls: their key, their rate-limit decisions by JSON-RPC id, the reply. */
+/** One HTTP request's messages: their key, rate-limit decisions, the key team's refusal, the reply. */
 interface HttpCall {
   key: ApiKeyInfo
+  /** Every count this request made (refunded when it is answered 5xx). */
+  counted: RateLimitDecision[]
+  /** The decisions of its tool calls, by JSON-RPC id. */
   rates: Map<string | number, RateLimitDecision>
+  /** Check 3: the detail refusing the key's team, or null. */
+  team: string | null
   reply: FastifyReply
 }
 
@@ -41,7 +57,7 @@ function httpBackend(ctx: ServiceContext, log: FastifyBaseLogger): ToolBackend {
       const rate = call?.rates.get(extra.requestId)
       if (call === undefined || rate === undefined) return DETAIL.internal
       if (!rate.allowed) return DETAIL.tooManyRequests
-      return checkKeyTeam(await ctx.engine.getTeam(call.key.team_id))?.detail ?? null
+      return call.team
     },
     async call(tool, args, extra): Promise<ToolOutcome> {
       const { key, reply, rates } = callContextOf<HttpCall>(extra)!
@@ -63,6 +79,33 @@ function httpBackend(ctx: ServiceContext, log: FastifyBaseLogger): ToolBackend {
   }
 }
 
+/**
+ * Checks 2-3 of a POST, before any session is looked up or opened: one count per JSON-RPC message
+ * (at least one), then the key's team. A refusal of a message other than a tool call refuses the
+ * whole POST (the response to send); a tool call's refusal waits in `call` for its handler.
+ */
+async function admitPost(ctx: ServiceContext, call: HttpCall, body: unknown): Promise<Response | null> {
+  const messages = jsonRpcMessages(body)
+  const tooMany = messages.length > MAX_MESSAGES_PER_POST
+  let refused: RateLimitDecision | null = null
+  for (const message of tooMany || messages.length === 0 ? [body] : messages) {
+    const rate = await ctx.limiter.hit(call.key.id)
+    call.counted.push(rate)
+    setRateHeaders(call.reply, rate)
+    if (isToolCall(message)) call.rates.set((message as { id: string | number }).id, rate)
+    else if (!rate.allowed) refused = rate
+  }
+  const id = singleId(body)
+  if (refused !== null) {
+    const headers = { 'retry-after': String(refused.retryAfter) }
+    return mcpError(429, DETAIL.tooManyRequests, { id, headers })
+  }
+  if (tooMany) return mcpError(400, MCP_DETAIL.tooManyMessages, { code: -32600 })
+  call.team = checkKeyTeam(await ctx.engine.getTeam(call.key.team_id))?.detail ?? null
+  if (call.team !== null && !messages.every(isToolCall)) return mcpError(403, call.team, { id })
+  return null
+}
+
 /** The web Request of a Fastify request whose body is already parsed. */
 function webRequest(request: FastifyRequest): Request {
   const headers = new Headers()
@@ -72,38 +115,72 @@ function webRequest(request: FastifyRequest): Request {
   return new Request(new URL(request.url, 'http://localhost'), { method: request.method, headers })
 }
 
+/** Sends a web Response through the Fastify reply. */
+async function relay(reply: FastifyReply, response: Response): Promise<FastifyReply> {
+  reply.code(response.status)
+  response.headers.forEach((value, name) => {
+    if (name !== 'content-length') reply.header(name, value)
+  })
+  return reply.send(response.body === null ? undefined : await response.text())
+}
+
+/** One signal per connection: each request of it listens while it waits (removed after). */
+const HANG_UPS = new WeakMap<Socket, AbortSignal>()
+
+/** An AbortSignal aborted when the request's connection closes (the client hung up). */
+function hangUpSignal(request: FastifyRequest): AbortSignal {
+  const socket = request.raw.socket
+  let signal = HANG_UPS.get(socket)
+  if (signal === undefined) {
+    const controller = new AbortController()
+    // Pipelined requests of one connection all wait on it at once.
+    setMaxListeners(0, controller.signal)
+    if (socket.destroyed) controller.abort()
+    else socket.once('close', () => controller.abort())
+    signal = controller.signal
+    HANG_UPS.set(socket, signal)
+  }
+  return signal
+}
+
 /** `/mcp` on the API server. */
 export const mcpPlugin: FastifyPluginAsync<{
   ctx: ServiceContext
-  sessions?: McpSessionOptions | undefined
-}> = async (app, { ctx, sessions }) => {
-  const mcp = new McpHttpSessions(httpBackend(ctx, app.log), sessions, ctx.clock)
+  options?: McpHttpOptions | undefined
+}> = async (app, { ctx, options = {} }) => {
+  const mcp = new McpHttpSessions(httpBackend(ctx, app.log), options, ctx.clock)
   app.addHook('onClose', async () => mcp.closeAll())
 
   app.route({
     method: [...MCP_METHODS],
     url: MCP_PATH,
     schema: { hide: true },
+    // Origin and Host first, before the key and before the body is read.
+    onRequest: async (request, reply) => {
+      const refusal = originRefusal(request.headers, options)
+      if (refusal !== null) return reply.code(403).send({ detail: refusal })
+      return undefined
+    },
     handler: async (request, reply) => {
       const key = await requireKey(ctx, request, reply)
       if (key === null) return reply
-      const call: HttpCall = { key, rates: new Map(), reply }
-      for (const id of toolCallIds(request.body)) {
-        const rate = await ctx.limiter.hit(key.id)
-        call.rates.set(id, rate)
-        setRateHeaders(reply, rate)
-      }
+      const call: HttpCall = { key, counted: [], rates: new Map(), team: null, reply }
+      // DELETE (ending one's own session) is not counted: refusing it would keep the session open.
+      const refusal = request.method === 'POST' ? await admitPost(ctx, call, request.body) : null
+      if (refusal !== null) return relay(reply, refusal)
       const response = await mcp.handle({
         request: webRequest(request),
         body: request.body,
         owner: key.id,
         context: call,
+        signal: hangUpSignal(request),
       })
-      reply.code(response.status)
-      response.headers.forEach((value, name) => {
-        if (name !== 'content-length') reply.header(name, value)
-      })
-      return reply.send(response.body === null ? undefined : await response.text())
+      // As over REST, a request the service failed to answer (deadline) does not count.
+      if (response.status >= 500) {
+        for (const rate of call.counted)
+          setRateHeaders(reply, await ctx.limiter.refund(key.id, rate.windowStart))
+      }
+      return relay(reply, response)
     },
   })
   // GET (a server-initiated stream) and the other methods: 405 before authentication, as REST.
