@@ -71,8 +71,10 @@ describe('authorization matrix over MCP', () => {
     }
   })
 
+  /** The cells asked as tool calls: those of the keys that may open a session. */
+  const asked: typeof CELLS = []
   it('asserts every cell of the keys that may open a session as tool calls', async () => {
-    const asked = CELLS.filter((c) => clients.has(c.keyName))
+    asked.push(...CELLS.filter((c) => clients.has(c.keyName)))
     expect(asked.length).toBe(CELLS.filter((c) => !KEYS[c.keyName]!.revoke && !teamOff.has(c.keyName)).length)
     expect(asked.length).toBeGreaterThan(100)
     const failures: string[] = []
@@ -124,8 +126,7 @@ describe('authorization matrix over MCP', () => {
       keyOnly.add(tool.name)
       for (const [keyName, client] of clients) {
         const result = await client.client.callTool({ name: tool.name, arguments: {} })
-        if (keyName === 'developerAccessOff') expect(textOf(result), keyName).toBe(DETAILS[403])
-        else expect(result.isError ?? false, `${keyName} x ${tool.name}: ${textOf(result)}`).toBe(false)
+        expect(result.isError ?? false, `${keyName} x ${tool.name}: ${textOf(result)}`).toBe(false)
       }
     }
   })
