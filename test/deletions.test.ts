@@ -41,12 +41,21 @@ const NEVER_STORED = 'f0000000-0000-4000-8000-000000000000'
 const A1 = 'a1000000-0000-4000-8000-000000000001'
 const A2 = 'a1000000-0000-4000-8000-000000000002'
 const A3 = 'a1000000-0000-4000-8000-000000000003'
+/** TEAM's second domain and OTHER_TEAM's second domain: every team has several domains. */
+const SIDE_DOMAIN = '7d2a8e3c-0b4f-4a5d-9c1e-3f4a5b6c7d8e'
+const SIDE_PROMPT = '55555555-5555-4555-8555-555555555555'
+const SIDE_COMPETITOR = 'c0000000-0000-4000-8000-00000000000c'
+const SIDE_THEME = 'e0000000-0000-4000-8000-000000000003'
+const OTHER_SIDE_DOMAIN = '8e3b9f4d-1c5a-4b6e-8d2f-4a5b6c7d8e9f'
+const OTHER_SIDE_PROMPT = '66666666-6666-4666-8666-666666666666'
 
 const del = (entity: string, id: string) => ({ type: 'delete', entity, id })
 
 /**
- * Two teams: TEAM with DOMAIN (two prompts, two competitors, two themes, three analyses) and
- * OTHER_TEAM with OTHER_DOMAIN (one prompt, one analysis).
+ * Two teams of two domains each (a cascade that stops at a team's first domain fails here):
+ * TEAM with DOMAIN (two prompts, two competitors, two themes, three analyses) and SIDE_DOMAIN (one
+ * prompt, competitor and theme, two analyses); OTHER_TEAM with OTHER_DOMAIN (one prompt, one
+ * analysis) and OTHER_SIDE_DOMAIN (one prompt, one analysis).
  */
 const dataset = () => [
   ...base(),
@@ -80,6 +89,29 @@ const dataset = () => [
     domain_id: OTHER_DOMAIN,
     prompt_id: '33333333-3333-4333-8333-333333333333',
     mentions: [mention('brand', 1, 50)],
+    citations: [],
+    themes: [],
+  }),
+  domain({ id: SIDE_DOMAIN, brand_name: 'Acme Labs', website: 'acmelabs.io' }),
+  prompt({ id: SIDE_PROMPT, domain_id: SIDE_DOMAIN, text: 'side prompt' }),
+  competitor({ id: SIDE_COMPETITOR, domain_id: SIDE_DOMAIN, name: 'Umbrella', website: 'umbrella.com' }),
+  theme({ id: SIDE_THEME, domain_id: SIDE_DOMAIN, name: 'Support', sentiment: 'positive' }),
+  ...['2026-11-19T09:00:00Z', '2026-11-12T09:00:00Z'].map((answered_at) =>
+    analysis({
+      domain_id: SIDE_DOMAIN,
+      prompt_id: SIDE_PROMPT,
+      answered_at,
+      mentions: [mention('brand', 2, 70), mention(SIDE_COMPETITOR, 1, 30)],
+      citations: [{ url: 'https://umbrella.com/x' }],
+      themes: [{ theme_id: SIDE_THEME, occurrences: 1 }],
+    }),
+  ),
+  domain({ id: OTHER_SIDE_DOMAIN, team_id: OTHER_TEAM, brand_name: 'Other Side', website: 'other.net' }),
+  prompt({ id: OTHER_SIDE_PROMPT, domain_id: OTHER_SIDE_DOMAIN, text: 'other side prompt' }),
+  analysis({
+    domain_id: OTHER_SIDE_DOMAIN,
+    prompt_id: OTHER_SIDE_PROMPT,
+    mentions: [mention('brand', 1, 20)],
     citations: [],
     themes: [],
   }),
@@ -194,23 +226,43 @@ describe('cascades: each delete takes what lies under it, and the store is as if
     expect(await engine.getDomain(DOMAIN)).toBeNull()
     await expect(engine.computePromptSeries({ domainId: DOMAIN })).rejects.toThrow(/not found/)
     expect(await payloads(engine, OTHER_DOMAIN)).toEqual(other)
-    expect((await engine.listDomains()).data.items.map((d) => d.id)).toEqual([OTHER_DOMAIN])
+    expect((await engine.listDomains()).data.items.map((d) => d.id).sort()).toEqual(
+      [SIDE_DOMAIN, OTHER_DOMAIN, OTHER_SIDE_DOMAIN].sort(),
+    )
   })
 
-  it('a team takes its domains and its API keys, active or revoked, refused from the next call', async () => {
+  it('a team takes all its domains and its API keys, active or revoked, refused from the next call', async () => {
     const { key } = await engine.createApiKey({ teamId: TEAM })
     const revoked = await engine.createApiKey({ teamId: TEAM })
     await engine.revokeApiKey(revoked.info.id)
     const { key: otherKey } = await engine.createApiKey({ teamId: OTHER_TEAM })
     const r = await engine.ingest([del('team', TEAM.toUpperCase())])
-    expect(deleted(r)).toMatchObject({ teams: 1, domains: 1, analyses: 3, api_keys: 2, not_found: 0 })
+    expect(deleted(r)).toEqual({
+      ...ZERO,
+      teams: 1,
+      domains: 2,
+      prompts: 3,
+      competitors: 3,
+      themes: 3,
+      analyses: 5,
+      mentions: 9,
+      citations: 6,
+      theme_occurrences: 6,
+      api_keys: 2,
+    })
     expect(await engine.verifyApiKey(key)).toBeNull()
     expect(await engine.verifyApiKey(otherKey)).not.toBeNull()
     expect((await engine.listApiKeys()).map((k) => k.team_id)).toEqual([OTHER_TEAM])
     expect(await engine.getTeam(TEAM)).toBeNull()
-    const fresh = await without((r) => r.id !== TEAM && r.team_id !== TEAM && r.domain_id !== DOMAIN)
+    for (const id of [DOMAIN, SIDE_DOMAIN]) {
+      expect(await engine.getDomain(id), id).toBeNull()
+      await expect(engine.computePromptSeries({ domainId: id }), id).rejects.toThrow(/not found/)
+    }
+    const gone = new Set([DOMAIN, SIDE_DOMAIN])
+    const fresh = await without((r) => r.id !== TEAM && r.team_id !== TEAM && !gone.has(String(r.domain_id)))
     expect(await engine.stats()).toEqual(await fresh.stats())
-    expect(await payloads(engine, OTHER_DOMAIN)).toEqual(await payloads(fresh, OTHER_DOMAIN))
+    for (const id of [OTHER_DOMAIN, OTHER_SIDE_DOMAIN])
+      expect(await payloads(engine, id)).toEqual(await payloads(fresh, id))
     await fresh.close()
   })
 

@@ -95,13 +95,8 @@ function dataset(now: number): string {
 
 /** Child mode: serve DB on PORT with the given cache lifetime, until SIGTERM. */
 async function serveChild(db: string, port: number, ttl: number): Promise<void> {
-  let engine
-  try {
-    engine = await openEngine({ path: db, hardened: true })
-  } catch {
-    // Until the engine opens hardened (see socket.test.ts), measure over a plain engine.
-    engine = await openEngine({ path: db })
-  }
+  // Hardened, as served in production; a failure to open so fails the benchmark (no fallback).
+  const engine = await openEngine({ path: db, hardened: true })
   const server = await startServer({
     engine,
     port,

@@ -58,6 +58,20 @@ describe('FixedWindowRateLimiter', () => {
     expect(stale).toMatchObject({ remaining: 2, reset: T0S + 120 })
   })
 
+  it('a late refund of the previous window does not free a slot of the current one', () => {
+    // A request of window 1 answered 5xx only after window 2 began: its refund must not un-count a
+    // request of window 2, or a limit of 2 lets 3 requests through in window 2.
+    const clock = clockAt(T0 + 59_000)
+    const limiter = new FixedWindowRateLimiter({ limit: 2, windowSeconds: 60 }, clock.now)
+    const slow = limiter.hit('k')
+    expect(slow).toMatchObject({ allowed: true, windowStart: T0S })
+    clock.set(T0 + 60_500)
+    const now = [limiter.hit('k'), limiter.hit('k')]
+    expect(now.map((d) => d.allowed)).toEqual([true, true])
+    expect(limiter.refund('k', slow.windowStart)).toMatchObject({ remaining: 0, windowStart: T0S + 60 })
+    expect(limiter.hit('k')).toMatchObject({ allowed: false, remaining: 0 })
+  })
+
   it('forgets the counts of past windows', () => {
     const clock = clockAt(T0)
     const limiter = new FixedWindowRateLimiter({ limit: 1, windowSeconds: 60 }, clock.now)

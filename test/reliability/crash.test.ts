@@ -3,6 +3,9 @@
  * - kill -9 of `visibility ingest` at random moments: the store reopens, every batch (file) is
  *   all or nothing, and resuming the interrupted ingest gives the same store (every table, every
  *   row) as an uninterrupted run;
+ * - kill -9 inside a COMMIT (crash-child.ts marks each commit's start and acknowledgement): the
+ *   test asserts the kill interrupted a commit in flight, then the same checks: a prefix of the
+ *   batches stored, the interrupted one whole or absent, resuming equals an uninterrupted run;
  * - an error in the middle of a batch (a bad record after good ones, a source that throws)
  *   leaves zero rows of that batch.
  *
@@ -28,6 +31,7 @@ import {
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)))
 const CLI = join(ROOT, 'dist/src/cli/main.js')
+const CHILD = join(ROOT, 'test/reliability/crash-child.ts')
 const LONG = process.env.VA_LONG === '1'
 const BATCHES = LONG ? 8 : 3
 const PER_BATCH = LONG ? 5000 : 600
@@ -61,6 +65,28 @@ function ingestCli(paths: string[], db: string, killAfterMs?: number): Promise<R
     child.stdout.on('data', (b: Buffer) => (stdout += b.toString()))
     child.stderr.on('data', (b: Buffer) => (stderr += b.toString()))
     const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs)
+    child.on('error', fail)
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer)
+      done({ code, signal, stdout, stderr, ms: performance.now() - started })
+    })
+  })
+}
+
+/** Runs crash-child.ts: ingests every batch, one call each, and SIGKILLs itself inside commit `killAt`. */
+function childCli(db: string, killAt: number, delayMs: number): Promise<Run> {
+  return new Promise((done, fail) => {
+    const started = performance.now()
+    const arg = JSON.stringify({ db, files: files.map((f) => f.file), killAt, delayMs })
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, arg], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()))
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()))
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000)
     child.on('error', fail)
     child.on('exit', (code, signal) => {
       clearTimeout(timer)
@@ -147,6 +173,52 @@ describe('kill -9 during ingest into a file-backed store', () => {
       )
     },
     LONG ? 7_200_000 : 180_000,
+  )
+
+  it(
+    'kill -9 inside a COMMIT (each batch, right after the COMMIT is handed over and on a 0-2 ms timer): the kill interrupted a commit, the store holds a prefix of the batches, the interrupted one whole or not at all, and resuming equals an uninterrupted run',
+    async () => {
+      const r = rng(SEED + 1)
+      const runs: string[] = []
+      let interrupted = 0
+      for (let killAt = 1; killAt <= BATCHES; killAt++) {
+        for (const delayMs of [-1, Math.floor(r() * 3)]) {
+          const label = `kill in commit ${killAt} (${delayMs < 0 ? 'at once' : `after ${delayMs} ms`})`
+          const db = join(TMP, `commit-${killAt}-${delayMs}.duckdb`)
+          const run = await childCli(db, killAt, delayMs)
+          expect(run.signal, `${label}: ${run.stderr}`).toBe('SIGKILL')
+          const started = [...run.stdout.matchAll(/^start (\d+)$/gm)].map((m) => Number(m[1]))
+          const ended = [...run.stdout.matchAll(/^end (\d+)$/gm)].map((m) => Number(m[1]))
+          // The kill came inside commit `killAt`: every earlier commit acknowledged, that one started.
+          expect(started, label).toEqual(Array.from({ length: killAt }, (_, i) => i + 1))
+          expect(
+            ended.filter((n) => n < killAt),
+            label,
+          ).toEqual(started.slice(0, -1))
+          const inFlight = !ended.includes(killAt)
+          if (delayMs < 0) expect(inFlight, `${label}: the COMMIT was still in flight`).toBe(true)
+          if (inFlight) interrupted++
+
+          const e = await openEngine({ path: db })
+          await e.close()
+          expect(await consistencyProblems(db), label).toEqual([])
+          const counts = await batchCounts(db)
+          // A prefix: every acknowledged batch whole; the interrupted one whole or absent; none after.
+          const stored = files.filter((f) => counts.has(f.batch)).map((f) => f.batch)
+          const acked = files.slice(0, killAt - 1).map((f) => f.batch)
+          expect([acked, [...acked, files[killAt - 1]!.batch]], label).toContainEqual(stored)
+          for (const b of stored) expect(counts.get(b), `${label}: batch ${b}`).toEqual(refCounts.get(b))
+          const rest = files.filter((f) => !counts.has(f.batch)).map((f) => f.file)
+          const again = await ingestCli(rest, db)
+          expect(again.code, again.stderr).toBe(0)
+          expect(await storeDigest(db), label).toEqual(refDigest)
+          runs.push(`${label}: ${inFlight ? 'in flight' : 'acknowledged'}, ${stored.length} stored`)
+        }
+      }
+      expect(interrupted).toBeGreaterThanOrEqual(BATCHES)
+      figures.push(`kills inside a COMMIT: ${interrupted} of ${runs.length} in flight (${runs.join('; ')})`)
+    },
+    LONG ? 3_600_000 : 300_000,
   )
 
   it('re-ingesting files already stored changes no payload (the same file twice changes nothing)', async () => {

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { afterAll, describe, expect, it } from 'vitest'
-import { isVisibilityError, openEngine, type Engine } from '../../src/index.js'
+import { isVisibilityError, openEngine, ValidationError, type Engine } from '../../src/index.js'
 import { sqlIds, sqlText } from '../../src/db/sql.js'
 import { dimRecords, makeAnalyses, makeDims } from '../support/generate.js'
 import { checkSqlText, scanSqlCallSites, scanSqlFiles, tsFiles } from './sql-scan.js'
@@ -396,10 +396,19 @@ describe('values travel as parameters: SQL-looking input is stored and returned 
       expect(await e.verifyApiKey(key.key)).not.toBeNull()
       for (const s of EVIL) expect(await e.revokeApiKey(s)).toBe(false)
       for (const s of EVIL) await expect(e.computePromptSeries({ ...p, domainId: s })).rejects.toThrow()
-      for (const s of EVIL)
-        expect(
-          (await e.sentimentOverview({ ...p, model: s }).catch(() => null))?.data.total_mentions ?? 0,
-        ).toBe(0)
+      // A model filter outside the identifier alphabet is refused by validation, naming `model`
+      // (any other failure fails here); a valid identifier no analysis has matches nothing.
+      for (const s of EVIL) {
+        const refused = await e.sentimentOverview({ ...p, model: s }).then(
+          () => null,
+          (x: unknown) => x,
+        )
+        expect(refused, s).toBeInstanceOf(ValidationError)
+        expect((refused as ValidationError).message, s).toMatch(/^model must be/)
+      }
+      for (const s of ['no-such-model--', 'x.--', 'a/../b@c:d+e']) {
+        expect((await e.sentimentOverview({ ...p, model: s })).data.total_mentions, s).toBe(0)
+      }
       // nothing dropped or deleted
       expect((await e.listDomains()).data.total).toBe(1)
       expect((await e.computePromptSeries({ ...p, limit: 100 })).data.items.length).toBe(
