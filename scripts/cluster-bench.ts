@@ -215,15 +215,7 @@ if (ONLY === undefined || ONLY === 'move') {
   })()
   const t = performance.now()
   const moved = JSON.parse(
-    await cli(bench, [
-      'cluster',
-      'move',
-      big.id,
-      '--to',
-      to,
-      '--haproxy',
-      bench.haproxyDir,
-    ]),
+    await cli(bench, ['cluster', 'move', big.id, '--to', to, '--haproxy', bench.haproxyDir]),
   ) as { rows: Record<string, number>; seconds: number }
   const wall = (performance.now() - t) / 1000
   running = false
