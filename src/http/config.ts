@@ -2,6 +2,7 @@
  * Service configuration from environment variables (documented in docs/HTTP.md).
  */
 import { adminTokenProblem } from './plugins/auth.js'
+import { corsOriginsFrom } from './plugins/conventions.js'
 import { edgeOptionsFromEnv, type EdgeOptions } from './edge/index.js'
 import { MAX_RETAIN_DAYS } from '../api/index.js'
 
@@ -26,6 +27,8 @@ export interface ServiceConfig {
   retainDays: number | undefined
   /** VA_BACKUP_DIR: where POST /internal/v1/backup writes; undefined: backups off. */
   backupDir: string | undefined
+  /** VA_CORS_ORIGINS: origins allowed to call the API from a browser; empty: CORS off. */
+  corsOrigins: string[]
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -44,7 +47,7 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
  * VA_CACHE_TTL_SERIES_S, VA_MAX_CONCURRENT_QUERIES, VA_LOG_LEVEL, VA_MAX_INGEST_BYTES, the edge limits
  * (VA_HEADERS_TIMEOUT_MS ... VA_MAX_HEADER_BYTES, see EdgeOptions), the MCP session bounds
  * (VA_MCP_MAX_SESSIONS, VA_MCP_MAX_SESSIONS_PER_KEY, VA_MCP_SESSION_IDLE_S), VA_RETAIN_DAYS and
- * VA_BACKUP_DIR; throws on an invalid value.
+ * VA_BACKUP_DIR, VA_CORS_ORIGINS; throws on an invalid value.
  * @example
  * const config = loadConfig(process.env)
  */
@@ -77,6 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
       ? integer(env, 'VA_RETAIN_DAYS', 0, 0, MAX_RETAIN_DAYS)
       : undefined,
     backupDir: env.VA_BACKUP_DIR?.trim() || undefined,
+    corsOrigins: corsOriginsFrom(env.VA_CORS_ORIGINS),
   }
 }
 
@@ -98,5 +102,6 @@ export function serverOptions(config: ServiceConfig) {
     edge: config.edge,
     logger: { level: config.logLevel },
     mcp: config.mcp,
+    corsOrigins: config.corsOrigins,
   }
 }

@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       mcp: { maxSessions: 1000, maxSessionsPerKey: 20, idleSeconds: 900 },
       retainDays: undefined,
       backupDir: undefined,
+      corsOrigins: [],
     })
   })
 
