@@ -143,6 +143,14 @@ describe('HTTP conventions on every GET route', () => {
       expect(stale.statusCode).toBe(200)
       expect(stale.headers.etag).toBe(etag)
     }
+    // An error is never a 304 and has no tag, whatever If-None-Match says.
+    for (const route of routes.filter((r) => r.keyed)) {
+      const refused = await app.inject({ url: route.url, headers: { 'if-none-match': '*' } })
+      expect([refused.statusCode, refused.headers.etag], route.id).toEqual([401, undefined])
+    }
+    const invalid = routes.find((r) => r.row?.access === 'series')!
+    const bad = await get(`${invalid.url}&days=0`, { 'if-none-match': '*' })
+    expect([bad.statusCode, bad.headers.etag]).toEqual([400, undefined])
     // Compressed or not, one body has one (weak) tag.
     const big = routes.find((r) => r.id === 'prompts')!
     const gz = await get(big.url, { 'accept-encoding': 'gzip' })
@@ -248,8 +256,9 @@ describe('HTTP conventions on every GET route', () => {
   function decodeCell(cell: string, like: unknown): unknown {
     if (like === null || like === undefined) return cell === '' ? like : cell
     if (Array.isArray(like)) return cell === '' ? [] : cell.split(LIST_SEPARATOR)
-    if (typeof like === 'number') return Number(cell)
-    if (typeof like === 'boolean') return cell === 'true'
+    // Strict: an empty or malformed cell stays a string, so it never equals the JSON value.
+    if (typeof like === 'number') return /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(cell) ? Number(cell) : cell
+    if (typeof like === 'boolean') return cell === 'true' ? true : cell === 'false' ? false : cell
     return cell
   }
 
