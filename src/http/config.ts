@@ -2,6 +2,7 @@
  * Service configuration from environment variables (documented in docs/HTTP.md).
  */
 import { adminTokenProblem } from './plugins/auth.js'
+import { corsOriginsFrom } from './plugins/conventions.js'
 import { edgeOptionsFromEnv, type EdgeOptions } from './edge/index.js'
 import { MAX_RETAIN_DAYS } from '../api/index.js'
 import { parseOrigin } from '../mcp/index.js'
@@ -35,6 +36,8 @@ export interface ServiceConfig {
   retainDays: number | undefined
   /** VA_BACKUP_DIR: where POST /internal/v1/backup writes; undefined: backups off. */
   backupDir: string | undefined
+  /** VA_CORS_ORIGINS: origins allowed to call the API from a browser; empty: CORS off. */
+  corsOrigins: string[]
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -80,8 +83,8 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
  * VA_CACHE_TTL_SERIES_S, VA_MAX_CONCURRENT_QUERIES, VA_LOG_LEVEL, VA_MAX_INGEST_BYTES, the edge limits
  * (VA_HEADERS_TIMEOUT_MS ... VA_MAX_HEADER_BYTES, see EdgeOptions), the MCP session bounds
  * (VA_MCP_MAX_SESSIONS, VA_MCP_MAX_SESSIONS_PER_KEY, VA_MCP_SESSION_IDLE_S), its request deadline
- * (VA_MCP_REQUEST_TIMEOUT_MS), Origin and Host lists (VA_MCP_ALLOWED_ORIGINS, VA_MCP_ALLOWED_HOSTS), VA_RETAIN_DAYS and
- * VA_BACKUP_DIR; throws on an invalid value.
+ * (VA_MCP_REQUEST_TIMEOUT_MS), Origin and Host lists (VA_MCP_ALLOWED_ORIGINS, VA_MCP_ALLOWED_HOSTS), VA_RETAIN_DAYS,
+ * VA_BACKUP_DIR and VA_CORS_ORIGINS; throws on an invalid value.
  * @example
  * const config = loadConfig(process.env)
  */
@@ -122,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
       ? integer(env, 'VA_RETAIN_DAYS', 0, 0, MAX_RETAIN_DAYS)
       : undefined,
     backupDir: env.VA_BACKUP_DIR?.trim() || undefined,
+    corsOrigins: corsOriginsFrom(env.VA_CORS_ORIGINS),
   }
 }
 
@@ -143,5 +147,6 @@ export function serverOptions(config: ServiceConfig) {
     edge: config.edge,
     logger: { level: config.logLevel },
     mcp: config.mcp,
+    corsOrigins: config.corsOrigins,
   }
 }

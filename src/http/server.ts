@@ -21,6 +21,7 @@ import { adminPlugin, INGEST_PATH } from './plugins/admin.js'
 import { authPlugin } from './plugins/auth.js'
 import { dashboardPlugin } from './plugins/dashboard.js'
 import { DOC_PATHS, docsPlugin, swaggerPlugin } from './plugins/docs.js'
+import { conventionsPlugin } from './plugins/conventions.js'
 import { endpointsPlugin } from './plugins/endpoints.js'
 import { headersPlugin } from './plugins/headers.js'
 import { mcpPlugin } from './plugins/mcp.js'
@@ -61,6 +62,8 @@ export interface BuildServerOptions extends ServiceContextOptions {
    * domain ownership check and its internal move endpoints).
    */
   extensions?: FastifyPluginAsync<{ ctx: ServiceContext }>[]
+  /** Origins a browser script may call the API from (VA_CORS_ORIGINS); empty or unset: CORS off. */
+  corsOrigins?: readonly string[]
 }
 
 /**
@@ -99,7 +102,8 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   const app = Fastify({
     logger: loggerConfig(options.logger),
     requestIdHeader: false,
-    exposeHeadRoutes: false,
+    // HEAD on every GET route: same status and headers, no body.
+    exposeHeadRoutes: true,
     // Requests arriving while closing are answered by the headers plugin (JSON, usual headers).
     return503OnClosing: false,
     ...edgeServerOptions(resolveEdgeOptions(options.edge)),
@@ -108,6 +112,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
 
+  await app.register(conventionsPlugin, { corsOrigins: options.corsOrigins ?? [] })
   await app.register(swaggerPlugin)
   await app.register(metricsPlugin, { ctx })
   await app.register(headersPlugin)

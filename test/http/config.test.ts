@@ -33,6 +33,7 @@ describe('loadConfig', () => {
       },
       retainDays: undefined,
       backupDir: undefined,
+      corsOrigins: [],
     })
   })
 

@@ -20,6 +20,7 @@ import {
   type Param,
 } from '../../src/api/index.js'
 import { buildServer } from '../../src/http/index.js'
+import { CSV_LAYOUTS } from '../../src/http/plugins/endpoints.js'
 import type { Engine } from '../../src/types.js'
 import { ADMIN_TOKEN, D, T, UNKNOWN_DOMAIN, bearer, makeEngine, tenantRecords } from './helpers.js'
 
@@ -134,7 +135,10 @@ describe('OpenAPI document', () => {
     for (const [path, method, op] of operations()) {
       expect(op.summary, path).toMatch(/\S/)
       const header = (op.parameters ?? []).filter((p) => p.in === 'header')
-      expect(header, path).toEqual([expect.objectContaining({ name: 'X-Request-Id', required: false })])
+      expect(header, path).toEqual([
+        expect.objectContaining({ name: 'X-Request-Id', required: false }),
+        ...(method === 'get' ? [expect.objectContaining({ name: 'If-None-Match', required: false })] : []),
+      ])
       const expected =
         path === FIXED.health || path === FIXED.openapi
           ? []
@@ -149,7 +153,12 @@ describe('OpenAPI document', () => {
     for (const row of rows) {
       const query = (doc.paths[row.path]!.get!.parameters ?? []).filter((p) => p.in === 'query')
       const params = Object.values(row.params) as Param[]
-      expect(query.map((p) => [p.name, p.required ?? false])).toEqual(params.map((p) => [p.name, p.required]))
+      // A list payload also takes `format` (json or csv), last.
+      const format = CSV_LAYOUTS.has(row.id) ? [['format', false]] : []
+      expect(query.map((p) => [p.name, p.required ?? false])).toEqual([
+        ...params.map((p) => [p.name, p.required]),
+        ...format,
+      ])
       for (const [i, param] of params.entries()) {
         const schema = query[i]!.schema
         const refusesNonUuid = !param.text.safeParse('not-a-uuid').success

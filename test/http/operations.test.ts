@@ -109,7 +109,7 @@ describe('operations endpoints', () => {
     await open.close()
     const put = await ctx.app.inject({ method: 'PUT', url: '/internal/v1/keys', headers: admin })
     expect(put.statusCode).toBe(405)
-    expect(put.headers.allow).toBe('GET, POST')
+    expect(put.headers.allow).toBe('GET, POST, HEAD')
   })
 
   describe('keys', () => {

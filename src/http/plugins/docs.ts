@@ -24,7 +24,14 @@ const swagger: FastifyPluginAsync = async (app) => {
       info: {
         title: 'Visibility Analytics API',
         version: '1.0.0',
-        description: 'Prompt, competitor and sentiment reports of a tracked domain.',
+        description:
+          'Prompt, competitor and sentiment reports of a tracked domain.\n\n' +
+          'HTTP conventions of every operation: HEAD on every GET path (the same status and headers, no body); ' +
+          'gzip or br bodies above 1 KB when Accept-Encoding allows them; a weak ETag on every 200 of a GET and 304 ' +
+          'on a matching If-None-Match (authenticated and counted by the rate limit like a 200); list payloads also ' +
+          'as CSV (format=csv or Accept: text/csv; errors stay JSON); CORS for the origins the operator lists in ' +
+          'VA_CORS_ORIGINS (off by default; preflight requests need no key; the X-RateLimit-*, X-Request-Id, ' +
+          'X-Cache, Retry-After and ETag headers are exposed to scripts).',
         license: { name: 'Proprietary (UNLICENSED)', identifier: 'LicenseRef-Proprietary' },
       },
       servers: [{ url: '/' }],

@@ -3,8 +3,11 @@
  * (src/api/endpoints.ts). After the auth hook (checks 1-3) and the query schema (check 4), the
  * handler runs checks 5-6 for the row's access class, then answers from the response cache (only
  * after authorization, keyed by endpoint and normalized parameters, never by key) or the engine.
+ * A list payload is also offered as CSV (`Accept: text/csv` or `format=csv`, src/http/csv.ts),
+ * written from the same (cached) JSON body.
  */
-import type { FastifyPluginAsync } from 'fastify'
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import Negotiator from 'negotiator'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import {
   authorizeDomain,
@@ -17,6 +20,7 @@ import {
 import type { ApiKeyInfo } from '../../index.js'
 import type { CacheStatus } from '../cache.js'
 import type { ServiceContext } from '../context.js'
+import { CSV_TYPE, csvLayouts, toCsv } from '../csv.js'
 import { errorSchema } from '../schemas.js'
 import { methodNotAllowed } from './headers.js'
 
@@ -70,9 +74,55 @@ export async function answerEndpoint(
   return { body: value.body, cache: status }
 }
 
+/** The query parameter that picks the body's format on list endpoints, and its values. */
+export const FORMAT_PARAM = 'format'
+export const FORMATS = ['json', 'csv'] as const
+export const FORMAT_DETAIL = `${FORMAT_PARAM} must be json or csv.`
+/** The answer to `format=csv` on an endpoint whose payload is not a list. */
+export const FORMAT_JSON_ONLY_DETAIL = `${FORMAT_PARAM} must be json: this endpoint's payload is not a list.`
+
+/** The CSV layout of each list endpoint (the rows whose payload has a `data.items` list). */
+export const CSV_LAYOUTS = csvLayouts(ENDPOINTS as readonly Endpoint[])
+
+type Format = 'json' | 'csv' | 'invalid' | 'json-only'
+const formats = new WeakMap<FastifyRequest, Format>()
+
+/** Adds `value` to the Vary header (CORS may have set Origin). */
+function addVary(reply: FastifyReply, value: string): void {
+  const current = reply.getHeader('vary')
+  const values =
+    current === undefined
+      ? []
+      : String(current)
+          .split(',')
+          .map((v) => v.trim())
+  if (!values.some((v) => v.toLowerCase() === value.toLowerCase())) values.push(value)
+  reply.header('vary', values.join(', '))
+}
+
+/**
+ * The format a request asked for: `format` when given (taken out of the query before its schema
+ * sees it, so it is never part of a cache key; `csv` only where the payload is a list), else the
+ * Accept header on a list endpoint (CSV when text/csv is preferred to application/json).
+ */
+function requestedFormat(request: FastifyRequest, list: boolean): Format {
+  const query = request.query as Record<string, unknown> | undefined
+  if (query !== undefined && query !== null && FORMAT_PARAM in query) {
+    const value = query[FORMAT_PARAM]
+    delete query[FORMAT_PARAM]
+    if (value !== 'json' && value !== 'csv') return 'invalid'
+    return value === 'csv' && !list ? 'json-only' : value
+  }
+  // Accept is a preference: an endpoint without a CSV form answers JSON.
+  if (request.headers.accept === undefined || !list) return 'json'
+  const preferred = new Negotiator(request).mediaType(['application/json', 'text/csv'])
+  return preferred === 'text/csv' ? 'csv' : 'json'
+}
+
 /** Every row of the endpoint table as a GET route (and a 405 route for the other methods). */
 export const endpointsPlugin: FastifyPluginAsync<{ ctx: ServiceContext }> = async (app, { ctx }) => {
   for (const endpoint of ENDPOINTS as readonly Endpoint[]) {
+    const layout = CSV_LAYOUTS.get(endpoint.id)
     // 404 only where the row's domain check answers it (the sentiment access class).
     const notFound = domainRefusalStatuses(endpoint.access).includes(404)
     app.withTypeProvider<ZodTypeProvider>().route({
@@ -88,11 +138,20 @@ export const endpointsPlugin: FastifyPluginAsync<{ ctx: ServiceContext }> = asyn
         response: { 200: endpoint.payload, ...ERRORS, ...(notFound && { 404: errorSchema }) },
       },
       onRequest: app.authenticate,
+      preValidation: async (request: FastifyRequest) => {
+        formats.set(request, requestedFormat(request, layout !== undefined))
+      },
       handler: async (request, reply) => {
+        const format = formats.get(request) ?? 'json'
+        if (format === 'invalid') return reply.code(400).send({ detail: FORMAT_DETAIL })
+        if (format === 'json-only') return reply.code(400).send({ detail: FORMAT_JSON_ONLY_DETAIL })
         const params = request.query as Record<string, unknown>
         const answer = await answerEndpoint(ctx, endpoint, request.caller!.key, params, request.caller!.rate)
         if ('detail' in answer) return reply.code(answer.status).send({ detail: answer.detail })
         if (answer.cache !== null) reply.header('x-cache', answer.cache)
+        if (layout !== undefined) addVary(reply, 'Accept')
+        if (format === 'csv' && layout !== undefined)
+          return reply.type(CSV_TYPE).send(toCsv(layout, JSON.parse(answer.body)))
         return reply.type(JSON_TYPE).send(answer.body)
       },
     })

@@ -59,12 +59,14 @@ const headers: FastifyPluginAsync = async (app) => {
 export const headersPlugin = fp(headers, { name: 'va-headers' })
 
 /**
- * The 405 route for the other methods on `url`, answered before any body is read.
+ * The 405 route for the other methods on `url`, answered before any body is read. HEAD is
+ * allowed wherever GET is (Fastify's exposeHeadRoutes answers it).
  * @example
  * app.route(methodNotAllowed(app, '/healthz', 'GET'))
  */
 export function methodNotAllowed(app: FastifyInstance, url: string, allow: string | string[]): RouteOptions {
-  const allowed = Array.isArray(allow) ? allow : [allow]
+  const given = Array.isArray(allow) ? allow : [allow]
+  const allowed = given.includes('GET') && !given.includes('HEAD') ? [...given, 'HEAD'] : given
   return {
     method: app.supportedMethods.filter((method) => !allowed.includes(method)),
     url,

@@ -1,0 +1,128 @@
+/**
+ * @module Ordinary HTTP conventions for every route (docs/HTTP.md): CORS for the origins of
+ * VA_CORS_ORIGINS (@fastify/cors, off when the list is empty; a preflight is answered before any
+ * key is read), a weak ETag on every 200 of a GET or HEAD and 304 on a matching If-None-Match (the
+ * request was authenticated and counted by then, so a 304 carries the rate-limit and contract
+ * headers like a 200), gzip or br above 1 KB when the client accepts it (@fastify/compress).
+ * HEAD on every GET route is Fastify's `exposeHeadRoutes` (src/http/server.ts).
+ */
+import { createHash } from 'node:crypto'
+import fastifyCompress from '@fastify/compress'
+import fastifyCors from '@fastify/cors'
+import type { FastifyPluginAsync } from 'fastify'
+import fp from 'fastify-plugin'
+
+/** Bodies smaller than this many bytes are sent uncompressed. */
+export const COMPRESS_THRESHOLD = 1024
+/** The encodings offered, preferred first. */
+export const ENCODINGS = ['br', 'gzip'] as const
+
+/** Response headers a browser script may read (Access-Control-Expose-Headers). */
+export const EXPOSED_HEADERS = [
+  'X-Request-Id',
+  'X-Cache',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'Retry-After',
+  'ETag',
+  'WWW-Authenticate',
+] as const
+/** Request headers a browser script may send (Access-Control-Allow-Headers). */
+export const ALLOWED_HEADERS = ['Authorization', 'X-Request-Id', 'If-None-Match', 'Accept'] as const
+/** Methods a browser script may use (the read API). */
+export const CORS_METHODS = ['GET', 'HEAD'] as const
+/** Seconds a browser may keep a preflight answer. */
+export const CORS_MAX_AGE = 600
+
+export interface ConventionsOptions {
+  /** Origins allowed to call the API from a browser (exact `scheme://host[:port]`); [] for none. */
+  corsOrigins?: readonly string[]
+}
+
+/**
+ * The weak ETag of a body: its SHA-1, base64url (weak: the same tag is sent for the gzip, br and
+ * identity encodings of one body).
+ * @example
+ * etagOf('{"a":1}') // 'W/"..."'
+ */
+export function etagOf(body: string | Buffer): string {
+  return `W/"${createHash('sha1').update(body).digest('base64url')}"`
+}
+
+/** Whether an If-None-Match header matches `etag` (weak comparison; `*` matches any). */
+export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false
+  const opaque = etag.replace(/^W\//, '')
+  return header.split(',').some((tag) => {
+    const t = tag.trim()
+    return t === '*' || t.replace(/^W\//, '') === opaque
+  })
+}
+
+const conventions: FastifyPluginAsync<ConventionsOptions> = async (app, options) => {
+  const origins = new Set(options.corsOrigins ?? [])
+  if (origins.size > 0) {
+    await app.register(fastifyCors, {
+      // A denied origin gets no CORS headers; its preflight falls through to the route's 405.
+      origin: (origin, callback) => callback(null, origin !== undefined && origins.has(origin)),
+      methods: [...CORS_METHODS],
+      allowedHeaders: [...ALLOWED_HEADERS],
+      exposedHeaders: [...EXPOSED_HEADERS],
+      maxAge: CORS_MAX_AGE,
+      strictPreflight: false,
+      hideOptionsRoute: true,
+    })
+  }
+
+  // Before compression (a route-level hook of @fastify/compress, run after this one): the tag is
+  // the hash of the identity body.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode !== 200 || (request.method !== 'GET' && request.method !== 'HEAD')) return payload
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload
+    const etag = etagOf(payload)
+    reply.header('etag', etag)
+    if (!ifNoneMatchHits(request.headers['if-none-match'], etag)) return payload
+    reply.code(304)
+    reply.removeHeader('content-type')
+    reply.removeHeader('content-length')
+    return ''
+  })
+
+  await app.register(fastifyCompress, {
+    global: true,
+    globalDecompression: false,
+    encodings: [...ENCODINGS],
+    threshold: COMPRESS_THRESHOLD,
+  })
+}
+
+/** CORS, ETag/304 and compression for the whole server (register before any route). */
+export const conventionsPlugin = fp(conventions, { name: 'va-conventions' })
+
+/**
+ * The origins of VA_CORS_ORIGINS: comma-separated `scheme://host[:port]`, each checked; empty or
+ * unset: none (CORS off). Throws naming the variable and the bad entry.
+ * @example
+ * corsOriginsFrom('https://app.example.com, http://localhost:5173')
+ */
+export function corsOriginsFrom(raw: string | undefined): string[] {
+  if (raw === undefined || raw.trim() === '') return []
+  return raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      let url: URL | null = null
+      try {
+        url = new URL(entry)
+      } catch {
+        url = null
+      }
+      if (url === null || !/^https?:$/.test(url.protocol) || url.origin !== entry)
+        throw new Error(
+          `VA_CORS_ORIGINS must list origins such as https://app.example.com (scheme, host and port only, comma-separated); got ${JSON.stringify(entry.slice(0, 100))}.`,
+        )
+      return entry
+    })
+}
