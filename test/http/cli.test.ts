@@ -147,7 +147,7 @@ describe('visibility serve --demo', () => {
       ) {
         await new Promise((resolve) => setTimeout(resolve, 50))
       }
-      const key = /Demo API key \(shown once\): (\S+)/.exec(err)?.[1]
+      const key = /Demo API key(?: \(new\))?: (\S+)/.exec(err)?.[1]
       expect(key, err).toMatch(/^va_live_/)
       const curls = [...err.matchAll(/curl -i -H "Authorization: Bearer \S+" "(\S+)"/g)].map((m) => m[1]!)
       // One per row of the table, then a weekly series (answered like the others below).

@@ -1,10 +1,11 @@
 /** `visibility ingest`, `visibility compute` (one subcommand per row of the endpoint table) and `visibility export`. */
-import { ENDPOINTS, nowParam, type Endpoint } from '../../api/index.js'
+import { nowParam } from '../../api/index.js'
 import { openEngine } from '../../index.js'
 import { parse, required } from '../args.js'
 import { UsageError } from '../errors.js'
 import { computeWithFlags, endpointFlags } from '../flags.js'
 import { createProgress } from '../progress.js'
+import { COMPUTABLE } from '../synopsis.js'
 
 export async function ingestCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parse<{ db?: string }>(argv, { db: { type: 'string' } })
@@ -43,10 +44,7 @@ export async function ingestCommand(argv: string[]): Promise<number> {
   return 0
 }
 
-/** The endpoints of the table that `visibility compute` offers, by subcommand name. */
-export const COMPUTABLE: ReadonlyMap<string, Endpoint> = new Map(
-  (ENDPOINTS as readonly Endpoint[]).flatMap((e) => (e.cli === undefined ? [] : [[e.cli, e] as const])),
-)
+export { COMPUTABLE }
 
 export async function computeCommand(argv: string[]): Promise<number> {
   const known = new Set<string>([nowParam.flag])
