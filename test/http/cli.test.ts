@@ -109,7 +109,7 @@ describe('visibility keys', () => {
       [['revoke', '--db', db, '10000000-0000-4000-8000-0000000000ff'], 1, /no API key with id/],
       [['revoke', '--db', db], 2, /exactly one KEY_ID/],
       [['frobnicate'], 2, /unknown keys command/],
-      [[], 2, /usage/],
+      [[], 2, /usage/i],
     ]
     for (const [argv, code, message] of cases) {
       const res = await run(argv)
