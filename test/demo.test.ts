@@ -269,8 +269,6 @@ describe('README', () => {
     expect(curls).toHaveLength(rows.length + 3)
     expect(curls[rows.length]).toMatch(/\?domain_id=[0-9a-f-]{36}&days=90&granularity=week"$/)
     const block = `\`\`\`sh\n${curls.join('\n')}\n\`\`\``
-    expect(readme, 'README Quick start: regenerate the curl block with `npm run readme:curls`').toContain(
-      block,
-    )
+    expect(readme, 'README Quick start: regenerate the curl block with `npm run docs`').toContain(block)
   })
 })

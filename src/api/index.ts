@@ -23,7 +23,7 @@ export {
   type AccessClass,
   type Refusal,
 } from './access.js'
-export { DETAIL } from './details.js'
+export { DETAIL, toolDetail } from './details.js'
 export {
   channelModelParam,
   citationLimitParam,

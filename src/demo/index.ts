@@ -23,6 +23,8 @@ export {
   type DemoOptions,
 } from './dataset.js'
 
+export { DEMO_KEY_NAME, demoKey, demoKeyFile, type DemoKey } from './key.js'
+
 /** The domain of the spec's worked example (fixtures/spec-example), which older demos served. */
 export const WORKED_EXAMPLE_DOMAIN = EXAMPLE_DOMAIN
 

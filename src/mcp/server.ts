@@ -23,6 +23,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
+import { toolDetail } from '../api/index.js'
 import { isValidationError } from '../index.js'
 import { TOOLS, toolName, type ToolDefinition } from './tools.js'
 
@@ -64,7 +65,8 @@ const READ_ONLY = {
  * toolResult({ detail: 'Domain not found.' }) // { content: [{ type: 'text', text: 'Domain not found.' }], isError: true }
  */
 export function toolResult(outcome: ToolOutcome): CallToolResult {
-  if ('detail' in outcome) return { content: [{ type: 'text', text: outcome.detail }], isError: true }
+  if ('detail' in outcome)
+    return { content: [{ type: 'text', text: toolDetail(outcome.detail) }], isError: true }
   const text = outcome.text ?? JSON.stringify(outcome.payload)
   return {
     content: [{ type: 'text', text }],

@@ -109,7 +109,7 @@ describe('visibility keys', () => {
       [['revoke', '--db', db, '10000000-0000-4000-8000-0000000000ff'], 1, /no API key with id/],
       [['revoke', '--db', db], 2, /exactly one KEY_ID/],
       [['frobnicate'], 2, /unknown keys command/],
-      [[], 2, /usage/],
+      [[], 2, /usage/i],
     ]
     for (const [argv, code, message] of cases) {
       const res = await run(argv)
@@ -147,7 +147,7 @@ describe('visibility serve --demo', () => {
       ) {
         await new Promise((resolve) => setTimeout(resolve, 50))
       }
-      const key = /Demo API key \(shown once\): (\S+)/.exec(err)?.[1]
+      const key = /Demo API key(?: \(new\))?: (\S+)/.exec(err)?.[1]
       expect(key, err).toMatch(/^va_live_/)
       // The dashboard's address carries the key in its fragment (never sent to the server).
       const dashboard = new URL(/Dashboard: (\S+)/.exec(err)?.[1] ?? '')

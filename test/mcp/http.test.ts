@@ -9,6 +9,7 @@ import addFormats from 'ajv-formats'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ENDPOINTS, type Endpoint } from '../../src/api/index.js'
 import { DETAIL, startServer, type RunningServer, type StartServerOptions } from '../../src/http/index.js'
+import { toolDetail } from '../../src/api/index.js'
 import { QueryError, openEngine, type Engine } from '../../src/index.js'
 import { TOOLS } from '../../src/mcp/index.js'
 import { EXAMPLE, argumentSets, connectHttp, restUrl, textOf, type HttpClient } from './helpers.js'
@@ -201,7 +202,7 @@ describe('invalid arguments', () => {
           const result = await client.callTool({ name: tool.name, arguments: args })
           const label = `${tool.name} ${param.name}=${JSON.stringify(bad)}`
           expect(result.isError, label).toBe(true)
-          expect(textOf(result), label).toBe(parsed.error.issues[0]!.message)
+          expect(textOf(result), label).toBe(toolDetail(parsed.error.issues[0]!.message))
           expect(textOf(result), label).toContain(param.name)
           checked += 1
         }
@@ -227,8 +228,8 @@ describe('invalid arguments', () => {
       /^model must be all or one of the channels chatgpt, perplexity, /,
     )
     expect(await call('get_competitor_time_series', { domain_id: 'nope' })).toBe('domain_id must be a UUID.')
-    expect(await call('get_competitor_time_series', {})).toBe(DETAIL.domainRequired)
-    expect(await call('get_sentiment_themes', { days: 7 })).toBe(DETAIL.domainRequired)
+    expect(await call('get_competitor_time_series', {})).toBe(DETAIL.toolDomainRequired)
+    expect(await call('get_sentiment_themes', { days: 7 })).toBe(DETAIL.toolDomainRequired)
     expect(await call('get_competitor_time_series', { domain_id: id, dayz: 7 })).toBe(
       'Unknown argument dayz: get_competitor_time_series takes domain_id, days, start_date, end_date, model, granularity.',
     )

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util'
 import { serverOptions, type ServiceConfig } from '../../http/index.js'
 import { UsageError } from '../errors.js'
 
-const USAGE = `usage:
+export const USAGE = `usage:
   visibility serve --cluster URL --shard NAME --db PATH [--port N] [--host H] [--advertise URL]
   visibility cluster haproxy --out DIR [--bind HOST:PORT]
   visibility cluster ingest FILE...

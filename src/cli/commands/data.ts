@@ -1,16 +1,21 @@
 /** `visibility ingest`, `visibility compute` (one subcommand per row of the endpoint table) and `visibility export`. */
-import { ENDPOINTS, nowParam, type Endpoint } from '../../api/index.js'
-import { openEngine } from '../../index.js'
+import { nowParam } from '../../api/index.js'
+import { existsSync, rmSync } from 'node:fs'
+import { openDatabase } from '../open.js'
 import { parse, required } from '../args.js'
 import { UsageError } from '../errors.js'
 import { computeWithFlags, endpointFlags } from '../flags.js'
 import { createProgress } from '../progress.js'
+import { COMPUTABLE } from '../synopsis.js'
 
 export async function ingestCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parse<{ db?: string }>(argv, { db: { type: 'string' } })
   const db = required('db', values.db)
   if (positionals.length === 0) throw new UsageError('ingest needs at least one FILE')
-  const engine = await openEngine({ path: db })
+  // A refused ingest into a new file leaves no file behind.
+  const created = !existsSync(db)
+  const engine = await openDatabase({ path: db })
+  let stored = false
   try {
     for (const file of positionals) {
       const started = performance.now()
@@ -36,17 +41,21 @@ export async function ingestCommand(argv: string[]): Promise<number> {
             ` (${r.deleted.not_found} ids not stored)\n`,
         )
       }
+      stored = true
     }
   } finally {
     await engine.close()
+    if (created && !stored) removeDatabase(db)
   }
   return 0
 }
 
-/** The endpoints of the table that `visibility compute` offers, by subcommand name. */
-export const COMPUTABLE: ReadonlyMap<string, Endpoint> = new Map(
-  (ENDPOINTS as readonly Endpoint[]).flatMap((e) => (e.cli === undefined ? [] : [[e.cli, e] as const])),
-)
+/** Removes a database file DuckDB just created, with its write-ahead log and spill folder. */
+function removeDatabase(db: string): void {
+  for (const path of [db, `${db}.wal`, `${db}.tmp`]) rmSync(path, { recursive: true, force: true })
+}
+
+export { COMPUTABLE }
 
 export async function computeCommand(argv: string[]): Promise<number> {
   const known = new Set<string>([nowParam.flag])
@@ -64,7 +73,7 @@ export async function computeCommand(argv: string[]): Promise<number> {
       throw new UsageError(`--${flag} does not apply to ${endpoint.cli}`)
     }
   }
-  const engine = await openEngine({ path: required('db', values.db), readOnly: true })
+  const engine = await openDatabase({ path: required('db', values.db), readOnly: true })
   try {
     const payload = await computeWithFlags(engine, endpoint, values)
     process.stdout.write(`${JSON.stringify(payload, null, 2)}\n`)
@@ -82,7 +91,7 @@ export async function exportCommand(argv: string[]): Promise<number> {
   })
   if (positionals.length > 0) throw new UsageError(`export takes no FILE arguments`)
   const out = required('out', values.out)
-  const engine = await openEngine({ path: required('db', values.db), readOnly: true })
+  const engine = await openDatabase({ path: required('db', values.db), readOnly: true })
   const bar = createProgress({ label: `export to ${out}` })
   try {
     const r = await engine.exportParquet(out, values.domain ? { domainIds: values.domain } : {})

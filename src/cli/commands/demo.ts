@@ -16,10 +16,11 @@ import { fileURLToPath } from 'node:url'
 import { ENDPOINTS, nowParam, type Endpoint } from '../../api/index.js'
 import { seedDemo, type SeedResult } from '../../demo/index.js'
 import { API_PATHS } from '../../http/index.js'
-import { openEngine, type Engine } from '../../index.js'
+import type { Engine } from '../../index.js'
 import { parse } from '../args.js'
 import { UsageError } from '../errors.js'
 import { computeWithFlags, endpointFlags, flagValue } from '../flags.js'
+import { openDatabase } from '../open.js'
 import { COMPUTABLE } from './data.js'
 
 const USAGE = 'usage: visibility demo [--db PATH] [--now ISO] | visibility demo --example [--db PATH]'
@@ -122,7 +123,7 @@ export async function demoCommand(argv: string[]): Promise<number> {
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"; ${USAGE}`)
   const db = values.db ?? (values.example ? 'data/example.duckdb' : 'data/demo.duckdb')
   const now = flagValue(nowParam, values.now) ?? new Date()
-  const engine = await openEngine({ path: db })
+  const engine = await openDatabase({ path: db })
   try {
     if (values.example) {
       await printExample(engine, db)

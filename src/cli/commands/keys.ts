@@ -16,7 +16,7 @@ import { openEngine, type ApiKeyInfo, type CreatedApiKey, type Engine } from '..
 import { adminClient, type AdminClient } from '../admin-client.js'
 import { CommandError } from '../errors.js'
 
-const USAGE = `usage:
+export const KEYS_USAGE = `Usage:
   visibility keys create (--server URL | --db PATH) --team UUID [--scope-team UUID]... [--allow-domain UUID]... [--name NAME]
   visibility keys list (--server URL | --db PATH) [--json]
   visibility keys revoke (--server URL | --db PATH) KEY_ID
@@ -201,7 +201,7 @@ export async function keysCommand(argv: string[]): Promise<number> {
       case '--help':
       case '-h':
       case 'help':
-        process.stderr.write(`${USAGE}\n`)
+        process.stderr.write(`${KEYS_USAGE}\n`)
         return sub === undefined ? 2 : 0
       default:
         throw new CommandError(`unknown keys command "${sub}"`, 2)

@@ -8,10 +8,11 @@
  *   visibility restore --from DIR --db NEW_PATH
  */
 import { olderThanDays } from '../../api/index.js'
-import { openEngine, restoreBackup, type BackupResult, type PruneResult } from '../../index.js'
+import { restoreBackup, type BackupResult, type PruneResult } from '../../index.js'
 import { adminClient } from '../admin-client.js'
 import { parse, required } from '../args.js'
 import { UsageError } from '../errors.js'
+import { openDatabase } from '../open.js'
 
 const TARGET = { db: { type: 'string' }, server: { type: 'string' } } as const
 
@@ -48,7 +49,7 @@ export async function pruneCommand(argv: string[]): Promise<number> {
       older_than_days: days,
     })
   } else {
-    const engine = await openEngine({ path: where.db })
+    const engine = await openDatabase({ path: where.db })
     try {
       result = await engine.prune({ olderThanDays: days })
     } finally {
@@ -75,7 +76,7 @@ export async function backupCommand(argv: string[]): Promise<number> {
     result = await client(where.server).request<BackupResult>('POST', '/internal/v1/backup')
   } else {
     const out = required('out', values.out)
-    const engine = await openEngine({ path: where.db, readOnly: true })
+    const engine = await openDatabase({ path: where.db, readOnly: true })
     try {
       result = await engine.backup(out)
     } finally {

@@ -15,7 +15,7 @@ import {
   startDateParam,
 } from '../../api/index.js'
 import type { ReportMethod } from '../../cluster/index.js'
-import { isValidationError, openEngine, type DomainInfo, type Engine } from '../../index.js'
+import { isValidationError, type DomainInfo, type Engine } from '../../index.js'
 import {
   citationsCsv,
   citedDomainsCsv,
@@ -27,6 +27,7 @@ import {
 import { parse, required } from '../args.js'
 import { reportError, UsageError } from '../errors.js'
 import { flagValue } from '../flags.js'
+import { openDatabase } from '../open.js'
 import { createProgress, type ProgressStream } from '../progress.js'
 
 export const REPORT_USAGE = `Usage:
@@ -291,7 +292,7 @@ async function openSource(
   from: ReportArgs['from'],
 ): Promise<{ engine: ReportSource; close: () => Promise<void> }> {
   if ('db' in from) {
-    const engine = await openEngine({ path: from.db, readOnly: true })
+    const engine = await openDatabase({ path: from.db, readOnly: true })
     return { engine, close: () => engine.close() }
   }
   const token = process.env.VA_ADMIN_TOKEN

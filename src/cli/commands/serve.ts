@@ -1,17 +1,17 @@
 /**
  * `visibility serve`: the HTTP service over one database file.
  *
- *   visibility serve [--db PATH] [--port N] [--host H] [--demo]
+ *   visibility serve [--db PATH] [--port N] [--host H] [--demo [--new-key]]
  *
  * Flags override the VA_* environment variables (docs/HTTP.md). `--demo` seeds the database with
- * the demo dataset up to today (when it is empty or holds only demo data), creates a fresh demo
- * API key for the demo teams and prints it with a curl per endpoint of the table.
+ * the demo dataset up to today (when it is empty or holds only demo data) and prints the demo API
+ * key (kept beside the database, `--new-key` rotates it) with a curl per endpoint of the table.
  * The process runs until SIGTERM or SIGINT, then drains in-flight requests and closes DuckDB.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { seedDemo } from '../../demo/index.js'
+import { demoKey, seedDemo, type DemoKey } from '../../demo/index.js'
 import { openEngine, type Engine } from '../../index.js'
 import { loadConfig, serverOptions, startServer } from '../../http/index.js'
 import { clusterServe } from './cluster.js'
@@ -19,17 +19,19 @@ import { demoCurls, describeSeed } from './demo.js'
 import { oneLine } from './keys.js'
 
 const USAGE =
-  'usage: visibility serve [--db PATH] [--port N] [--host H] [--demo] | visibility serve --cluster URL --shard NAME --db PATH'
+  'usage: visibility serve [--db PATH] [--port N] [--host H] [--demo [--new-key]] | visibility serve --cluster URL --shard NAME --db PATH'
 
 /**
- * Seeds the demo (see `seedDemo`), revokes earlier demo keys and creates a new one for the demo's
- * first team, scoped to every demo team; the domain to try is the demo's first. A store holding
- * other data is neither seeded nor given a demo key.
+ * Seeds the demo (see `seedDemo`) and gives it its key: the one kept beside the database
+ * (`demoKey`), or a new one for the demo's first team, scoped to every demo team, on the first
+ * start or with `rotate` (`--new-key`, which revokes the old one); the domain to try is the demo's
+ * first. A store holding other data is neither seeded nor given a demo key.
  */
 async function prepareDemo(
   engine: Engine,
   dbPath: string,
-): Promise<{ key: string; domainId: string } | null> {
+  rotate: boolean,
+): Promise<(DemoKey & { domainId: string }) | null> {
   const seed = await seedDemo(engine)
   if (seed.stored === null) {
     process.stderr.write(
@@ -40,15 +42,8 @@ async function prepareDemo(
   process.stderr.write(
     `Seeded ${dbPath} with the demo dataset: ${seed.stored.analyses} analyses from ${seed.from} to ${seed.to}.\n${describeSeed(seed).join('\n')}\n`,
   )
-  for (const old of await engine.listApiKeys()) {
-    if (old.name === 'demo' && old.revoked_at === null) await engine.revokeApiKey(old.id)
-  }
-  const { key } = await engine.createApiKey({
-    teamId: seed.teamIds[0]!,
-    scopeTeamIds: seed.teamIds,
-    name: 'demo',
-  })
-  return { key, domainId: seed.domains[0]!.id }
+  const key = await demoKey(engine, dbPath, seed.teamIds, { rotate })
+  return { ...key, domainId: seed.domains[0]!.id }
 }
 
 /** The admin commands of the demo, with the token left in the environment (never printed). */
@@ -93,6 +88,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
         port: { type: 'string' },
         host: { type: 'string' },
         demo: { type: 'boolean' },
+        'new-key': { type: 'boolean' },
         cluster: { type: 'string' },
         shard: { type: 'string' },
         advertise: { type: 'string' },
@@ -104,6 +100,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       return 0
     }
     if (positionals.length > 0) throw new Error(`unexpected argument "${positionals[0]}"; ${USAGE}`)
+    if (values['new-key'] && !values.demo) throw new Error(`--new-key applies only with --demo; ${USAGE}`)
     const config = loadConfig({
       ...process.env,
       ...(values.port !== undefined ? { VA_PORT: values.port } : {}),
@@ -121,7 +118,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     mkdirSync(dirname(dbPath), { recursive: true })
     engine = await openEngine({ path: dbPath, hardened: true })
 
-    const demo = values.demo ? await prepareDemo(engine, config.dbPath) : null
+    const demo = values.demo ? await prepareDemo(engine, config.dbPath, values['new-key'] === true) : null
 
     const server = await startServer({
       engine,
@@ -150,7 +147,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
       }
       process.stderr.write(
         [
-          `Demo API key (shown once): ${demo.key}`,
+          `Demo API key${demo.created ? ' (new)' : ''}: ${demo.key}`,
+          `  kept in ${demo.file} (mode 0600) and printed again on every start; --new-key revokes it and makes a new one`,
           `Dashboard: ${server.url}/#key=${encodeURIComponent(demo.key)}`,
           `Try (domain ${demo.domainId}):`,
           ...curls.map((c) => `  ${c}`),
