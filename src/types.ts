@@ -1,4 +1,11 @@
 import type { Table as ArrowTable } from 'apache-arrow'
+import type {
+  BRAND_METRICS,
+  CHANNELS,
+  DELETE_ENTITIES,
+  GRANULARITIES,
+  PLANS,
+} from './foundation/vocabulary.js'
 
 /**
  * Public types of the engine: input records (semantics.md section 1), compute parameters and the
@@ -6,22 +13,9 @@ import type { Table as ArrowTable } from 'apache-arrow'
  * order of the JSON the engine produces.
  */
 
-/** The seven generic channel names. */
-export const CHANNELS = [
-  'chatgpt',
-  'perplexity',
-  'gemini',
-  'claude',
-  'copilot',
-  'google-ai-overviews',
-  'google-ai-mode',
-] as const
 export type Channel = (typeof CHANNELS)[number]
 
-export const PLANS = ['free', 'starter', 'pro', 'business', 'enterprise'] as const
 export type Plan = (typeof PLANS)[number]
-/** Plans that include the sentiment endpoints. */
-export const SENTIMENT_PLANS: readonly Plan[] = ['pro', 'business', 'enterprise']
 
 export interface TeamRecord {
   type: 'team'
@@ -118,8 +112,6 @@ export interface IngestResult {
 /** A clock: a Date or an ISO 8601 string. */
 export type Clock = Date | string
 
-/** Bucket sizes of a time series (extensions section 9): UTC dates, ISO weeks (Monday first), calendar months. */
-export const GRANULARITIES = ['day', 'week', 'month'] as const
 export type Granularity = (typeof GRANULARITIES)[number]
 
 /**
@@ -296,7 +288,6 @@ export interface ModelLeaderboardParams extends DateRangeParams {
   days?: number
   now?: Clock
 }
-export const BRAND_METRICS = ['visibility', 'mentions', 'citations', 'citability'] as const
 export type BrandMetric = (typeof BRAND_METRICS)[number]
 export interface BrandSeriesParams extends BrandReportParams, GranularityParams {
   /** Which of the four brand time series. */
@@ -582,8 +573,6 @@ export interface Engine {
 // ---------------------------------------------------------------------------------------------
 // Operations (issue 13): delete records, retention, backups and the engine's runtime status.
 
-/** What a `delete` record deletes, with everything under it (docs/API.md, "Delete records"). */
-export const DELETE_ENTITIES = ['team', 'domain', 'prompt', 'competitor', 'theme', 'analysis'] as const
 export type DeleteEntity = (typeof DELETE_ENTITIES)[number]
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Parquet and Arrow ingest read their tables column by column (src/parquet.ts, src/arrow/from-arrow.ts,
+ * Parquet and Arrow ingest read their tables column by column (src/parquet.ts, src/ingest/from-arrow.ts,
  * src/ingest/flat.ts): text beyond ASCII and beyond the BMP, nulls, tables in several parts or
  * batches, and Arrow's other types must give what the same records give.
  */

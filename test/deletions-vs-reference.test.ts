@@ -19,7 +19,7 @@ import { isIngestError, openEngine, type Engine } from '../src/index.js'
 import { FLAT_TABLES } from '../src/ingest/flat.js'
 import { RefusedCall } from './reference/deletions.js'
 import { ReferenceModel } from './reference/model.js'
-import { compareText as byText } from '../src/queries/compare.js'
+import { compareText as byText } from '../src/foundation/compare.js'
 import { deletionDatasetArb, paramsFor, queryArb, type Query } from './support/arbitraries.js'
 
 const numRuns = Math.max(10, Math.round(Number(process.env.PROPERTY_RUNS ?? 75) / 3))

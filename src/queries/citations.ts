@@ -34,11 +34,11 @@ import {
   type CitedDomainsParams,
   type CitedDomainsPayload,
 } from '../types.js'
-import { compareText } from './compare.js'
+import { compareText } from '../foundation/compare.js'
 import { parseRequest, type QueryContext } from './context.js'
 import { popcount32 } from './prompt-masks.js'
 import { channelNames, comboMask, resolveModelFilter } from './model-filter.js'
-import { DAY_MS, rowRange, segmentFrom, segmentTo, type DayWindow } from './window.js'
+import { DAY_MS, rowRange, segmentFrom, segmentTo, type DayWindow } from '../foundation/window.js'
 
 /** The request resolved: parameters, domain, window, model filter (null: an unseen raw id), envelope. */
 async function citationScope(ctx: QueryContext, params: CitationsParams) {

@@ -11,12 +11,12 @@
 import { competitorSeriesParamsSchema } from '../schemas/params.js'
 import type { AggregateRows } from '../tables/aggregates.js'
 import type { CompetitorEntry, CompetitorSeriesParams, CompetitorSeriesPayload } from '../types.js'
-import { compareText } from './compare.js'
+import { compareText } from '../foundation/compare.js'
 import { parseRequest, type QueryContext } from './context.js'
 import { ExactSum, addFixed, fixedMean } from './exact-mean.js'
 import { passes, resolveModelFilter, type ModelFilter } from './model-filter.js'
 import { distinctPrompts } from './prompt-masks.js'
-import { bucketPositions, formatDay, rowRange, type DayWindow } from './window.js'
+import { bucketPositions, formatDay, rowRange, type DayWindow } from '../foundation/window.js'
 
 export async function computeCompetitorSeries(
   ctx: QueryContext,

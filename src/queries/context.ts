@@ -8,7 +8,7 @@ import { NotFoundError, ValidationError } from '../errors.js'
 import type { AggregateSource } from '../tables/aggregates.js'
 import type { Clock } from '../types.js'
 import { formatGeneratedAt } from '../schemas/payloads.js'
-import { bucketStarts, resolveWindow, type DayWindow, type Granularity, type WindowEcho } from './window.js'
+import { bucketStarts, resolveWindow, type DayWindow, type Granularity, type WindowEcho } from '../foundation/window.js'
 
 export interface QueryContext {
   readonly catalog: Catalog

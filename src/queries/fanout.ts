@@ -15,10 +15,10 @@ import {
   type FanoutQueriesPayload,
   type FanoutQueryItem,
 } from '../types.js'
-import { compareText } from './compare.js'
+import { compareText } from '../foundation/compare.js'
 import { parseRequest, type QueryContext } from './context.js'
 import { channelNames, comboMask, resolveModelFilter, type ModelFilter } from './model-filter.js'
-import { segmentFrom, segmentTo, type DayWindow } from './window.js'
+import { segmentFrom, segmentTo, type DayWindow } from '../foundation/window.js'
 
 /**
  * Adds to each (prompt, query) pair its analyses in the window and the bits of their channels (bit

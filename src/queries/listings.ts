@@ -16,7 +16,7 @@ import type {
   ValidateParams,
   ValidatePayload,
 } from '../types.js'
-import { compareText } from './compare.js'
+import { compareText } from '../foundation/compare.js'
 import { clockMs, parseParams, resolveDomain, type QueryContext } from './context.js'
 
 /** Lower-cased, distinct, in UTF-16 order. */

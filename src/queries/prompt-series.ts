@@ -10,9 +10,9 @@ import type { PromptRow } from '../catalog.js'
 import { promptSeriesParamsSchema } from '../schemas/params.js'
 import type { AggregateRows } from '../tables/aggregates.js'
 import type { PromptEntry, PromptSeriesParams, PromptSeriesPayload } from '../types.js'
-import { compareText } from './compare.js'
+import { compareText } from '../foundation/compare.js'
 import { parseRequest, type QueryContext } from './context.js'
-import { formatDay, rowRange } from './window.js'
+import { formatDay, rowRange } from '../foundation/window.js'
 
 export async function computePromptSeries(
   ctx: QueryContext,

@@ -19,14 +19,14 @@ import type {
   ModelLeaderboardParams,
   ModelLeaderboardPayload,
 } from '../types.js'
-import { CHANNELS } from '../types.js'
-import { compareText } from './compare.js'
+import { CHANNELS } from '../foundation/vocabulary.js'
+import { compareText } from '../foundation/compare.js'
 import { parseRequest, type QueryContext } from './context.js'
 import { ExactSum } from './exact-mean.js'
 import { passes, rowsForModel, type FilteredRows } from './model-filter.js'
 import { entityPromptSums } from './entity-prompt-sums.js'
 import { distinctPrompts } from './prompt-masks.js'
-import { rowRange, type DayWindow } from './window.js'
+import { rowRange, type DayWindow } from '../foundation/window.js'
 
 /** An entity's numbers over the window, before they are shaped into a row. */
 interface EntityTotals {

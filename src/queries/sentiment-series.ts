@@ -13,7 +13,7 @@ import type { SentimentSeriesParams, SentimentSeriesPayload, SentimentSeriesPoin
 import { parseRequest, type QueryContext } from './context.js'
 import { passes, resolveModelFilter } from './model-filter.js'
 import { percentOneDecimal } from './sentiment.js'
-import { formatDay, rowRange } from './window.js'
+import { formatDay, rowRange } from '../foundation/window.js'
 
 export async function sentimentSeries(
   ctx: QueryContext,

@@ -8,10 +8,10 @@
 import type { ThemeRow } from '../catalog.js'
 import { sentimentParamsSchema } from '../schemas/params.js'
 import type { SentimentOverviewPayload, SentimentParams, SentimentThemesPayload } from '../types.js'
-import { compareText } from './compare.js'
+import { compareText } from '../foundation/compare.js'
 import { parseRequest, type QueryContext, type ReportScope } from './context.js'
 import { passes, resolveModelFilter } from './model-filter.js'
-import { rowRange } from './window.js'
+import { rowRange } from '../foundation/window.js'
 
 interface ThemeCount {
   theme: ThemeRow

@@ -1,6 +1,6 @@
 /** The sections of the report page, each rendered from the payloads as an HTML fragment. */
 import type { CompetitorEntry } from '../types.js'
-import type { ReportInput } from './html.js'
+import type { ReportInput } from './input.js'
 import {
   dayNumber,
   esc,

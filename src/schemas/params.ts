@@ -12,8 +12,9 @@
  */
 import { z } from 'zod'
 import { ValidationError, isValidationError } from '../errors.js'
-import { GRANULARITIES, dayOfDate, rangeIssues } from '../queries/window.js'
-import { BRAND_METRICS, CHANNELS, type Clock } from '../types.js'
+import { GRANULARITIES, dayOfDate, rangeIssues } from '../foundation/window.js'
+import { BRAND_METRICS, CHANNELS } from '../foundation/vocabulary.js'
+import type { Clock } from '../types.js'
 import { MODEL_ID_RE, UUID_RE } from './records.js'
 
 /**

@@ -18,24 +18,8 @@ import {
   uuidOutSchema,
 } from './params.js'
 import { UUID_RE } from './records.js'
-import {
-  CHANNELS,
-  PLANS,
-  type BrandRankingsPayload,
-  type BrandSeriesPayload,
-  type CitationsPayload,
-  type CitedDomainsPayload,
-  type FanoutQueriesPayload,
-  type SentimentSeriesPayload,
-  type CompetitorSeriesPayload,
-  type ListDomainsPayload,
-  type ListPromptsPayload,
-  type ModelLeaderboardPayload,
-  type PromptSeriesPayload,
-  type SentimentOverviewPayload,
-  type SentimentThemesPayload,
-  type ValidatePayload,
-} from '../types.js'
+import { type BrandRankingsPayload, type BrandSeriesPayload, type CitationsPayload, type CitedDomainsPayload, type FanoutQueriesPayload, type SentimentSeriesPayload, type CompetitorSeriesPayload, type ListDomainsPayload, type ListPromptsPayload, type ModelLeaderboardPayload, type PromptSeriesPayload, type SentimentOverviewPayload, type SentimentThemesPayload, type ValidatePayload } from '../types.js'
+import { CHANNELS, PLANS } from '../foundation/vocabulary.js'
 
 /**
  * `generated_at` of a payload: ISO 8601 in UTC, without milliseconds when they are zero.

@@ -3,7 +3,7 @@
  * extra or ill-typed field is an error that names the field.
  */
 import { z } from 'zod'
-import { CHANNELS, DELETE_ENTITIES, PLANS } from '../types.js'
+import { CHANNELS, DELETE_ENTITIES, PLANS } from '../foundation/vocabulary.js'
 
 export const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
 

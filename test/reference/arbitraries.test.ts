@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { CHANNELS } from '../../src/types.js'
+import { CHANNELS } from '../../src/foundation/vocabulary.js'
 import type { AnalysisInputRecord } from '../../src/types.js'
 import { ReferenceModel } from './model.js'
 import { datasetArb, paramsFor, queryArb } from '../support/arbitraries.js'

@@ -5,7 +5,7 @@
  * written here from semantics.md section 1, independently of the engine's zod schemas.
  */
 import fc from 'fast-check'
-import { CHANNELS } from '../../src/types.js'
+import { CHANNELS } from '../../src/foundation/vocabulary.js'
 import { analysisId, makeAnalysis, rng, uuid, type Dims } from '../support/generate.js'
 
 type Rec = Record<string, unknown>

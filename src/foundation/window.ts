@@ -10,7 +10,8 @@
  */
 import { ValidationError, type ParamIssue } from '../errors.js'
 import type { Granularity } from '../types.js'
-export { GRANULARITIES, type Granularity } from '../types.js'
+export { GRANULARITIES } from './vocabulary.js'
+export type { Granularity } from '../types.js'
 
 export const DAY_MS = 86_400_000
 
