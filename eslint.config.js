@@ -58,7 +58,7 @@ export const LAYERS = [
   { name: 'reports', modules: ['reports/', 'queries/'], below: ['foundation', 'schemas', 'db', 'tables'] },
   {
     name: 'engine',
-    modules: ['engine', 'engine/', 'backup', 'parquet', 'keys'],
+    modules: ['engine', 'engine/', 'engine-aliases', 'backup', 'parquet', 'keys'],
     below: ['foundation', 'schemas', 'db', 'tables', 'ingest', 'reports'],
   },
   {

@@ -12,7 +12,7 @@ export * from './errors.js'
 export * from './types.js'
 export * from './foundation/vocabulary.js'
 
-// Operations (issue 13): building a database from a backup.
+// Operations (docs/API.md, "Operations endpoints"): building a database from a backup.
 export { restoreBackup } from './engine.js'
 // API-key construction shared with the cluster's control plane (src/cluster).
 export { apiKeyHash, newApiKey, rowToKeyInfo, KEY_PREFIX } from './keys.js'

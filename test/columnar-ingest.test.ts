@@ -28,11 +28,11 @@ async function payloads(engine: Engine) {
   const p = { domainId: DOMAIN, days: 30, now: NOW }
   return [
     await engine.stats(),
-    await engine.citations({ ...p, limit: 1000 }),
-    await engine.fanoutQueries(p),
+    await engine.computeCitations({ ...p, limit: 1000 }),
+    await engine.computeFanoutQueries(p),
     await engine.computeCompetitorSeries({ ...p, model: 'all' }),
-    await engine.sentimentOverview({ ...p, model: 'all' }),
-    await engine.sentimentThemes({ ...p, model: 'all' }),
+    await engine.computeSentimentOverview({ ...p, model: 'all' }),
+    await engine.computeSentimentThemes({ ...p, model: 'all' }),
   ]
 }
 

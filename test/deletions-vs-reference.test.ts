@@ -40,8 +40,8 @@ const enginePayloads = (e: Engine, ids: string[], q: Query) =>
     async (p) => [
       await e.computePromptSeries(p.prompt),
       await e.computeCompetitorSeries(p.competitor),
-      await e.sentimentOverview(p.sentiment),
-      await e.sentimentThemes(p.sentiment),
+      await e.computeSentimentOverview(p.sentiment),
+      await e.computeSentimentThemes(p.sentiment),
     ],
     ids,
     q,
@@ -49,10 +49,10 @@ const enginePayloads = (e: Engine, ids: string[], q: Query) =>
 const modelPayloads = (m: ReferenceModel, ids: string[], q: Query) =>
   payloads(
     async (p) => [
-      m.promptSeries(p.prompt),
-      m.competitorSeries(p.competitor),
-      m.sentimentOverview(p.sentiment),
-      m.sentimentThemes(p.sentiment),
+      m.computePromptSeries(p.prompt),
+      m.computeCompetitorSeries(p.competitor),
+      m.computeSentimentOverview(p.sentiment),
+      m.computeSentimentThemes(p.sentiment),
     ],
     ids,
     q,
@@ -187,7 +187,7 @@ describe('deletions equal the reference model on random data with random deletio
                   expect(await enginePayloads(engine, ds.domainIds, q)).toEqual(
                     await modelPayloads(model, ds.domainIds, q),
                   )
-                const listed = (await engine.listDomains()).data.items
+                const listed = (await engine.computeDomainList()).data.items
                 expect(listed.map(({ id, name, website }) => ({ id, name, website }))).toEqual(
                   model
                     .storedRecords()

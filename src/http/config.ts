@@ -21,7 +21,7 @@ export interface ServiceConfig {
   edge: EdgeOptions
   /** Bounds of the MCP sessions at /mcp. */
   mcp: { maxSessions: number; maxSessionsPerKey: number; idleSeconds: number }
-  // Operations (issue 13)
+  // Operations (docs/API.md, "Operations endpoints")
   /** VA_RETAIN_DAYS: prune analyses older than today - N daily; undefined: never. */
   retainDays: number | undefined
   /** VA_BACKUP_DIR: where POST /internal/v1/backup writes; undefined: backups off. */

@@ -43,7 +43,7 @@ export interface BuildServerOptions extends ServiceContextOptions {
   logger?: LoggerOption
   /** Bounds of the MCP sessions at /mcp (count, per key, idle time). */
   mcp?: McpSessionOptions
-  // Operations (issue 13)
+  // Operations (docs/API.md, "Operations endpoints")
   /** Where POST /internal/v1/backup writes its backups (one new directory each); unset: 409. */
   backupDir?: string | undefined
   /** Prune analyses older than today - retainDays once at start, then every day; unset: never. */

@@ -1,5 +1,5 @@
 /**
- * Competitor time series: semantics.md section 5, by the buckets of extensions section 9 (one date
+ * Competitor time series: docs/API.md, "GET /api/v1/competitor-time-series", by the buckets of docs/API.md, "Date ranges and buckets" (one date
  * each by default): a datapoint's counts are the bucket's sums, its percentages and means
  * recomputed from them.
  *

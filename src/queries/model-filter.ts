@@ -1,5 +1,5 @@
 /**
- * The model filter (semantics.md section 3): `all`, a channel name, or (sentiment endpoints only;
+ * The model filter (docs/API.md, "Model filter"): `all`, a channel name, or (sentiment endpoints only;
  * the parameter schemas decide which values reach here) a raw model identifier.
  */
 import type { Catalog } from '../catalog.js'

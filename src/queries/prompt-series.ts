@@ -1,5 +1,5 @@
 /**
- * Prompt time series: semantics.md section 4, with the window and buckets of extensions section 9.
+ * Prompt time series: docs/API.md, "GET /api/v1/prompt-statistics-time-series", with the window and buckets of docs/API.md, "Date ranges and buckets".
  *
  * Reads agg_prompt_day (per day and prompt: responses, brand mentions, own-site citations, brand
  * position sum and count; computed at ingest, so the citation host rule lives in

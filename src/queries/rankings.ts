@@ -39,7 +39,7 @@ interface EntityTotals {
   totalPrompts: number
 }
 
-export async function brandRankings(
+export async function computeBrandRankings(
   ctx: QueryContext,
   params: BrandRankingsParams,
 ): Promise<BrandRankingsPayload> {
@@ -126,7 +126,7 @@ async function entityTotals(
   return out
 }
 
-export async function modelLeaderboard(
+export async function computeModelLeaderboard(
   ctx: QueryContext,
   params: ModelLeaderboardParams,
 ): Promise<ModelLeaderboardPayload> {

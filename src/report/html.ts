@@ -35,10 +35,10 @@ export type { ReportDomain, ReportInput } from './input.js'
  *   domain: (await engine.getDomain(domainId))!,
  *   prompts: await engine.computePromptSeries({ domainId, days: 30 }),
  *   competitors: await engine.computeCompetitorSeries({ domainId, days: 30 }),
- *   overview: await engine.sentimentOverview({ domainId, days: 30 }),
- *   themes: await engine.sentimentThemes({ domainId, days: 30 }),
- *   leaderboard: await engine.modelLeaderboard({ domainId, days: 30 }),
- *   citedDomains: await engine.citedDomains({ domainId, days: 30 }),
+ *   overview: await engine.computeSentimentOverview({ domainId, days: 30 }),
+ *   themes: await engine.computeSentimentThemes({ domainId, days: 30 }),
+ *   leaderboard: await engine.computeModelLeaderboard({ domainId, days: 30 }),
+ *   citedDomains: await engine.computeCitedDomains({ domainId, days: 30 }),
  * })
  * await writeFile('report.html', html)
  */

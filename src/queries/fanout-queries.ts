@@ -1,5 +1,5 @@
 /**
- * Fan-out queries: extensions section 6.
+ * Fan-out queries: docs/API.md, "Citations, fan-out and sentiment over time".
  *
  * Reads the domain's per-(day, channel, model, prompt, query) rows for the window after the model
  * filter (src/tables/cited-index.ts): per (prompt, query), the analyses that emitted it (queries
@@ -59,7 +59,7 @@ function countPairs(
   }
 }
 
-export async function fanoutQueries(
+export async function computeFanoutQueries(
   ctx: QueryContext,
   params: FanoutQueriesParams,
 ): Promise<FanoutQueriesPayload> {
