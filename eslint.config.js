@@ -52,6 +52,74 @@ export function publicEntryRule(depth, internal = []) {
 
 const clients = `src/{${CLIENT_FOLDERS.join(',')}}`
 
+/**
+ * The layers of the engine, lowest first: a module imports only its own layer and those below
+ * (docs/ARCHITECTURE.md, "Layers"). `modules` are paths under src/ (a folder ends with `/`, a
+ * file is named without `.js`); `below` lists the layers it may import. ingest and tables are
+ * siblings: ingest writes the tables through SQL, tables read them back; neither imports the other.
+ */
+export const LAYERS = [
+  { name: 'foundation', modules: ['foundation/', 'errors', 'types', 'key-scope'], below: [] },
+  { name: 'schemas', modules: ['schemas/'], below: ['foundation'] },
+  { name: 'db', modules: ['db/', 'catalog'], below: ['foundation', 'schemas'] },
+  { name: 'tables', modules: ['tables/'], below: ['foundation', 'schemas', 'db'] },
+  { name: 'ingest', modules: ['ingest/'], below: ['foundation', 'schemas', 'db'] },
+  { name: 'reports', modules: ['reports/', 'queries/'], below: ['foundation', 'schemas', 'db', 'tables'] },
+  {
+    name: 'engine',
+    modules: ['engine', 'engine/', 'engine-aliases', 'backup', 'parquet', 'keys'],
+    below: ['foundation', 'schemas', 'db', 'tables', 'ingest', 'reports'],
+  },
+  {
+    name: 'api',
+    modules: ['api/', 'index'],
+    below: ['foundation', 'schemas', 'db', 'tables', 'ingest', 'reports', 'engine'],
+  },
+  // Outputs of payloads: they know the payload types, nothing of the engine.
+  { name: 'outputs', modules: ['arrow/', 'report/'], below: ['foundation'] },
+]
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/**
+ * `@typescript-eslint/no-restricted-imports` for a module of `layer` at `depth` folders below src/
+ * (0: a file of src/ itself): a relative import of a module of a layer neither its own nor below
+ * it is refused. Type-only imports follow the same rule.
+ */
+export function layerRule(layer, depth) {
+  const allowed = new Set([layer.name, ...layer.below])
+  const refused = LAYERS.filter((l) => !allowed.has(l.name)).flatMap((l) => l.modules)
+  const prefix = depth === 0 ? '\\./' : `(?:\\.\\./){${depth}}`
+  const targets = refused.map((m) => (m.endsWith('/') ? `${escape(m)}` : `${escape(m)}\\.js$`)).join('|')
+  return [
+    'error',
+    {
+      patterns: [
+        {
+          regex: `^${prefix}(?:${targets})`,
+          message: `src layers import only their own layer and those below (${layer.name} may import ${[...allowed].join(', ')}); see docs/ARCHITECTURE.md, "Layers".`,
+        },
+      ],
+    },
+  ]
+}
+
+/** The config blocks of the layer rule: one per layer and depth. */
+export function layerConfigs() {
+  return LAYERS.flatMap((layer) =>
+    [0, 1, 2].flatMap((depth) => {
+      const files = layer.modules.flatMap((m) => {
+        const isFolder = m.endsWith('/')
+        if (depth === 0) return isFolder ? [] : [`src/${m}.ts`]
+        return isFolder ? [`src/${m}${Array(depth).fill('*').join('/')}.ts`] : []
+      })
+      return files.length === 0
+        ? []
+        : [{ files, rules: { '@typescript-eslint/no-restricted-imports': layerRule(layer, depth) } }]
+    }),
+  )
+}
+
 export default tseslint.config(
   { ignores: ['scratch/**', 'dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'reports/**'] },
   js.configs.recommended,
@@ -69,6 +137,7 @@ export default tseslint.config(
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: { '@typescript-eslint/no-floating-promises': 'error' },
   },
+  ...layerConfigs(),
   ...[1, 2, 3].map((depth) => ({
     files: [`${clients}/${Array(depth).fill('*').join('/')}.ts`],
     rules: { 'no-restricted-imports': publicEntryRule(depth) },

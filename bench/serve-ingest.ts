@@ -19,7 +19,7 @@ import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
-import { CHANNELS } from '../src/types.js'
+import { CHANNELS } from '../src/foundation/vocabulary.js'
 import { datasetRecords, type DatasetSpec } from './data/generator.js'
 import { writeNdjson } from './data/ndjson.js'
 

@@ -4,50 +4,25 @@
  * (ingest/), reports (queries/), Parquet export (parquet.ts). The database itself (connections,
  * migrations, serving mode) is opened by db/database.ts.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
-import { existsSync, rmSync, statSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { existsSync, statSync } from 'node:fs'
 import { Catalog } from './catalog.js'
 import { DEFAULT_MEMORY_LIMIT_MB, openDatabase, type Database } from './db/database.js'
 import { Mutex, ReadWriteLock } from './db/lock.js'
-import { SCHEMA_VERSION } from './db/migrate.js'
 import { sqlText } from './db/sql.js'
-import { VARCHAR } from '@duckdb/node-api'
-import {
-  EngineClosedError,
-  NotFoundError,
-  QueryError,
-  ReadOnlyError,
-  ValidationError,
-  VisibilityError,
-} from './errors.js'
-import {
-  abandonBackup,
-  copyDatabaseFiles,
-  finishBackup,
-  KEYS_FILE,
-  startBackup,
-  verifyBackup,
-  writeBackupFiles,
-} from './backup.js'
+import { EngineClosedError, QueryError, ReadOnlyError, ValidationError, VisibilityError } from './errors.js'
 import { IngestCall } from './ingest/call.js'
-import { PRUNED_TABLES, reloadCatalog, runDeletionPass, stageDeletions } from './ingest/deletions.js'
-import { olderThanDays } from './schemas/operations.js'
-import { nowParam } from './schemas/params.js'
 import { ApiKeys, loadActiveApiKeys, type StoredApiKey } from './keys.js'
 import { arrowToFlatRows, feedFlat, feedNdjsonPath, feedRecords } from './ingest/sources.js'
-import { prepareExportDir, readExport, writeExport, writeManifest, type ExportPart } from './parquet.js'
-import { flatRecords, type FlatRows } from './ingest/flat.js'
-import { citations, citedDomains } from './queries/citations.js'
+import { computeCitations, computeCitedDomains } from './queries/citations.js'
 import { computeCompetitorSeries } from './queries/competitor-series.js'
 import type { QueryContext } from './queries/context.js'
-import { fanoutQueries } from './queries/fanout.js'
+import { computeFanoutQueries } from './queries/fanout-queries.js'
 import { computePromptSeries } from './queries/prompt-series.js'
-import { sentimentSeries } from './queries/sentiment-series.js'
-import { sentimentOverview, sentimentThemes } from './queries/sentiment.js'
-import { brandSeries } from './queries/brand-series.js'
-import { listDomains, listPrompts, validate } from './queries/listings.js'
-import { brandRankings, modelLeaderboard } from './queries/rankings.js'
+import { computeSentimentSeries } from './queries/sentiment-series.js'
+import { computeSentimentOverview, computeSentimentThemes } from './queries/sentiment.js'
+import { computeBrandSeries } from './queries/brand-series.js'
+import { computeDomainList, computePromptList, computeKeyCheck } from './queries/listings.js'
+import { computeBrandRankings, computeModelLeaderboard } from './queries/rankings.js'
 import { AggregateStore } from './tables/aggregate-store.js'
 import type {
   BackupResult,
@@ -99,8 +74,22 @@ import type {
 } from './types.js'
 
 export { SCHEMA_VERSION } from './db/migrate.js'
+import { DeprecatedEngineAliases } from './engine-aliases.js'
+import {
+  backup,
+  engineStatus,
+  exportParquet,
+  prune,
+  readExportDir,
+  restoreBackup as restore,
+  type EngineInternals,
+  type OpenInternals,
+} from './engine/operations.js'
 
-class DuckDBEngine implements Engine {
+/** The engines this module opened, with what the operations may use of each (never published). */
+const INTERNALS = new WeakMap<DuckDBEngine, EngineInternals>()
+
+class DuckDBEngine extends DeprecatedEngineAliases implements Engine {
   #open = true
   #nextAnalysisKey: number
   /** Opened for serving: DuckDB cannot touch files. */
@@ -111,6 +100,8 @@ class DuckDBEngine implements Engine {
   readonly #writeMutex = new Mutex()
   readonly #rw = new ReadWriteLock()
   readonly #keys: ApiKeys
+  /** What src/engine/operations.ts may use of this engine. */
+  readonly #internals: EngineInternals
 
   constructor(
     readonly db: Database,
@@ -120,6 +111,7 @@ class DuckDBEngine implements Engine {
     aggregates: { retain: boolean; maxRows: number },
     activeKeys: StoredApiKey[],
   ) {
+    super()
     this.write = db.write
     this.pool = db.pool
     this.#nextAnalysisKey = nextAnalysisKey
@@ -128,6 +120,33 @@ class DuckDBEngine implements Engine {
       read: (fn) => this.pool.use((c) => fn(c.conn)),
     })
     this.aggregates = new AggregateStore(db.pool, aggregates)
+    const internals = {
+      db,
+      pool: db.pool,
+      write: db.write,
+      aggregates: this.aggregates,
+      check: () => this.#check(),
+      exclusive: <T>(fn: () => Promise<T>) => this.#writeMutex.run(fn),
+      reading: <T>(fn: () => Promise<T>) => this.#rw.read(fn),
+      commit: (catalog: Catalog, apply: () => void) =>
+        this.#commit(() => {
+          this.catalog = catalog
+          apply()
+        }),
+      rollback: (e: unknown, id: string) => this.#rollback(e, id),
+      ingest: (records: RecordSource) => this.ingest(records),
+      exportParquet: (dir: string, options?: ExportParquetOptions) => this.exportParquet(dir, options),
+      close: () => this.close(),
+    }
+    // The state an operation reads is the engine's current one.
+    Object.defineProperties(internals, {
+      catalog: { get: () => this.catalog },
+      readOnly: { get: () => this.readOnly },
+      hardened: { get: () => this.hardened },
+    })
+    this.#internals = internals as typeof internals &
+      Pick<EngineInternals, 'catalog' | 'readOnly' | 'hardened'>
+    INTERNALS.set(this, this.#internals)
   }
 
   get isOpen(): boolean {
@@ -160,9 +179,7 @@ class DuckDBEngine implements Engine {
     if (typeof path === 'string' && existsSync(path) && statSync(path).isDirectory()) {
       this.#check()
       if (this.readOnly) throw new ReadOnlyError('ingest')
-      const rows = this.hardened
-        ? await withScratchEngine({}, (scratch) => scratch.pool.use((c) => readExport(c.conn, path)))
-        : await this.pool.use((c) => readExport(c.conn, path))
+      const rows = await readExportDir(this.#internals, openInternals, path)
       return this.#ingest(async (call) => feedFlat(call, rows))
     }
     return this.#ingest((call) => feedNdjsonPath(call, path, options.onProgress))
@@ -194,34 +211,8 @@ class DuckDBEngine implements Engine {
     })
   }
 
-  async exportParquet(dir: string, options: ExportParquetOptions = {}): Promise<ExportResult> {
-    this.#check()
-    let ids: string[] | null = null
-    if (options.domainIds !== undefined) {
-      ids = options.domainIds.map((d) => String(d).toLowerCase())
-      const unknown = ids.filter((d) => !this.catalog.domains.has(d))
-      if (unknown.length > 0) throw new NotFoundError('domain', unknown.join(', '))
-    }
-    if (this.hardened) {
-      // DuckDB has no file access here: export from a copy of the file, as a backup does.
-      if (this.db.file === null)
-        throw new ReadOnlyError('exportParquet', 'an in-memory engine opened for serving has no file to copy')
-      return this.#fromCopy(dirname(resolve(dir)), (scratch) => scratch.exportParquet(dir, options))
-    }
-    return this.#rw.read(() =>
-      this.pool.use(async (c) => {
-        const abs = prepareExportDir(dir)
-        const tables = await writeExport(c.conn, abs, ids)
-        writeManifest(abs, {
-          format: 'visibility-analytics/parquet-export',
-          schema_version: SCHEMA_VERSION,
-          exported_at: new Date().toISOString(),
-          domain_ids: ids,
-          tables,
-        })
-        return { dir: abs, tables }
-      }),
-    )
+  exportParquet(dir: string, options: ExportParquetOptions = {}): Promise<ExportResult> {
+    return exportParquet(this.#internals, openInternals, dir, options)
   }
 
   computePromptSeries(params: PromptSeriesParams): Promise<PromptSeriesPayload> {
@@ -230,45 +221,45 @@ class DuckDBEngine implements Engine {
   computeCompetitorSeries(params: CompetitorSeriesParams): Promise<CompetitorSeriesPayload> {
     return this.#report(computeCompetitorSeries, params)
   }
-  sentimentOverview(params: SentimentParams): Promise<SentimentOverviewPayload> {
-    return this.#report(sentimentOverview, params)
+  computeSentimentOverview(params: SentimentParams): Promise<SentimentOverviewPayload> {
+    return this.#report(computeSentimentOverview, params)
   }
-  sentimentThemes(params: SentimentParams): Promise<SentimentThemesPayload> {
-    return this.#report(sentimentThemes, params)
-  }
-
-  // Listings, rankings and brand time series (extensions 3-5).
-  validate(params: ValidateParams): Promise<ValidatePayload> {
-    return this.#report(validate, params)
-  }
-  listDomains(params: ListDomainsParams = {}): Promise<ListDomainsPayload> {
-    return this.#report(listDomains, params)
-  }
-  listPrompts(params: ListPromptsParams): Promise<ListPromptsPayload> {
-    return this.#report(listPrompts, params)
-  }
-  brandRankings(params: BrandRankingsParams): Promise<BrandRankingsPayload> {
-    return this.#report(brandRankings, params)
-  }
-  modelLeaderboard(params: ModelLeaderboardParams): Promise<ModelLeaderboardPayload> {
-    return this.#report(modelLeaderboard, params)
-  }
-  brandSeries(params: BrandSeriesParams): Promise<BrandSeriesPayload> {
-    return this.#report(brandSeries, params)
+  computeSentimentThemes(params: SentimentParams): Promise<SentimentThemesPayload> {
+    return this.#report(computeSentimentThemes, params)
   }
 
-  // Citations, cited domains, fan-out queries, sentiment over time (extensions sections 6, 7).
-  citations(params: CitationsParams): Promise<CitationsPayload> {
-    return this.#report(citations, params)
+  // Listings, rankings and brand time series (docs/API.md, "Listings", "Rankings", "Brand time series").
+  computeKeyCheck(params: ValidateParams): Promise<ValidatePayload> {
+    return this.#report(computeKeyCheck, params)
   }
-  citedDomains(params: CitedDomainsParams): Promise<CitedDomainsPayload> {
-    return this.#report(citedDomains, params)
+  computeDomainList(params: ListDomainsParams = {}): Promise<ListDomainsPayload> {
+    return this.#report(computeDomainList, params)
   }
-  fanoutQueries(params: FanoutQueriesParams): Promise<FanoutQueriesPayload> {
-    return this.#report(fanoutQueries, params)
+  computePromptList(params: ListPromptsParams): Promise<ListPromptsPayload> {
+    return this.#report(computePromptList, params)
   }
-  sentimentSeries(params: SentimentSeriesParams): Promise<SentimentSeriesPayload> {
-    return this.#report(sentimentSeries, params)
+  computeBrandRankings(params: BrandRankingsParams): Promise<BrandRankingsPayload> {
+    return this.#report(computeBrandRankings, params)
+  }
+  computeModelLeaderboard(params: ModelLeaderboardParams): Promise<ModelLeaderboardPayload> {
+    return this.#report(computeModelLeaderboard, params)
+  }
+  computeBrandSeries(params: BrandSeriesParams): Promise<BrandSeriesPayload> {
+    return this.#report(computeBrandSeries, params)
+  }
+
+  // Citations, cited domains, fan-out queries, sentiment over time (docs/API.md, "Citations, fan-out and sentiment over time").
+  computeCitations(params: CitationsParams): Promise<CitationsPayload> {
+    return this.#report(computeCitations, params)
+  }
+  computeCitedDomains(params: CitedDomainsParams): Promise<CitedDomainsPayload> {
+    return this.#report(computeCitedDomains, params)
+  }
+  computeFanoutQueries(params: FanoutQueriesParams): Promise<FanoutQueriesPayload> {
+    return this.#report(computeFanoutQueries, params)
+  }
+  computeSentimentSeries(params: SentimentSeriesParams): Promise<SentimentSeriesPayload> {
+    return this.#report(computeSentimentSeries, params)
   }
 
   async stats(): Promise<Record<string, number>> {
@@ -330,94 +321,17 @@ class DuckDBEngine implements Engine {
     throw new QueryError(id, { cause: e })
   }
 
-  // -------------------------------------------------------------------------------------------
-  // Operations (issue 13): retention, backups, status. Deletions run inside #ingest (IngestCall).
-
-  async prune(params: PruneParams): Promise<PruneResult> {
-    this.#check()
-    if (this.readOnly) throw new ReadOnlyError('prune')
-    const age = olderThanDays.value.safeParse(params?.olderThanDays)
-    if (!age.success)
-      throw new ValidationError([{ path: 'older_than_days', message: olderThanDays.message() }])
-    const clock = nowParam.value.safeParse(params.now)
-    if (!clock.success) throw new ValidationError([{ path: 'now', message: clock.error.issues[0]!.message }])
-    const now = clock.data === undefined ? new Date() : new Date(clock.data)
-    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
-    const before = new Date(today - age.data * 86_400_000).toISOString().slice(0, 10)
-    return this.#writeMutex.run(async () => {
-      this.#check()
-      await this.write.run('BEGIN TRANSACTION')
-      try {
-        await this.write.run(sqlText('schema/staging'))
-        await stageDeletions(this.write, null)
-        const pass = await runDeletionPass(this.write, { kind: 'expired', before })
-        const catalog = await reloadCatalog(this.write, this.catalog)
-        await this.#commit(() => {
-          this.catalog = catalog
-          this.aggregates.invalidate(pass.affectedDomains)
-        })
-        const deleted = Object.fromEntries(PRUNED_TABLES.map((t) => [t, pass.counts[t] ?? 0]))
-        return { before, deleted }
-      } catch (e) {
-        return this.#rollback(e, 'prune')
-      }
-    })
+  // Operations (docs/API.md, "Operations endpoints"): src/engine/operations.ts.
+  prune(params: PruneParams): Promise<PruneResult> {
+    return prune(this.#internals, params)
   }
 
-  async backup(dir: string): Promise<BackupResult> {
-    this.#check()
-    if (this.hardened && this.db.file === null)
-      throw new ReadOnlyError('backup', 'an in-memory engine opened for serving has no file to snapshot')
-    const target = startBackup(dir)
-    try {
-      const tables = this.hardened
-        ? await this.#backupFromCopy(target.partial)
-        : await this.pool.use((c) => writeBackupFiles(c.conn, target.partial))
-      return await finishBackup(target, tables, SCHEMA_VERSION)
-    } catch (e) {
-      abandonBackup(target)
-      if (e instanceof VisibilityError) throw e
-      throw new QueryError('backup', { cause: e })
-    }
-  }
-
-  /**
-   * A served (hardened) engine cannot write files from DuckDB: its database file (and write-ahead
-   * log) is copied while no write runs, and the backup is written from the copy.
-   */
-  #backupFromCopy(into: string): Promise<Record<string, number>> {
-    return this.#fromCopy(dirname(into), (scratch) => scratch.pool.use((c) => writeBackupFiles(c.conn, into)))
-  }
-
-  /** Runs `fn` on a scratch engine opened on a copy of the file (made in `near`) taken while no write runs. */
-  async #fromCopy<T>(near: string, fn: (scratch: DuckDBEngine) => Promise<T>): Promise<T> {
-    const file = this.db.file!
-    const snapshot = await mkdtemp(join(near, '.va-snapshot-'))
-    try {
-      const copy = join(snapshot, 'snapshot.duckdb')
-      await this.#writeMutex.run(async () => {
-        this.#check()
-        await copyDatabaseFiles(file, copy)
-      })
-      return await withScratchEngine({ path: copy }, fn)
-    } finally {
-      await rm(snapshot, { recursive: true, force: true })
-    }
+  backup(dir: string): Promise<BackupResult> {
+    return backup(this.#internals, openInternals, dir)
   }
 
   status(): EngineStatus {
-    const file = this.db.file
-    let fileBytes = 0
-    if (file !== null) {
-      for (const f of [file, `${file}.wal`]) {
-        try {
-          fileBytes += statSync(f).size
-        } catch {
-          // no write-ahead log right now
-        }
-      }
-    }
-    return { file, fileBytes, aggregateCache: this.aggregates.stats() }
+    return engineStatus(this.#internals)
   }
 
   async close(): Promise<void> {
@@ -437,10 +351,17 @@ class DuckDBEngine implements Engine {
  * @example
  * const engine = await openEngine({ path: 'data/visibility.duckdb' })
  * await engine.ingestFile('analyses.ndjson')
- * const themes = await engine.sentimentThemes({ domainId, days: 30 })
+ * const themes = await engine.computeSentimentThemes({ domainId, days: 30 })
  * await engine.close()
  */
-export async function openEngine(options: OpenEngineOptions = {}): Promise<Engine> {
+export function openEngine(options: OpenEngineOptions = {}): Promise<Engine> {
+  return openDuckDBEngine(options)
+}
+
+/** Opens an engine for an operation (a scratch engine, a restore): its internals. */
+const openInternals: OpenInternals = async (options) => INTERNALS.get(await openDuckDBEngine(options))!
+
+async function openDuckDBEngine(options: OpenEngineOptions): Promise<DuckDBEngine> {
   if (options.parquet !== undefined) {
     const { parquet, path: _path, readOnly: _readOnly, ...rest } = options
     if (!existsSync(parquet) || !statSync(parquet).isDirectory()) {
@@ -448,7 +369,7 @@ export async function openEngine(options: OpenEngineOptions = {}): Promise<Engin
         { path: 'parquet', message: `parquet must be a directory written by exportParquet: ${parquet}` },
       ])
     }
-    const engine = (await openEngine(rest)) as DuckDBEngine
+    const engine = await openDuckDBEngine(rest)
     try {
       await engine.ingestFile(parquet)
     } catch (e) {
@@ -491,23 +412,6 @@ export async function openEngine(options: OpenEngineOptions = {}): Promise<Engin
   }
 }
 
-/** Runs `fn` on a private engine with file access (in memory unless `path`), closed after. */
-async function withScratchEngine<T>(
-  options: { path?: string },
-  fn: (scratch: DuckDBEngine) => Promise<T>,
-): Promise<T> {
-  const scratch = (await openEngine({
-    ...options,
-    readConnections: 1,
-    aggregateCache: false,
-  })) as DuckDBEngine
-  try {
-    return await fn(scratch)
-  } finally {
-    await scratch.close()
-  }
-}
-
 /**
  * Builds a new database at `path` from a backup directory (manifest and checksums checked first):
  * the export's records domain by domain, then the API keys as they were (hashes, revocations).
@@ -515,52 +419,6 @@ async function withScratchEngine<T>(
  * @example
  * await restoreBackup({ from: 'backups/backup-2026-11-20T150000Z', path: 'data/restored.duckdb' })
  */
-export async function restoreBackup(params: RestoreParams): Promise<RestoreResult> {
-  const manifest = await verifyBackup(params.from, SCHEMA_VERSION)
-  const path = resolve(params.path)
-  if (existsSync(path) || existsSync(`${path}.wal`))
-    throw new ValidationError([
-      { path: 'path', message: `${params.path} exists: restore builds a new database.` },
-    ])
-  const engine = (await openEngine({ path, aggregateCache: false })) as DuckDBEngine
-  try {
-    // Domain by domain (one call each, after the teams and domains): memory holds one domain's rows.
-    const from = resolve(params.from)
-    const read = (part: ExportPart) => engine.pool.use((c) => readExport(c.conn, from, part))
-    const result: Record<string, number> = {}
-    const ingest = async (rows: FlatRows) => {
-      const r = await engine.ingest(flatRecords(rows))
-      for (const [table, n] of Object.entries(r))
-        if (typeof n === 'number') result[table] = (result[table] ?? 0) + n
-    }
-    const heads = await read({ kind: 'heads' })
-    await ingest(heads)
-    for (const d of heads.domains ?? []) await ingest(await read({ kind: 'domain', id: String(d.id) }))
-    // The engine is this function's alone: nothing else writes while the keys go in.
-    const keys = await engine.write.run(
-      sqlText('backup/restore_api_keys'),
-      { path: join(resolve(params.from), KEYS_FILE) },
-      { path: VARCHAR },
-    )
-    const apiKeys = keys.rowsChanged
-    const tables: Record<string, number> = {}
-    for (const [table, expected] of Object.entries(manifest.tables)) {
-      const got = table === 'api_keys' ? apiKeys : result[table]
-      if (got !== expected)
-        throw new ValidationError([
-          {
-            path: 'from',
-            message: `${params.from}: ${table} restored ${String(got)} rows, the manifest says ${expected}.`,
-          },
-        ])
-      tables[table] = got
-    }
-    await engine.close()
-    return { path, tables }
-  } catch (e) {
-    await engine.close()
-    rmSync(path, { force: true })
-    rmSync(`${path}.wal`, { force: true })
-    throw e
-  }
+export function restoreBackup(params: RestoreParams): Promise<RestoreResult> {
+  return restore(openInternals, params)
 }

@@ -104,7 +104,7 @@ function formatIngestMessage(issues: RecordIssue[], total: number): string {
 /**
  * The domain (or another addressed resource) does not exist.
  * @example
- * await engine.sentimentThemes({ domainId: unknownId }) // throws NotFoundError
+ * await engine.computeSentimentThemes({ domainId: unknownId }) // throws NotFoundError
  */
 export class NotFoundError extends VisibilityError {
   override name = 'NotFoundError' as const

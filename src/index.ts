@@ -10,6 +10,7 @@
 export { openEngine, SCHEMA_VERSION } from './engine.js'
 export * from './errors.js'
 export * from './types.js'
+export * from './foundation/vocabulary.js'
 
-// Operations (issue 13): building a database from a backup.
+// Operations (docs/API.md, "Operations endpoints"): building a database from a backup.
 export { restoreBackup } from './engine.js'

@@ -1,5 +1,5 @@
 /**
- * Who an API key may read (semantics.md section 8): the domains of its scoped teams, narrowed by
+ * Who an API key may read (docs/API.md, "Authentication and keys"): the domains of its scoped teams, narrowed by
  * its allowlist when it has one, whose team has developer access on. The domains listing
  * (queries/listings.ts) and the HTTP domain checks (api/access.ts) both decide with these.
  */

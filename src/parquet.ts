@@ -1,5 +1,5 @@
 /**
- * Parquet in and out: the flat tables of semantics.md 1.2, written with DuckDB's COPY (paths are
+ * Parquet in and out: the flat tables of docs/API.md, "Ingest: records", written with DuckDB's COPY (paths are
  * bound parameters) and read back with read_parquet into flat rows.
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'

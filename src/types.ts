@@ -1,27 +1,21 @@
 import type { Table as ArrowTable } from 'apache-arrow'
+import type {
+  BRAND_METRICS,
+  CHANNELS,
+  DELETE_ENTITIES,
+  GRANULARITIES,
+  PLANS,
+} from './foundation/vocabulary.js'
 
 /**
- * Public types of the engine: input records (semantics.md section 1), compute parameters and the
- * documented response payloads (api-reference.md section 2). Field order in the payload types is the
+ * Public types of the engine: input records (docs/API.md, "Ingest: records"), compute parameters and the
+ * documented response payloads (docs/API.md, "Reports"). Field order in the payload types is the
  * order of the JSON the engine produces.
  */
 
-/** The seven generic channel names. */
-export const CHANNELS = [
-  'chatgpt',
-  'perplexity',
-  'gemini',
-  'claude',
-  'copilot',
-  'google-ai-overviews',
-  'google-ai-mode',
-] as const
 export type Channel = (typeof CHANNELS)[number]
 
-export const PLANS = ['free', 'starter', 'pro', 'business', 'enterprise'] as const
 export type Plan = (typeof PLANS)[number]
-/** Plans that include the sentiment endpoints. */
-export const SENTIMENT_PLANS: readonly Plan[] = ['pro', 'business', 'enterprise']
 
 export interface TeamRecord {
   type: 'team'
@@ -118,12 +112,10 @@ export interface IngestResult {
 /** A clock: a Date or an ISO 8601 string. */
 export type Clock = Date | string
 
-/** Bucket sizes of a time series (extensions section 9): UTC dates, ISO weeks (Monday first), calendar months. */
-export const GRANULARITIES = ['day', 'week', 'month'] as const
 export type Granularity = (typeof GRANULARITIES)[number]
 
 /**
- * An explicit window instead of `days` (extensions section 9): both dates or neither, start <= end
+ * An explicit window instead of `days` (docs/API.md, "Date ranges and buckets"): both dates or neither, start <= end
  * <= today (UTC), at most 365 days, both included.
  */
 export interface DateRangeParams {
@@ -246,7 +238,7 @@ export interface SentimentThemesPayload extends RangeEcho {
 // ---------------------------------------------------------------------------------------------
 // Listings, rankings and brand time series (extensions.md sections 3-5).
 
-/** What an API key says about its reach, as the listings take it (semantics.md 8). */
+/** What an API key says about its reach, as the listings take it (docs/API.md, "Authentication and keys"). */
 export interface KeyScope {
   /** The key's own team. */
   teamId: string
@@ -296,7 +288,6 @@ export interface ModelLeaderboardParams extends DateRangeParams {
   days?: number
   now?: Clock
 }
-export const BRAND_METRICS = ['visibility', 'mentions', 'citations', 'citability'] as const
 export type BrandMetric = (typeof BRAND_METRICS)[number]
 export interface BrandSeriesParams extends BrandReportParams, GranularityParams {
   /** Which of the four brand time series. */
@@ -466,7 +457,7 @@ export interface OpenEngineOptions {
   tempDirectory?: string
 }
 
-/** The flat tables of semantics.md 1.2, as Arrow tables (any subset). */
+/** The flat tables of docs/API.md, "Ingest: records", as Arrow tables (any subset). */
 export type ArrowTables = Partial<
   Record<
     | 'teams'
@@ -510,7 +501,7 @@ export type RecordSource = Iterable<unknown> | AsyncIterable<unknown>
  * const payload = await engine.computePromptSeries({ domainId, days: 7 })
  * await engine.close()
  */
-export interface Engine {
+export interface Engine extends DeprecatedEngineMethods {
   /** Validates and stores records in one transaction (all or nothing). */
   ingest(records: RecordSource): Promise<IngestResult>
   /**
@@ -528,35 +519,35 @@ export interface Engine {
   exportParquet(dir: string, options?: ExportParquetOptions): Promise<ExportResult>
   computePromptSeries(params: PromptSeriesParams): Promise<PromptSeriesPayload>
   computeCompetitorSeries(params: CompetitorSeriesParams): Promise<CompetitorSeriesPayload>
-  sentimentOverview(params: SentimentParams): Promise<SentimentOverviewPayload>
-  sentimentThemes(params: SentimentParams): Promise<SentimentThemesPayload>
+  computeSentimentOverview(params: SentimentParams): Promise<SentimentOverviewPayload>
+  computeSentimentThemes(params: SentimentParams): Promise<SentimentThemesPayload>
 
-  // Listings, rankings and brand time series (extensions 3-5).
+  // Listings, rankings and brand time series (docs/API.md, "Listings", "Rankings", "Brand time series").
   /**
    * The key's team, scope and rate-limit state (GET /api/v1/validate): the library takes what the
    * key says and the rate-limit window the caller keeps.
    */
-  validate(params: ValidateParams): Promise<ValidatePayload>
+  computeKeyCheck(params: ValidateParams): Promise<ValidatePayload>
   /** The domains a key may read, by name then id (every domain without a key), as one page. */
-  listDomains(params?: ListDomainsParams): Promise<ListDomainsPayload>
+  computeDomainList(params?: ListDomainsParams): Promise<ListDomainsPayload>
   /** A page of the domain's prompts, newest first (by created_at; unknown last), then by id. */
-  listPrompts(params: ListPromptsParams): Promise<ListPromptsPayload>
+  computePromptList(params: ListPromptsParams): Promise<ListPromptsPayload>
   /** The brand and every competitor ranked over the window. */
-  brandRankings(params: BrandRankingsParams): Promise<BrandRankingsPayload>
+  computeBrandRankings(params: BrandRankingsParams): Promise<BrandRankingsPayload>
   /** Per channel with analyses in the window, the brand's visibility and position. */
-  modelLeaderboard(params: ModelLeaderboardParams): Promise<ModelLeaderboardPayload>
+  computeModelLeaderboard(params: ModelLeaderboardParams): Promise<ModelLeaderboardPayload>
   /** One of the four brand time series (visibility, mentions, citations, citability). */
-  brandSeries(params: BrandSeriesParams): Promise<BrandSeriesPayload>
+  computeBrandSeries(params: BrandSeriesParams): Promise<BrandSeriesPayload>
 
-  // Citations, cited domains, fan-out queries and sentiment over time (extensions sections 6, 7).
+  // Citations, cited domains, fan-out queries and sentiment over time (docs/API.md, "Citations, fan-out and sentiment over time").
   /** The cited URLs of the window's analyses, most cited first (the first `limit`). */
-  citations(params: CitationsParams): Promise<CitationsPayload>
+  computeCitations(params: CitationsParams): Promise<CitationsPayload>
   /** The cited hosts of the window's analyses, most cited first (the first `limit`). */
-  citedDomains(params: CitedDomainsParams): Promise<CitedDomainsPayload>
+  computeCitedDomains(params: CitedDomainsParams): Promise<CitedDomainsPayload>
   /** Per prompt, the fan-out queries of the window's analyses with how many analyses issued each. */
-  fanoutQueries(params: FanoutQueriesParams): Promise<FanoutQueriesPayload>
+  computeFanoutQueries(params: FanoutQueriesParams): Promise<FanoutQueriesPayload>
   /** The sentiment overview's numbers per UTC date with a theme. */
-  sentimentSeries(params: SentimentSeriesParams): Promise<SentimentSeriesPayload>
+  computeSentimentSeries(params: SentimentSeriesParams): Promise<SentimentSeriesPayload>
 
   /** A domain by id (any case), or null. */
   getDomain(id: string): Promise<DomainInfo | null>
@@ -577,13 +568,26 @@ export interface Engine {
   /** Whether the database is open. */
   readonly isOpen: boolean
   close(): Promise<void>
+
+  // Operations (docs/API.md, "Operations endpoints").
+  /**
+   * Deletes the analyses whose UTC date is before today - olderThanDays, with their rows and
+   * aggregates, in one transaction.
+   */
+  prune(params: PruneParams): Promise<PruneResult>
+  /**
+   * Writes a consistent snapshot into `dir` (missing or empty): the Parquet export, the API keys
+   * (hashes only) as api_keys.parquet, and manifest.json with row counts and a SHA-256 per file.
+   * Ingest waits while a served (hardened) database file is copied; queries go on.
+   */
+  backup(dir: string): Promise<BackupResult>
+  /** The file, its size and the aggregate cache (synchronous, cheap). */
+  status(): EngineStatus
 }
 
 // ---------------------------------------------------------------------------------------------
-// Operations (issue 13): delete records, retention, backups and the engine's runtime status.
+// Operations (docs/API.md, "Operations endpoints"): delete records, retention, backups and the engine's runtime status.
 
-/** What a `delete` record deletes, with everything under it (docs/API.md, "Delete records"). */
-export const DELETE_ENTITIES = ['team', 'domain', 'prompt', 'competitor', 'theme', 'analysis'] as const
 export type DeleteEntity = (typeof DELETE_ENTITIES)[number]
 
 /**
@@ -679,23 +683,7 @@ export interface EngineStatus {
   aggregateCache: { rows: number; entries: number; hits: number; misses: number }
 }
 
-export interface Engine {
-  /**
-   * Deletes the analyses whose UTC date is before today - olderThanDays, with their rows and
-   * aggregates, in one transaction.
-   */
-  prune(params: PruneParams): Promise<PruneResult>
-  /**
-   * Writes a consistent snapshot into `dir` (missing or empty): the Parquet export, the API keys
-   * (hashes only) as api_keys.parquet, and manifest.json with row counts and a SHA-256 per file.
-   * Ingest waits while a served (hardened) database file is copied; queries go on.
-   */
-  backup(dir: string): Promise<BackupResult>
-  /** The file, its size and the aggregate cache (synchronous, cheap). */
-  status(): EngineStatus
-}
-
-// Citations, cited domains, fan-out queries and sentiment over time (extensions sections 6, 7)
+// Citations, cited domains, fan-out queries and sentiment over time (docs/API.md, "Citations, fan-out and sentiment over time")
 
 /** Parameters of the citations and cited-domains reports. */
 export interface CitationsParams extends DateRangeParams {
@@ -805,4 +793,35 @@ export interface SentimentSeriesPayload extends RangeEcho, GranularityEcho {
   days: number
   model: string
   generated_at: string
+}
+
+/**
+ * The engine methods' names before every report took its `compute<Name>` name, kept for one
+ * release (docs/API.md, "Deprecated names"): each calls its new name.
+ */
+export interface DeprecatedEngineMethods {
+  /** @deprecated Use `computeSentimentOverview`. */
+  sentimentOverview(params: SentimentParams): Promise<SentimentOverviewPayload>
+  /** @deprecated Use `computeSentimentThemes`. */
+  sentimentThemes(params: SentimentParams): Promise<SentimentThemesPayload>
+  /** @deprecated Use `computeKeyCheck`. */
+  validate(params: ValidateParams): Promise<ValidatePayload>
+  /** @deprecated Use `computeDomainList`. */
+  listDomains(params?: ListDomainsParams): Promise<ListDomainsPayload>
+  /** @deprecated Use `computePromptList`. */
+  listPrompts(params: ListPromptsParams): Promise<ListPromptsPayload>
+  /** @deprecated Use `computeBrandRankings`. */
+  brandRankings(params: BrandRankingsParams): Promise<BrandRankingsPayload>
+  /** @deprecated Use `computeModelLeaderboard`. */
+  modelLeaderboard(params: ModelLeaderboardParams): Promise<ModelLeaderboardPayload>
+  /** @deprecated Use `computeBrandSeries`. */
+  brandSeries(params: BrandSeriesParams): Promise<BrandSeriesPayload>
+  /** @deprecated Use `computeCitations`. */
+  citations(params: CitationsParams): Promise<CitationsPayload>
+  /** @deprecated Use `computeCitedDomains`. */
+  citedDomains(params: CitedDomainsParams): Promise<CitedDomainsPayload>
+  /** @deprecated Use `computeFanoutQueries`. */
+  fanoutQueries(params: FanoutQueriesParams): Promise<FanoutQueriesPayload>
+  /** @deprecated Use `computeSentimentSeries`. */
+  sentimentSeries(params: SentimentSeriesParams): Promise<SentimentSeriesPayload>
 }

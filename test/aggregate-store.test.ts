@@ -28,12 +28,12 @@ async function everyPayload(engine: Engine, domainId: string) {
         out.push(await engine.computeCompetitorSeries({ domainId, days, now, model }))
       }
       for (const model of ['all', 'chatgpt', 'perplexity', 'gpt-5', 'sonar-pro', 'never-seen']) {
-        out.push(await engine.sentimentOverview({ domainId, days, now, model }))
-        out.push(await engine.sentimentThemes({ domainId, days, now, model }))
-        out.push(await engine.citations({ domainId, days, now, model }))
-        out.push(await engine.citedDomains({ domainId, days, now, model, limit: 1 }))
-        out.push(await engine.fanoutQueries({ domainId, days, now, model }))
-        out.push(await engine.sentimentSeries({ domainId, days, now, model }))
+        out.push(await engine.computeSentimentOverview({ domainId, days, now, model }))
+        out.push(await engine.computeSentimentThemes({ domainId, days, now, model }))
+        out.push(await engine.computeCitations({ domainId, days, now, model }))
+        out.push(await engine.computeCitedDomains({ domainId, days, now, model, limit: 1 }))
+        out.push(await engine.computeFanoutQueries({ domainId, days, now, model }))
+        out.push(await engine.computeSentimentSeries({ domainId, days, now, model }))
       }
     }
   }
@@ -70,7 +70,7 @@ describe('aggregate store', () => {
       ['Globex', 50],
     ])
     expect(
-      (await engine.sentimentOverview({ domainId: DOMAIN, days: 7, now: NOW })).data.total_mentions,
+      (await engine.computeSentimentOverview({ domainId: DOMAIN, days: 7, now: NOW })).data.total_mentions,
     ).toBe(6)
     await engine.close()
   })
@@ -113,18 +113,18 @@ describe('aggregate store', () => {
     const engine = await openEngine()
     await engine.ingest([...base(), analysis({ fanout_queries: ['crm'] })])
     const p = { domainId: DOMAIN, days: 7, now: NOW }
-    expect((await engine.citations(p)).data.total).toBe(1)
-    expect((await engine.fanoutQueries(p)).data.items[0]?.fanout_queries).toHaveLength(1)
+    expect((await engine.computeCitations(p)).data.total).toBe(1)
+    expect((await engine.computeFanoutQueries(p)).data.items[0]?.fanout_queries).toHaveLength(1)
     await engine.ingest([
       analysis({ citations: [{ url: 'https://globex.com/x', title: 'X' }], fanout_queries: ['crm', 'erp'] }),
     ])
-    expect((await engine.citations(p)).data.items.map((i) => [i.url, i.title])).toEqual([
+    expect((await engine.computeCitations(p)).data.items.map((i) => [i.url, i.title])).toEqual([
       ['https://globex.com/x', 'X'],
       ['https://www.acme.com/a', null],
     ])
-    expect((await engine.citedDomains(p)).data.total).toBe(2)
+    expect((await engine.computeCitedDomains(p)).data.total).toBe(2)
     expect(
-      (await engine.fanoutQueries(p)).data.items[0]?.fanout_queries.map((q) => [q.query, q.count]),
+      (await engine.computeFanoutQueries(p)).data.items[0]?.fanout_queries.map((q) => [q.query, q.count]),
     ).toEqual([
       ['crm', 2],
       ['erp', 1],

@@ -36,8 +36,8 @@ export async function everyPayload(e: Engine, domainIds: string[]) {
         await e.computePromptSeries(p).catch((x: Error) => x.name),
         await e.computeCompetitorSeries(p).catch((x: Error) => x.name),
         await e.computeCompetitorSeries({ ...p, model: 'chatgpt' }).catch((x: Error) => x.name),
-        await e.sentimentOverview(p).catch((x: Error) => x.name),
-        await e.sentimentThemes({ ...p, model: 'perplexity' }).catch((x: Error) => x.name),
+        await e.computeSentimentOverview(p).catch((x: Error) => x.name),
+        await e.computeSentimentThemes({ ...p, model: 'perplexity' }).catch((x: Error) => x.name),
       )
     }
   }
@@ -116,7 +116,7 @@ describe('backup', () => {
       for (const secret of Object.values(keys))
         expect(await restored.verifyApiKey(secret)).toEqual(await engine.verifyApiKey(secret))
       expect(await restored.verifyApiKey(keys.revoked)).toBeNull()
-      expect((await restored.listDomains()).data).toEqual((await engine.listDomains()).data)
+      expect((await restored.computeDomainList()).data).toEqual((await engine.computeDomainList()).data)
     } finally {
       await restored.close()
     }

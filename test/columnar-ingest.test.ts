@@ -1,5 +1,5 @@
 /**
- * Parquet and Arrow ingest read their tables column by column (src/parquet.ts, src/arrow/from-arrow.ts,
+ * Parquet and Arrow ingest read their tables column by column (src/parquet.ts, src/ingest/from-arrow.ts,
  * src/ingest/flat.ts): text beyond ASCII and beyond the BMP, nulls, tables in several parts or
  * batches, and Arrow's other types must give what the same records give.
  */
@@ -28,11 +28,11 @@ async function payloads(engine: Engine) {
   const p = { domainId: DOMAIN, days: 30, now: NOW }
   return [
     await engine.stats(),
-    await engine.citations({ ...p, limit: 1000 }),
-    await engine.fanoutQueries(p),
+    await engine.computeCitations({ ...p, limit: 1000 }),
+    await engine.computeFanoutQueries(p),
     await engine.computeCompetitorSeries({ ...p, model: 'all' }),
-    await engine.sentimentOverview({ ...p, model: 'all' }),
-    await engine.sentimentThemes({ ...p, model: 'all' }),
+    await engine.computeSentimentOverview({ ...p, model: 'all' }),
+    await engine.computeSentimentThemes({ ...p, model: 'all' }),
   ]
 }
 

@@ -48,11 +48,11 @@ const EXPECTED_PROMPTS = [
 ]
 
 async function stored(e: Engine) {
-  const domains = (await e.listDomains({ now: NOW })).data.items.map(({ id, created_at }) => ({
+  const domains = (await e.computeDomainList({ now: NOW })).data.items.map(({ id, created_at }) => ({
     id,
     created_at,
   }))
-  const prompts = (await e.listPrompts({ domainId: DOMAIN, now: NOW })).data.items.map(
+  const prompts = (await e.computePromptList({ domainId: DOMAIN, now: NOW })).data.items.map(
     ({ id, created_at }) => ({
       id,
       created_at,

@@ -19,7 +19,7 @@ import { isIngestError, openEngine, type Engine } from '../src/index.js'
 import { FLAT_TABLES } from '../src/ingest/flat.js'
 import { RefusedCall } from './reference/deletions.js'
 import { ReferenceModel } from './reference/model.js'
-import { compareText as byText } from '../src/queries/compare.js'
+import { compareText as byText } from '../src/foundation/compare.js'
 import { deletionDatasetArb, paramsFor, queryArb, type Query } from './support/arbitraries.js'
 
 const numRuns = Math.max(10, Math.round(Number(process.env.PROPERTY_RUNS ?? 75) / 3))
@@ -40,8 +40,8 @@ const enginePayloads = (e: Engine, ids: string[], q: Query) =>
     async (p) => [
       await e.computePromptSeries(p.prompt),
       await e.computeCompetitorSeries(p.competitor),
-      await e.sentimentOverview(p.sentiment),
-      await e.sentimentThemes(p.sentiment),
+      await e.computeSentimentOverview(p.sentiment),
+      await e.computeSentimentThemes(p.sentiment),
     ],
     ids,
     q,
@@ -49,10 +49,10 @@ const enginePayloads = (e: Engine, ids: string[], q: Query) =>
 const modelPayloads = (m: ReferenceModel, ids: string[], q: Query) =>
   payloads(
     async (p) => [
-      m.promptSeries(p.prompt),
-      m.competitorSeries(p.competitor),
-      m.sentimentOverview(p.sentiment),
-      m.sentimentThemes(p.sentiment),
+      m.computePromptSeries(p.prompt),
+      m.computeCompetitorSeries(p.competitor),
+      m.computeSentimentOverview(p.sentiment),
+      m.computeSentimentThemes(p.sentiment),
     ],
     ids,
     q,
@@ -196,7 +196,7 @@ describe('deletions equal the reference model on random data with random deletio
                   expect(await enginePayloads(engine, ds.domainIds, q)).toEqual(
                     await modelPayloads(model, ds.domainIds, q),
                   )
-                const listed = (await engine.listDomains()).data.items
+                const listed = (await engine.computeDomainList()).data.items
                 expect(listed.map(({ id, name, website }) => ({ id, name, website }))).toEqual(
                   model
                     .storedRecords()

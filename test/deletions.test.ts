@@ -125,8 +125,8 @@ async function payloads(e: Engine, domainId: string) {
     for (const run of [
       () => e.computePromptSeries(p),
       () => e.computeCompetitorSeries(p),
-      () => e.sentimentOverview(p),
-      () => e.sentimentThemes(p),
+      () => e.computeSentimentOverview(p),
+      () => e.computeSentimentThemes(p),
     ])
       out.push(await run().catch((x: Error) => x.name))
   }
@@ -226,7 +226,7 @@ describe('cascades: each delete takes what lies under it, and the store is as if
     expect(await engine.getDomain(DOMAIN)).toBeNull()
     await expect(engine.computePromptSeries({ domainId: DOMAIN })).rejects.toThrow(/not found/)
     expect(await payloads(engine, OTHER_DOMAIN)).toEqual(other)
-    expect((await engine.listDomains()).data.items.map((d) => d.id).sort()).toEqual(
+    expect((await engine.computeDomainList()).data.items.map((d) => d.id).sort()).toEqual(
       [SIDE_DOMAIN, OTHER_DOMAIN, OTHER_SIDE_DOMAIN].sort(),
     )
   })

@@ -239,7 +239,7 @@ describe('demo seeded into an engine', () => {
     expect(new Set(items.map((i) => Math.round(i.avg_visibility))).size).toBe(items.length)
     const brand = items[0]!.series.map((p) => p.visibility)
     expect(Math.max(...brand) - Math.min(...brand)).toBeGreaterThan(10)
-    const themes = await engine.sentimentThemes({ domainId: demoDomainId(0), days: 90, now: NOW })
+    const themes = await engine.computeSentimentThemes({ domainId: demoDomainId(0), days: 90, now: NOW })
     expect(new Set(themes.data.items.map((t) => t.sentiment))).toEqual(new Set(['positive', 'negative']))
   })
 

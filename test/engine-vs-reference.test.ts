@@ -70,7 +70,7 @@ describe('engine equals the reference model on random datasets', () => {
         fc.asyncProperty(datasetArb, queries, fc.boolean(), (ds, qs, viaFile) =>
           withBoth(ds, qs, viaFile, async (engine, model, q) => {
             const p = paramsFor(ds, q).prompt
-            expect(await engine.computePromptSeries(p)).toEqual(model.promptSeries(p))
+            expect(await engine.computePromptSeries(p)).toEqual(model.computePromptSeries(p))
           }),
         ),
         { numRuns },
@@ -86,7 +86,7 @@ describe('engine equals the reference model on random datasets', () => {
         fc.asyncProperty(datasetArb, queries, fc.boolean(), (ds, qs, viaFile) =>
           withBoth(ds, qs, viaFile, async (engine, model, q) => {
             const p = paramsFor(ds, q).competitor
-            expect(await engine.computeCompetitorSeries(p)).toEqual(model.competitorSeries(p))
+            expect(await engine.computeCompetitorSeries(p)).toEqual(model.computeCompetitorSeries(p))
           }),
         ),
         { numRuns },
@@ -102,7 +102,7 @@ describe('engine equals the reference model on random datasets', () => {
         fc.asyncProperty(datasetArb, queries, fc.boolean(), (ds, qs, viaFile) =>
           withBoth(ds, qs, viaFile, async (engine, model, q) => {
             const p = paramsFor(ds, q).sentiment
-            expect(await engine.sentimentOverview(p)).toEqual(model.sentimentOverview(p))
+            expect(await engine.computeSentimentOverview(p)).toEqual(model.computeSentimentOverview(p))
           }),
         ),
         { numRuns },
@@ -118,7 +118,7 @@ describe('engine equals the reference model on random datasets', () => {
         fc.asyncProperty(datasetArb, queries, fc.boolean(), (ds, qs, viaFile) =>
           withBoth(ds, qs, viaFile, async (engine, model, q) => {
             const p = paramsFor(ds, q).sentiment
-            expect(await engine.sentimentThemes(p)).toEqual(model.sentimentThemes(p))
+            expect(await engine.computeSentimentThemes(p)).toEqual(model.computeSentimentThemes(p))
           }),
         ),
         { numRuns },
@@ -186,20 +186,20 @@ describe('engine equals the reference model on the listings, rankings and brand 
                   expect(await engineCall).toEqual(expected)
                 }
                 const rateLimit = { limitPerMinute: 100, used, resetAt: '2026-11-20T15:01:00Z' }
-                await same(engine.validate({ key, rateLimit, now }), () =>
-                  model.validate({ key, rateLimit, now }),
+                await same(engine.computeKeyCheck({ key, rateLimit, now }), () =>
+                  model.computeKeyCheck({ key, rateLimit, now }),
                 )
-                await same(engine.listDomains({ key, now }), () => model.listDomains({ key, now }))
+                await same(engine.computeDomainList({ key, now }), () => model.computeDomainList({ key, now }))
                 const page = { domainId, page: q.page, size: q.size, now }
-                await same(engine.listPrompts(page), () => model.listPrompts(page))
+                await same(engine.computePromptList(page), () => model.computePromptList(page))
                 const report = { domainId, days, model: m, now }
-                await same(engine.brandRankings(report), () => model.brandRankings(report))
-                await same(engine.modelLeaderboard({ domainId, days, now }), () =>
-                  model.modelLeaderboard({ domainId, days, now }),
+                await same(engine.computeBrandRankings(report), () => model.computeBrandRankings(report))
+                await same(engine.computeModelLeaderboard({ domainId, days, now }), () =>
+                  model.computeModelLeaderboard({ domainId, days, now }),
                 )
                 for (const metric of METRICS) {
-                  await same(engine.brandSeries({ ...report, metric }), () =>
-                    model.brandSeries({ ...report, metric }),
+                  await same(engine.computeBrandSeries({ ...report, metric }), () =>
+                    model.computeBrandSeries({ ...report, metric }),
                   )
                 }
               },
@@ -221,14 +221,14 @@ describe('engine equals the reference model on random datasets with titles, page
       'prompt series (ranges, buckets)',
       (e: Engine, m: ReferenceModel, ds: ExtDataset, q: ExtQuery) => {
         const p = extParamsFor(ds, q).promptSeries
-        return [e.computePromptSeries(p), m.promptSeries(p)] as const
+        return [e.computePromptSeries(p), m.computePromptSeries(p)] as const
       },
     ],
     [
       'competitor series (ranges, buckets)',
       (e: Engine, m: ReferenceModel, ds: ExtDataset, q: ExtQuery) => {
         const p = extParamsFor(ds, q).competitorSeries
-        return [e.computeCompetitorSeries(p), m.competitorSeries(p)] as const
+        return [e.computeCompetitorSeries(p), m.computeCompetitorSeries(p)] as const
       },
     ],
     [
@@ -236,8 +236,8 @@ describe('engine equals the reference model on random datasets with titles, page
       (e: Engine, m: ReferenceModel, ds: ExtDataset, q: ExtQuery) => {
         const p = extParamsFor(ds, q).report
         return [
-          Promise.all([e.sentimentOverview(p), e.sentimentThemes(p)]),
-          [m.sentimentOverview(p), m.sentimentThemes(p)],
+          Promise.all([e.computeSentimentOverview(p), e.computeSentimentThemes(p)]),
+          [m.computeSentimentOverview(p), m.computeSentimentThemes(p)],
         ] as const
       },
     ],
@@ -247,11 +247,11 @@ describe('engine equals the reference model on random datasets with titles, page
         const p = extParamsFor(ds, q)
         return [
           Promise.all([
-            e.brandRankings(p.report),
-            e.modelLeaderboard(p.leaderboard),
-            e.brandSeries(p.brandSeries),
+            e.computeBrandRankings(p.report),
+            e.computeModelLeaderboard(p.leaderboard),
+            e.computeBrandSeries(p.brandSeries),
           ]),
-          [m.brandRankings(p.report), m.modelLeaderboard(p.leaderboard), m.brandSeries(p.brandSeries)],
+          [m.computeBrandRankings(p.report), m.computeModelLeaderboard(p.leaderboard), m.computeBrandSeries(p.brandSeries)],
         ] as const
       },
     ],
@@ -259,28 +259,28 @@ describe('engine equals the reference model on random datasets with titles, page
       'citations',
       (e: Engine, m: ReferenceModel, ds: ExtDataset, q: ExtQuery) => {
         const p = extParamsFor(ds, q).citations
-        return [e.citations(p), m.citations(p)] as const
+        return [e.computeCitations(p), m.computeCitations(p)] as const
       },
     ],
     [
       'cited domains',
       (e: Engine, m: ReferenceModel, ds: ExtDataset, q: ExtQuery) => {
         const p = extParamsFor(ds, q).citations
-        return [e.citedDomains(p), m.citedDomains(p)] as const
+        return [e.computeCitedDomains(p), m.computeCitedDomains(p)] as const
       },
     ],
     [
       'fan-out queries',
       (e: Engine, m: ReferenceModel, ds: ExtDataset, q: ExtQuery) => {
         const p = extParamsFor(ds, q).report
-        return [e.fanoutQueries(p), m.fanoutQueries(p)] as const
+        return [e.computeFanoutQueries(p), m.computeFanoutQueries(p)] as const
       },
     ],
     [
       'sentiment time series',
       (e: Engine, m: ReferenceModel, ds: ExtDataset, q: ExtQuery) => {
         const p = extParamsFor(ds, q).sentimentSeries
-        return [e.sentimentSeries(p), m.sentimentSeries(p)] as const
+        return [e.computeSentimentSeries(p), m.computeSentimentSeries(p)] as const
       },
     ],
   ] as const

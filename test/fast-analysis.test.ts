@@ -6,7 +6,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { isPlainValidAnalysis } from '../src/schemas/fast-analysis.js'
 import { analysisSchema } from '../src/schemas/records.js'
-import { CHANNELS } from '../src/types.js'
+import { CHANNELS } from '../src/foundation/vocabulary.js'
 
 const hex = (n: number) => fc.stringMatching(new RegExp(`^[0-9a-fA-F]{${n}}$`))
 const uuid = fc.tuple(hex(8), hex(4), hex(4), hex(4), hex(12)).map((p) => p.join('-'))

@@ -47,22 +47,22 @@ function shapeProblems(fn: GoldenFunction, payload: Record<string, unknown>): st
 }
 
 type Runner = {
-  promptSeries(p: ReturnType<typeof toParams>): unknown
-  competitorSeries(p: ReturnType<typeof toParams>): unknown
-  sentimentOverview(p: ReturnType<typeof toParams>): unknown
-  sentimentThemes(p: ReturnType<typeof toParams>): unknown
+  computePromptSeries(p: ReturnType<typeof toParams>): unknown
+  computeCompetitorSeries(p: ReturnType<typeof toParams>): unknown
+  computeSentimentOverview(p: ReturnType<typeof toParams>): unknown
+  computeSentimentThemes(p: ReturnType<typeof toParams>): unknown
 }
 async function compute(runner: Runner, c: GoldenCase): Promise<unknown> {
   const p = toParams(c.params)
   switch (c.fn) {
     case 'prompt-series':
-      return runner.promptSeries(p)
+      return runner.computePromptSeries(p)
     case 'competitor-series':
-      return runner.competitorSeries(p)
+      return runner.computeCompetitorSeries(p)
     case 'sentiment-overview':
-      return runner.sentimentOverview(p)
+      return runner.computeSentimentOverview(p)
     case 'sentiment-themes':
-      return runner.sentimentThemes(p)
+      return runner.computeSentimentThemes(p)
   }
 }
 
@@ -111,10 +111,10 @@ describe('golden cases', () => {
       for (const c of cases.filter((x) => x.params.dataset === dataset)) {
         it(`${c.fn}/${c.name}`, async () => {
           const runner: Runner = {
-            promptSeries: (p) => engine.computePromptSeries(p),
-            competitorSeries: (p) => engine.computeCompetitorSeries(p),
-            sentimentOverview: (p) => engine.sentimentOverview(p),
-            sentimentThemes: (p) => engine.sentimentThemes(p),
+            computePromptSeries: (p) => engine.computePromptSeries(p),
+            computeCompetitorSeries: (p) => engine.computeCompetitorSeries(p),
+            computeSentimentOverview: (p) => engine.computeSentimentOverview(p),
+            computeSentimentThemes: (p) => engine.computeSentimentThemes(p),
           }
           const payload = (await compute(runner, c)) as Record<string, unknown>
           expect(payload).toEqual(readJson(c.expectedPath))

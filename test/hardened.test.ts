@@ -15,13 +15,13 @@ it('a hardened engine ingests NDJSON and computes; its export is read from a cop
   const dir = mkdtempSync(join(tmpdir(), 'va-hard-'))
   const engine = await openEngine({ path: join(dir, 'store.duckdb'), hardened: true })
   await engine.ingestFile(example)
-  const overview = await engine.sentimentOverview({ domainId: DOMAIN, days: 7, now: '2026-11-20T15:00:00Z' })
+  const overview = await engine.computeSentimentOverview({ domainId: DOMAIN, days: 7, now: '2026-11-20T15:00:00Z' })
   expect(overview.data).toEqual({ positive_percent: 50, negative_percent: 50, total_mentions: 7 })
   await expect(engine.exportParquet(join(dir, 'out'))).resolves.toMatchObject({
     tables: { analyses: 6, mentions: 9, citations: 4 },
   })
   expect(overview).toEqual(
-    await engine.sentimentOverview({ domainId: DOMAIN, days: 7, now: '2026-11-20T15:00:00Z' }),
+    await engine.computeSentimentOverview({ domainId: DOMAIN, days: 7, now: '2026-11-20T15:00:00Z' }),
   )
   await engine.close()
 })
@@ -50,5 +50,5 @@ it('API keys: shown once, stored as a SHA-256 hash, verified, revoked', async ()
   const bytes =
     readFileSync(path).toString('latin1') + readFileSync(`${path}.wal`, { flag: 'a+' }).toString('latin1')
   expect(bytes.includes(key)).toBe(false)
-  await expect(engine.listDomains()).rejects.toBeInstanceOf(EngineClosedError)
+  await expect(engine.computeDomainList()).rejects.toBeInstanceOf(EngineClosedError)
 })

@@ -41,12 +41,12 @@ async function payloads(engine: Engine) {
     for (const days of [2, 30]) {
       out.push(await engine.computePromptSeries({ domainId, days, now: NOW }))
       out.push(await engine.computeCompetitorSeries({ domainId, days, now: NOW }))
-      out.push(await engine.sentimentOverview({ domainId, days, now: NOW }))
-      out.push(await engine.sentimentThemes({ domainId, days, now: NOW }))
-      out.push(await engine.citations({ domainId, days, now: NOW }))
-      out.push(await engine.citedDomains({ domainId, days, now: NOW }))
-      out.push(await engine.fanoutQueries({ domainId, days, now: NOW }))
-      out.push(await engine.sentimentSeries({ domainId, days, now: NOW }))
+      out.push(await engine.computeSentimentOverview({ domainId, days, now: NOW }))
+      out.push(await engine.computeSentimentThemes({ domainId, days, now: NOW }))
+      out.push(await engine.computeCitations({ domainId, days, now: NOW }))
+      out.push(await engine.computeCitedDomains({ domainId, days, now: NOW }))
+      out.push(await engine.computeFanoutQueries({ domainId, days, now: NOW }))
+      out.push(await engine.computeSentimentSeries({ domainId, days, now: NOW }))
     }
   }
   return out

@@ -18,8 +18,8 @@ async function payloads(engine: Engine, domainId: string) {
     for (const model of ['all', 'chatgpt'])
       out.push(await engine.computeCompetitorSeries({ domainId, days, now: NOW, model }))
     for (const model of ['all', 'gpt-5']) {
-      out.push(await engine.sentimentOverview({ domainId, days, now: NOW, model }))
-      out.push(await engine.sentimentThemes({ domainId, days, now: NOW, model }))
+      out.push(await engine.computeSentimentOverview({ domainId, days, now: NOW, model }))
+      out.push(await engine.computeSentimentThemes({ domainId, days, now: NOW, model }))
     }
   }
   return out

@@ -26,8 +26,8 @@ async function payloads(e: Engine) {
   return [
     await e.computePromptSeries(p),
     await e.computeCompetitorSeries(p),
-    await e.sentimentOverview(p),
-    await e.sentimentThemes(p),
+    await e.computeSentimentOverview(p),
+    await e.computeSentimentThemes(p),
   ]
 }
 

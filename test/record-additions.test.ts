@@ -23,8 +23,8 @@ async function payloads(engine: Engine, domainId: string, now = NOW) {
   for (const days of [1, 7, 30, 365]) {
     for (const model of ['all', 'chatgpt', 'gpt-5']) {
       const p = { domainId, days, model, now }
-      out.push(await engine.citations(p), await engine.citedDomains(p), await engine.fanoutQueries(p))
-      out.push(await engine.sentimentSeries(p), await engine.sentimentThemes(p))
+      out.push(await engine.computeCitations(p), await engine.computeCitedDomains(p), await engine.computeFanoutQueries(p))
+      out.push(await engine.computeSentimentSeries(p), await engine.computeSentimentThemes(p))
     }
     out.push(await engine.computePromptSeries({ domainId, days, now }))
     out.push(await engine.computeCompetitorSeries({ domainId, days, now }))
@@ -154,7 +154,7 @@ describe('Arrow', () => {
         { analysis_id: a.id, query: 'a', ord: 0 },
       ]),
     })
-    expect((await engine.citations({ domainId: DOMAIN, now: NOW })).data.items[0]?.title).toBe('Later')
+    expect((await engine.computeCitations({ domainId: DOMAIN, now: NOW })).data.items[0]?.title).toBe('Later')
     const dir = join(tmp(), 'ord')
     await engine.exportParquet(dir)
     const db = await DuckDBInstance.create(':memory:')
@@ -234,7 +234,7 @@ describe('Parquet export', () => {
     await copy.ingestFile(dir)
     expect(await copy.stats()).toEqual(await source.stats())
     expect(await payloads(copy, DOMAIN)).toEqual(await payloads(source, DOMAIN))
-    const top = await copy.citations({ domainId: DOMAIN, days: 7, now: NOW })
+    const top = await copy.computeCitations({ domainId: DOMAIN, days: 7, now: NOW })
     expect(top.data.items[0]).toMatchObject({ url, title: 'Second', page_type: 'product', frequency: 3 })
     // A second export of the copy writes the same rows.
     expect((await copy.exportParquet(join(tmp(), 'again'))).tables).toEqual(tables)
@@ -254,7 +254,7 @@ describe('files of schema version 1 (fixtures/legacy, written before the additio
     await fromNdjson.ingestFile(example)
     expect(await fromExport.stats()).toEqual(await fromNdjson.stats())
     expect(await payloads(fromExport, EXAMPLE_DOMAIN)).toEqual(await payloads(fromNdjson, EXAMPLE_DOMAIN))
-    const cited = await fromExport.citations({ domainId: EXAMPLE_DOMAIN, days: 365, now: NOW })
+    const cited = await fromExport.computeCitations({ domainId: EXAMPLE_DOMAIN, days: 365, now: NOW })
     expect(cited.data.items.length).toBeGreaterThan(0)
     expect(cited.data.items.every((i) => i.title === null && i.page_type === null)).toBe(true)
     await fromExport.close()

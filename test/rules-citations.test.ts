@@ -77,13 +77,13 @@ async function withEngine<T>(records: unknown[], fn: (e: Engine) => Promise<T>):
 }
 
 const citations = (e: Engine, p: { days?: number; model?: string; limit?: number } = {}) =>
-  e.citations({ domainId: D, days: 7, now: NOW, ...p })
+  e.computeCitations({ domainId: D, days: 7, now: NOW, ...p })
 const citedDomains = (e: Engine, p: { days?: number; model?: string; limit?: number } = {}) =>
-  e.citedDomains({ domainId: D, days: 7, now: NOW, ...p })
+  e.computeCitedDomains({ domainId: D, days: 7, now: NOW, ...p })
 const fanout = (e: Engine, p: { days?: number; model?: string } = {}) =>
-  e.fanoutQueries({ domainId: D, days: 7, now: NOW, ...p })
+  e.computeFanoutQueries({ domainId: D, days: 7, now: NOW, ...p })
 const sentimentSeries = (e: Engine, p: { days?: number; model?: string } = {}) =>
-  e.sentimentSeries({ domainId: D, days: 7, now: NOW, ...p })
+  e.computeSentimentSeries({ domainId: D, days: 7, now: NOW, ...p })
 
 describe('1. record additions as the reports show them', () => {
   it('title and page_type: absent or null read as null', async () => {
@@ -331,7 +331,7 @@ describe('6. citations', () => {
   })
 
   it('citations: the echo is domain_id, days, model, limit (defaults 30, all, 100), generated_at', async () => {
-    const payload = await withEngine(base(), (e) => e.citations({ domainId: D.toUpperCase(), now: NOW }))
+    const payload = await withEngine(base(), (e) => e.computeCitations({ domainId: D.toUpperCase(), now: NOW }))
     expect(payload).toEqual({
       data: { items: [], total: 0 },
       domain_id: D,
@@ -564,7 +564,7 @@ describe('7. sentiment time series', () => {
       ],
       async (e) => {
         expect((await sentimentSeries(e)).data.items).toEqual([])
-        await expect(e.sentimentSeries({ domainId: 'nope', now: NOW })).rejects.toThrow(
+        await expect(e.computeSentimentSeries({ domainId: 'nope', now: NOW })).rejects.toThrow(
           'domain_id must be a UUID.',
         )
       },

@@ -42,20 +42,20 @@ describe('3. listings', () => {
   it('validate: remaining counts this request and never goes below 0; reset_at in UTC', async () => {
     await withEngine(tenants(), async (e) => {
       const rateLimit = { limitPerMinute: 60, used: 1, resetAt: '2026-11-20T12:01:00-03:00' }
-      const r = await e.validate({ key: key(), rateLimit, now: NOW })
+      const r = await e.computeKeyCheck({ key: key(), rateLimit, now: NOW })
       expect(r.data.rate_limit).toEqual({
         limit_per_minute: 60,
         remaining: 59,
         reset_at: '2026-11-20T15:01:00Z',
       })
-      const over = await e.validate({ key: key(), rateLimit: { ...rateLimit, used: 61 }, now: NOW })
+      const over = await e.computeKeyCheck({ key: key(), rateLimit: { ...rateLimit, used: 61 }, now: NOW })
       expect(over.data.rate_limit.remaining).toBe(0)
     })
   })
   it('validate: the key team, its scope lower-cased, distinct and sorted; an unknown team is not found', async () => {
     await withEngine(tenants(), async (e) => {
       const rateLimit = { limitPerMinute: 60, used: 1, resetAt: NOW }
-      const r = await e.validate({
+      const r = await e.computeKeyCheck({
         key: key({
           teamId: TEAM2.toUpperCase(),
           scopeTeamIds: [TEAM2, TEAM.toUpperCase(), TEAM2],
@@ -73,26 +73,26 @@ describe('3. listings', () => {
         allowed_domains: [D, D3],
       })
       await expect(
-        e.validate({ key: key({ teamId: 'eeeeeeee-0000-4000-8000-000000000000' }), rateLimit }),
+        e.computeKeyCheck({ key: key({ teamId: 'eeeeeeee-0000-4000-8000-000000000000' }), rateLimit }),
       ).rejects.toBeInstanceOf(NotFoundError)
     })
   })
   it('domains: only the scoped teams with developer access, narrowed by the allowlist', async () => {
     await withEngine(tenants(), async (e) => {
-      expect(ids(await e.listDomains({ key: key() }))).toEqual([D2, D])
-      expect(ids(await e.listDomains({ key: key({ scopeTeamIds: [TEAM, TEAM2, TEAM_OFF] }) }))).toEqual([
+      expect(ids(await e.computeDomainList({ key: key() }))).toEqual([D2, D])
+      expect(ids(await e.computeDomainList({ key: key({ scopeTeamIds: [TEAM, TEAM2, TEAM_OFF] }) }))).toEqual([
         D3,
         D2,
         D,
       ])
       expect(
         ids(
-          await e.listDomains({
+          await e.computeDomainList({
             key: key({ scopeTeamIds: [TEAM, TEAM2], allowedDomains: [D3.toUpperCase()] }),
           }),
         ),
       ).toEqual([D3])
-      expect(ids(await e.listDomains({ key: key({ scopeTeamIds: [TEAM_OFF] }) }))).toEqual([])
+      expect(ids(await e.computeDomainList({ key: key({ scopeTeamIds: [TEAM_OFF] }) }))).toEqual([])
     })
   })
   it('domains: ordered by name in UTF-16 code units (capitals first), then id; one page of everything', async () => {
@@ -106,17 +106,17 @@ describe('3. listings', () => {
       }),
     ]
     await withEngine(records, async (e) => {
-      const r = await e.listDomains({ key: key(), now: NOW })
+      const r = await e.computeDomainList({ key: key(), now: NOW })
       expect(r.data.items.map((d) => d.name)).toEqual(['Zeta', 'beta', 'beta'])
       expect(ids(r).slice(1)).toEqual(['d0000000-0000-4000-8000-000000000000', D])
       expect(r.data).toMatchObject({ total: 3, page: 1, size: 3, total_pages: 1 })
-      const none = await e.listDomains({ key: key({ scopeTeamIds: [] }) })
+      const none = await e.computeDomainList({ key: key({ scopeTeamIds: [] }) })
       expect(none.data).toEqual({ items: [], total: 0, page: 1, size: 0, total_pages: 1 })
     })
   })
   it('domains: without a key (a local reader) every domain', async () => {
     await withEngine(tenants(), async (e) => {
-      expect((await e.listDomains()).data.total).toBe(4)
+      expect((await e.computeDomainList()).data.total).toBe(4)
     })
   })
   it('prompts: newest first by instant (offsets applied), unknown last, ties by id', async () => {
@@ -132,18 +132,18 @@ describe('3. listings', () => {
       }),
     ]
     await withEngine(records, async (e) => {
-      const r = await e.listPrompts({ domainId: D, now: NOW })
+      const r = await e.computePromptList({ domainId: D, now: NOW })
       expect(ids(r)).toEqual([P2, P3, 'f0000000-0000-4000-8000-000000000004', P1])
       expect(r.data.items[0]!.created_at).toBe('2026-03-01T10:00:00.000Z')
     })
   })
   it('prompts: page of size, total_pages = max(1, ceil(total / size)); past the end no items', async () => {
     await withEngine(base(), async (e) => {
-      const page = (page: number, size: number) => e.listPrompts({ domainId: D, page, size, now: NOW })
+      const page = (page: number, size: number) => e.computePromptList({ domainId: D, page, size, now: NOW })
       expect((await page(2, 2)).data).toMatchObject({ total: 3, page: 2, size: 2, total_pages: 2 })
       expect((await page(2, 2)).data.items).toHaveLength(1)
       expect((await page(5, 2)).data.items).toEqual([])
-      const r = await e.listPrompts({ domainId: D.toUpperCase(), now: NOW })
+      const r = await e.computePromptList({ domainId: D.toUpperCase(), now: NOW })
       expect([r.domain_id, r.page, r.size, r.data.total_pages]).toEqual([D, 1, 50, 1])
       await expect(page(0, 2)).rejects.toThrow('page must be an integer from 1 to 1000000000.')
       await expect(page(1, 501)).rejects.toThrow('size must be an integer from 1 to 500.')
@@ -151,7 +151,7 @@ describe('3. listings', () => {
   })
   it('prompts: an unknown domain is not found', async () => {
     await withEngine(base(), async (e) => {
-      await expect(e.listPrompts({ domainId: D2 })).rejects.toBeInstanceOf(NotFoundError)
+      await expect(e.computePromptList({ domainId: D2 })).rejects.toBeInstanceOf(NotFoundError)
     })
   })
 })
@@ -163,7 +163,7 @@ describe('4. brand rankings', () => {
     [C3, 'globex'],
   ]
   const rank = (records: AnalysisInputRecord[], model = 'all', days = 7) =>
-    withEngine(records, (e) => e.brandRankings({ domainId: D, days, model, now: NOW }))
+    withEngine(records, (e) => e.computeBrandRankings({ domainId: D, days, model, now: NOW }))
 
   it('the brand first, then competitors by mentions desc, name (UTF-16), id', async () => {
     const r = await rank([...base({ competitors: C }), analysis(T0, [m(C2), m(C3)]), analysis(T0, [m(C2)])])
@@ -255,7 +255,7 @@ describe('4. model leaderboard', () => {
         analysis(T0, [], { channel: 'chatgpt' }),
         analysis(T0, [], { channel: 'gemini' }),
       ],
-      (e) => e.modelLeaderboard({ domainId: D, days: 7, now: NOW }),
+      (e) => e.computeModelLeaderboard({ domainId: D, days: 7, now: NOW }),
     )
     expect(r.data.items).toEqual([
       { model: 'perplexity', visibility: 100, avg_position: 3, mentions: 3, responses: 3 },
@@ -268,8 +268,8 @@ describe('4. model leaderboard', () => {
   it('takes no model: the library refuses it, naming it', async () => {
     await withEngine(base(), async (e) => {
       const params = { domainId: D, model: 'chatgpt' } as never
-      await expect(e.modelLeaderboard(params)).rejects.toBeInstanceOf(ValidationError)
-      await expect(e.modelLeaderboard(params)).rejects.toThrow('unknown parameter model.')
+      await expect(e.computeModelLeaderboard(params)).rejects.toBeInstanceOf(ValidationError)
+      await expect(e.computeModelLeaderboard(params)).rejects.toThrow('unknown parameter model.')
     })
   })
 })
@@ -282,7 +282,7 @@ describe('5. brand time series', () => {
   ) =>
     withEngine(
       records,
-      async (e) => (await e.brandSeries({ domainId: D, days: 7, model, metric, now: NOW })).data.items,
+      async (e) => (await e.computeBrandSeries({ domainId: D, days: 7, model, metric, now: NOW })).data.items,
     )
   const cite = (...urls: string[]) => ({ citations: urls.map((url) => ({ url })) })
 
@@ -328,7 +328,7 @@ describe('5. brand time series', () => {
     const a = analysis(T1, [], cite('https://acme.com/', 'https://globex.com/'))
     await withEngine([...base(), a], async (e) => {
       const value = async () =>
-        (await e.brandSeries({ domainId: D, days: 7, metric: 'citations', now: NOW })).data.items[0]?.value
+        (await e.computeBrandSeries({ domainId: D, days: 7, metric: 'citations', now: NOW })).data.items[0]?.value
       expect(await value()).toBe(1)
       await e.ingest([domain({ id: D, team_id: TEAM, brand_name: 'Acme', website: 'globex.com' })])
       expect(await value()).toBe(1)
@@ -353,7 +353,7 @@ describe('5. brand time series', () => {
   })
   it('metric must be one of the four', async () => {
     await withEngine(base(), async (e) => {
-      await expect(e.brandSeries({ domainId: D, metric: 'sov' as never })).rejects.toThrow(
+      await expect(e.computeBrandSeries({ domainId: D, metric: 'sov' as never })).rejects.toThrow(
         'metric must be one of visibility, mentions, citations, citability.',
       )
     })

@@ -89,16 +89,16 @@ describe('2. the window', () => {
       expect(p.data.items[0]?.series.map((s) => s.date)).toEqual(['2026-10-22'])
       const c = await e.computeCompetitorSeries({ domainId: D, now: NOW })
       expect([c.days, c.model]).toEqual([30, 'all'])
-      const s = await e.sentimentThemes({ domainId: D, now: NOW })
+      const s = await e.computeSentimentThemes({ domainId: D, now: NOW })
       expect([s.days, s.model]).toEqual([30, 'all'])
     })
   })
   it('generated_at: now in UTC, with milliseconds only when they are not zero', async () => {
     await withEngine(base(), async (e) => {
       expect(
-        (await e.sentimentOverview({ domainId: D, now: '2026-11-21T02:00:00+05:30' })).generated_at,
+        (await e.computeSentimentOverview({ domainId: D, now: '2026-11-21T02:00:00+05:30' })).generated_at,
       ).toBe('2026-11-20T20:30:00Z')
-      expect((await e.sentimentOverview({ domainId: D, now: '2026-11-20T15:00:00.120Z' })).generated_at).toBe(
+      expect((await e.computeSentimentOverview({ domainId: D, now: '2026-11-20T15:00:00.120Z' })).generated_at).toBe(
         '2026-11-20T15:00:00.120Z',
       )
     })
@@ -106,7 +106,7 @@ describe('2. the window', () => {
   it('generated_at: the current time when now is not given', async () => {
     await withEngine(base(), async (e) => {
       const before = Date.now()
-      const r = await e.sentimentOverview({ domainId: D })
+      const r = await e.computeSentimentOverview({ domainId: D })
       const at = Date.parse(r.generated_at)
       expect(at).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000)
       expect(at).toBeLessThanOrEqual(Date.now())
@@ -135,7 +135,7 @@ describe('3. the model filter', () => {
     }),
   ]
   const total = async (e: Engine, model?: string): Promise<number> =>
-    (await e.sentimentOverview({ domainId: D, days: 7, now: NOW, ...(model === undefined ? {} : { model }) }))
+    (await e.computeSentimentOverview({ domainId: D, days: 7, now: NOW, ...(model === undefined ? {} : { model }) }))
       .data.total_mentions
 
   it('model: all (the default) keeps every analysis', async () => {
@@ -162,7 +162,7 @@ describe('3. the model filter', () => {
   })
   it('model: a raw id never seen gives the empty result, not an error', async () => {
     await withEngine(records(), async (e) => {
-      const t = await e.sentimentThemes({ domainId: D, days: 7, now: NOW, model: 'never-seen-1' })
+      const t = await e.computeSentimentThemes({ domainId: D, days: 7, now: NOW, model: 'never-seen-1' })
       expect(t.data.items).toEqual([])
       expect(t.model).toBe('never-seen-1')
     })
@@ -450,9 +450,9 @@ describe('5. competitor time series', () => {
 
 describe('6. sentiment', () => {
   const themes = (records: AnalysisInputRecord[], model = 'all') =>
-    withEngine(records, (e) => e.sentimentThemes({ domainId: D, days: 7, now: NOW, model }))
+    withEngine(records, (e) => e.computeSentimentThemes({ domainId: D, days: 7, now: NOW, model }))
   const overview = (records: AnalysisInputRecord[], model = 'all') =>
-    withEngine(records, (e) => e.sentimentOverview({ domainId: D, days: 7, now: NOW, model }))
+    withEngine(records, (e) => e.computeSentimentOverview({ domainId: D, days: 7, now: NOW, model }))
   const occ = (theme_id: string, occurrences: number) => ({ theme_id, occurrences })
 
   it('themes: archived themes are left out', async () => {
@@ -551,8 +551,8 @@ describe('7. numbers in payloads', () => {
       const payloads = [
         await e.computePromptSeries(params),
         await e.computeCompetitorSeries(params),
-        await e.sentimentOverview(params),
-        await e.sentimentThemes(params),
+        await e.computeSentimentOverview(params),
+        await e.computeSentimentThemes(params),
       ]
       const counts = /\.(days|limit|mentions|responses|citations|total_queries|total_mentions|occurrences)$/
       for (const payload of payloads) {
@@ -650,7 +650,7 @@ describe('1.3 ingest rules as the payloads show them', () => {
         [['2026-11-20', 0]],
         [['2026-11-20', 1]],
       ])
-      const t = await engine.sentimentThemes({ domainId: D, days: 7, now: NOW })
+      const t = await engine.computeSentimentThemes({ domainId: D, days: 7, now: NOW })
       expect(t.data.items.map((i) => [i.id, i.occurrences])).toEqual([[T2, 1]])
     } finally {
       await engine.close()
@@ -667,9 +667,9 @@ describe('1.3 ingest rules as the payloads show them', () => {
     try {
       await engine.ingest(records)
       const params = { domainId: D, days: 7, now: NOW }
-      const before = [await engine.computeCompetitorSeries(params), await engine.sentimentOverview(params)]
+      const before = [await engine.computeCompetitorSeries(params), await engine.computeSentimentOverview(params)]
       await engine.ingest(records)
-      expect([await engine.computeCompetitorSeries(params), await engine.sentimentOverview(params)]).toEqual(
+      expect([await engine.computeCompetitorSeries(params), await engine.computeSentimentOverview(params)]).toEqual(
         before,
       )
     } finally {

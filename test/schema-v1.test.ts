@@ -23,16 +23,16 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
 /** Every report of every domain: each model filter kind, a short and a long window. */
 async function everyReport(e: Engine): Promise<unknown[]> {
-  const out: unknown[] = [await e.listDomains({ now: NOW })]
+  const out: unknown[] = [await e.computeDomainList({ now: NOW })]
   for (const domainId of DOMAINS) {
-    out.push(await e.listPrompts({ domainId, now: NOW }))
+    out.push(await e.computePromptList({ domainId, now: NOW }))
     for (const days of [7, 365]) {
       const p = { domainId, days, now: NOW }
-      out.push(await e.computePromptSeries(p), await e.modelLeaderboard(p))
+      out.push(await e.computePromptSeries(p), await e.computeModelLeaderboard(p))
       for (const model of ['all', 'chatgpt', 'gpt-5', 'gemini-2.5-pro']) {
-        out.push(await e.brandRankings({ ...p, model }), await e.sentimentThemes({ ...p, model }))
+        out.push(await e.computeBrandRankings({ ...p, model }), await e.computeSentimentThemes({ ...p, model }))
         for (const metric of ['visibility', 'mentions', 'citations', 'citability'] as const)
-          out.push(await e.brandSeries({ ...p, model, metric }))
+          out.push(await e.computeBrandSeries({ ...p, model, metric }))
       }
       out.push(await e.computeCompetitorSeries({ ...p, model: 'chatgpt' }))
     }
@@ -62,7 +62,7 @@ describe('schema version 1', () => {
     expect(stats.agg_channel_prompts).toBeGreaterThan(0)
     const reports = await everyReport(migrated)
     expect(reports).toEqual(now.reports)
-    const listing = await migrated.listDomains({ now: NOW })
+    const listing = await migrated.computeDomainList({ now: NOW })
     expect(listing.data.items.map((d) => d.created_at)).toEqual([null, null])
     await migrated.close()
 

@@ -33,8 +33,8 @@ describe('the worked example of semantics.md section 9', () => {
           : endpoint === 'competitors'
             ? await engine.computeCompetitorSeries({ ...base, model })
             : endpoint === 'overview'
-              ? await engine.sentimentOverview({ ...base, model })
-              : await engine.sentimentThemes({ ...base, model })
+              ? await engine.computeSentimentOverview({ ...base, model })
+              : await engine.computeSentimentThemes({ ...base, model })
       expect(payload).toEqual(expected[i])
       expect(JSON.stringify(payload)).toBe(JSON.stringify(expected[i]).replace(/(\d)\.0(?=[,}\]])/g, '$1'))
     })

@@ -11,8 +11,8 @@ const example = new URL('../fixtures/spec-example/data.ndjson', import.meta.url)
 const all = async (engine: Awaited<ReturnType<typeof openEngine>>, domainId = DOMAIN) => ({
   prompts: await engine.computePromptSeries({ domainId, days: 30, now: NOW }),
   competitors: await engine.computeCompetitorSeries({ domainId, days: 30, now: NOW }),
-  overview: await engine.sentimentOverview({ domainId, days: 30, now: NOW }),
-  themes: await engine.sentimentThemes({ domainId, days: 30, now: NOW }),
+  overview: await engine.computeSentimentOverview({ domainId, days: 30, now: NOW }),
+  themes: await engine.computeSentimentThemes({ domainId, days: 30, now: NOW }),
 })
 
 describe('upserts', () => {

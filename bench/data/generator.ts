@@ -8,7 +8,8 @@
  * with a crowd of other domains, and in any order. Records are yielded one at a time: a dataset is
  * never held in memory as an array.
  */
-import { CHANNELS, type AnalysisInputRecord, type AnalysisRecord, type Channel } from '../../src/types.js'
+import { type AnalysisInputRecord, type AnalysisRecord, type Channel } from '../../src/types.js'
+import { CHANNELS } from '../../src/foundation/vocabulary.js'
 import { Rng, hashInts, uuidFrom } from '../../test/support/random.js'
 import { analysis, competitor, domain, prompt, team, theme } from '../../test/support/records.js'
 

@@ -2,7 +2,8 @@
  * Small pieces of semantics.md shared by the hand-written peers: the window, the model filter and
  * host matching. Peers re-implement the reports independently of src/ on purpose.
  */
-import { CHANNELS, type Channel } from '../../src/types.js'
+import { type Channel } from '../../src/types.js'
+import { CHANNELS } from '../../src/foundation/vocabulary.js'
 
 export const DAY_MS = 86_400_000
 

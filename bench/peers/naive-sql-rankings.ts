@@ -4,7 +4,7 @@
  * TIMESTAMPTZ, no order, no precomputation): one straightforward statement per report, shaped into
  * the payload in TS. Written from the spec, independently of src/.
  */
-import { CHANNELS } from '../../src/types.js'
+import { CHANNELS } from '../../src/foundation/vocabulary.js'
 import type { NaiveSql } from './naive-sql.js'
 import { HOST, WINDOW_FILTER } from './naive-sql.js'
 import { generatedAt } from '../lib/semantics.js'

@@ -9,7 +9,7 @@ import {
   type DuckDBConnection,
   type DuckDBValue,
 } from '@duckdb/node-api'
-import { CHANNELS } from '../../src/types.js'
+import { CHANNELS } from '../../src/foundation/vocabulary.js'
 import {
   citedHost,
   citedUrl,

@@ -8,7 +8,8 @@
  *
  * Assumes valid input with unique ids (the generator's data); it does not implement upserts.
  */
-import { CHANNELS, type Channel } from '../../src/types.js'
+import { type Channel } from '../../src/types.js'
+import { CHANNELS } from '../../src/foundation/vocabulary.js'
 import {
   dayOf,
   generatedAt,

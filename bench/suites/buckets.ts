@@ -57,7 +57,7 @@ function cases(): Case[] {
       {
         engine: (e, p) => e.computePromptSeries(p),
         peer: (x, p) => x.sql.computePromptSeries(p),
-        reference: (m, p) => m.promptSeries(p),
+        reference: (m, p) => m.computePromptSeries(p),
       },
     )
     add(
@@ -66,7 +66,7 @@ function cases(): Case[] {
       {
         engine: (e, p) => e.computeCompetitorSeries(p),
         peer: (x, p) => x.sql.computeCompetitorSeries(p),
-        reference: (m, p) => m.competitorSeries(p),
+        reference: (m, p) => m.computeCompetitorSeries(p),
       },
     )
     for (const metric of METRICS) {
@@ -76,7 +76,7 @@ function cases(): Case[] {
         {
           engine: (e, p) => e.brandSeries(p),
           peer: (x, p) => x.rankings.brandSeries(p),
-          reference: (m, p) => m.brandSeries(p),
+          reference: (m, p) => m.computeBrandSeries(p),
         },
       )
     }
@@ -86,7 +86,7 @@ function cases(): Case[] {
       {
         engine: (e, p) => e.sentimentSeries(p),
         peer: (x, p) => x.citations.sentimentSeries(p),
-        reference: (m, p) => m.sentimentSeries(p),
+        reference: (m, p) => m.computeSentimentSeries(p),
       },
     )
   }

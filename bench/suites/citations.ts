@@ -76,7 +76,8 @@ const call = (impl: CitationFunctions | Engine, c: Case): Promise<unknown> =>
 
 /** The reference model's function of a case. */
 function referenceCall(model: ReferenceModel, c: Case): unknown {
-  return (model[c.fn] as (p: unknown) => unknown).call(model, c.params)
+  const method = `compute${c.fn[0]!.toUpperCase()}${c.fn.slice(1)}` as keyof ReferenceModel
+  return (model[method] as (p: unknown) => unknown).call(model, c.params)
 }
 
 async function main(): Promise<void> {

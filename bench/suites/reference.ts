@@ -17,10 +17,10 @@ const spec = DATASETS[dsName]
 const domainId = mainDomainId(spec)
 
 const METHOD: Record<FunctionName, keyof ReferenceModel> = {
-  computePromptSeries: 'promptSeries',
-  computeCompetitorSeries: 'competitorSeries',
-  sentimentOverview: 'sentimentOverview',
-  sentimentThemes: 'sentimentThemes',
+  computePromptSeries: 'computePromptSeries',
+  computeCompetitorSeries: 'computeCompetitorSeries',
+  sentimentOverview: 'computeSentimentOverview',
+  sentimentThemes: 'computeSentimentThemes',
 }
 
 async function main(): Promise<void> {

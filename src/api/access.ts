@@ -6,7 +6,6 @@
 import { inAllowlist, inScope, keyReadsDomain, keyScopeOf } from '../key-scope.js'
 import { UUID_RE } from '../schemas/records.js'
 import {
-  SENTIMENT_PLANS,
   type ApiKeyInfo,
   type Clock,
   type DomainInfo,
@@ -14,6 +13,7 @@ import {
   type ListDomainsPayload,
   type TeamInfo,
 } from '../types.js'
+import { SENTIMENT_PLANS } from '../foundation/vocabulary.js'
 import { DETAIL } from './details.js'
 
 /**
@@ -98,9 +98,9 @@ export async function authorizeDomain(
  * const payload = await listReadableDomains(engine, key, new Date())
  */
 export function listReadableDomains(
-  engine: Pick<Engine, 'listDomains'>,
+  engine: Pick<Engine, 'computeDomainList'>,
   caller: ApiKeyInfo | null,
   now: Clock,
 ): Promise<ListDomainsPayload> {
-  return engine.listDomains({ key: caller === null ? null : keyScopeOf(caller), now })
+  return engine.computeDomainList({ key: caller === null ? null : keyScopeOf(caller), now })
 }

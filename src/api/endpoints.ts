@@ -246,7 +246,7 @@ function brandSeriesEndpoint<M extends BrandMetric>(metric: M, summary: string, 
     params: { ...BRAND_REPORT.params, granularity: granularityParam },
     payload: brandSeriesPayloadSchema,
     cli: `${metric}-series`,
-    compute: (engine, p, { now }) => engine.brandSeries({ ...brandArgs(p, now), metric }),
+    compute: (engine, p, { now }) => engine.computeBrandSeries({ ...brandArgs(p, now), metric }),
   })
 }
 
@@ -338,7 +338,7 @@ export const ENDPOINTS = [
       "of the window's sentiment themes tagged positive and negative) and total_mentions (the sum of the themes' " +
       'occurrences). model narrows to an AI assistant or a raw model id. Use it for "what is the sentiment about my ' +
       'brand"; for the themes themselves use get_sentiment_themes. Requires a Pro, Business or Enterprise plan.',
-    compute: (engine, p, { now }) => engine.sentimentOverview(sentimentArgs(p, now)),
+    compute: (engine, p, { now }) => engine.computeSentimentOverview(sentimentArgs(p, now)),
   }),
   defineEndpoint({
     id: 'themes',
@@ -354,7 +354,7 @@ export const ENDPOINTS = [
       'positive or negative, with its number of occurrences, most frequent first. model narrows to an AI assistant or a raw ' +
       'model id. Use it for "why is sentiment negative", strengths and weaknesses as AI assistants describe them. ' +
       'Requires a Pro, Business or Enterprise plan.',
-    compute: (engine, p, { now }) => engine.sentimentThemes(sentimentArgs(p, now)),
+    compute: (engine, p, { now }) => engine.computeSentimentThemes(sentimentArgs(p, now)),
   }),
   defineEndpoint({
     id: 'domains',
@@ -372,7 +372,7 @@ export const ENDPOINTS = [
     cli: 'domains',
     compute: (engine, _params, { now, caller }) => listReadableDomains(engine, caller, now),
   }),
-  // Listings, rankings and brand time series (extensions 3-5).
+  // Listings, rankings and brand time series (docs/API.md, "Listings", "Rankings", "Brand time series").
   defineEndpoint({
     id: 'validate',
     path: '/api/v1/validate',
@@ -389,7 +389,7 @@ export const ENDPOINTS = [
       if (caller === null || rateLimit == null) {
         throw new ValidationError([{ path: 'key', message: 'validate needs an API key and its rate limit.' }])
       }
-      return engine.validate({
+      return engine.computeKeyCheck({
         key: keyScopeOf(caller),
         rateLimit: {
           limitPerMinute: rateLimit.limit,
@@ -412,7 +412,7 @@ export const ENDPOINTS = [
     payload: promptListPayloadSchema,
     cli: 'prompt-list',
     compute: (engine, p, { now }) =>
-      engine.listPrompts({ domainId: p.domain_id, page: p.page, size: p.size, now }),
+      engine.computePromptList({ domainId: p.domain_id, page: p.page, size: p.size, now }),
   }),
   defineEndpoint({
     id: 'brand-rankings',
@@ -424,7 +424,7 @@ export const ENDPOINTS = [
     ...BRAND_REPORT,
     payload: brandRankingsPayloadSchema,
     cli: 'brand-rankings',
-    compute: (engine, p, { now }) => engine.brandRankings(brandArgs(p, now)),
+    compute: (engine, p, { now }) => engine.computeBrandRankings(brandArgs(p, now)),
   }),
   defineEndpoint({
     id: 'model-leaderboard',
@@ -438,7 +438,7 @@ export const ENDPOINTS = [
     payload: modelLeaderboardPayloadSchema,
     cli: 'model-leaderboard',
     compute: (engine, p, { now }) =>
-      engine.modelLeaderboard({ domainId: p.domain_id, ...windowArgs(p), now }),
+      engine.computeModelLeaderboard({ domainId: p.domain_id, ...windowArgs(p), now }),
   }),
   brandSeriesEndpoint(
     'visibility',
@@ -453,7 +453,7 @@ export const ENDPOINTS = [
     "citations of the brand's site / all citations * 100",
   ),
 
-  // Citations, cited domains, fan-out queries, sentiment over time (extensions sections 6, 7).
+  // Citations, cited domains, fan-out queries, sentiment over time (docs/API.md, "Citations, fan-out and sentiment over time").
   defineEndpoint({
     id: 'citations',
     path: '/api/v1/citations',
@@ -464,7 +464,7 @@ export const ENDPOINTS = [
     ...CITATION_LISTS,
     payload: citationsPayloadSchema,
     cli: 'citations',
-    compute: (engine, p, { now }) => engine.citations(citationArgs(p, now)),
+    compute: (engine, p, { now }) => engine.computeCitations(citationArgs(p, now)),
   }),
   defineEndpoint({
     id: 'cited-domains',
@@ -476,7 +476,7 @@ export const ENDPOINTS = [
     ...CITATION_LISTS,
     payload: citedDomainsPayloadSchema,
     cli: 'cited-domains',
-    compute: (engine, p, { now }) => engine.citedDomains(citationArgs(p, now)),
+    compute: (engine, p, { now }) => engine.computeCitedDomains(citationArgs(p, now)),
   }),
   defineEndpoint({
     id: 'fanout-queries',
@@ -491,7 +491,7 @@ export const ENDPOINTS = [
     payload: fanoutQueriesPayloadSchema,
     cli: 'fanout-queries',
     compute: (engine, p, { now }) =>
-      engine.fanoutQueries({ domainId: p.domain_id, ...windowArgs(p), model: p.model, now }),
+      engine.computeFanoutQueries({ domainId: p.domain_id, ...windowArgs(p), model: p.model, now }),
   }),
   defineEndpoint({
     id: 'sentiment-series',
@@ -503,7 +503,7 @@ export const ENDPOINTS = [
     params: { ...SENTIMENT.params, granularity: granularityParam },
     payload: sentimentSeriesPayloadSchema,
     cli: 'sentiment-series',
-    compute: (engine, p, { now }) => engine.sentimentSeries(sentimentArgs(p, now)),
+    compute: (engine, p, { now }) => engine.computeSentimentSeries(sentimentArgs(p, now)),
   }),
 ] as const
 

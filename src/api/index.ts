@@ -55,7 +55,7 @@ export {
 } from '../schemas/payloads.js'
 export { domainRefusalStatuses } from './access.js'
 
-// Date ranges and buckets (extensions section 9).
+// Date ranges and buckets (docs/API.md, "Date ranges and buckets").
 export {
   endDateParam,
   granularityParam,
@@ -71,7 +71,7 @@ export {
   validatePayloadSchema,
 } from '../schemas/payloads.js'
 
-// Operations (issue 13): API keys on a running server, retention and backups.
+// Operations (docs/API.md, "Operations endpoints"): API keys on a running server, retention and backups.
 export { createKeyChecked, OPERATION_DETAIL } from './operations.js'
 export {
   apiKeySchema,

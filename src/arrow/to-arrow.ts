@@ -156,7 +156,7 @@ export function competitorSeriesToArrow(payload: CompetitorSeriesPayload): Table
  * Columns: id Utf8, name Utf8, sentiment Utf8 ('positive' | 'negative'), occurrences Int32,
  * created_at DateDay.
  * @example
- * const table = sentimentThemesToArrow(await engine.sentimentThemes({ domainId }))
+ * const table = sentimentThemesToArrow(await engine.computeSentimentThemes({ domainId }))
  * table.getChild('name')?.get(0) // the most frequent theme
  */
 export function sentimentThemesToArrow(payload: SentimentThemesPayload): Table {
@@ -183,7 +183,7 @@ export function sentimentThemesToArrow(payload: SentimentThemesPayload): Table {
  *
  * Columns: positive_percent Float64, negative_percent Float64, total_mentions Int32.
  * @example
- * const row = sentimentOverviewToArrow(await engine.sentimentOverview({ domainId })).get(0)
+ * const row = sentimentOverviewToArrow(await engine.computeSentimentOverview({ domainId })).get(0)
  * row?.positive_percent // e.g. 66.7
  */
 export function sentimentOverviewToArrow(payload: SentimentOverviewPayload): Table {
@@ -208,7 +208,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
  * (`is_brand`: competitors, `occurrences`: themes). A competitor series and a themes payload share
  * their envelope, so with no items they cannot be told apart: that throws, pass the kind instead.
  * @example
- * detectPayloadKind(await engine.sentimentOverview({ domainId })) // 'overview'
+ * detectPayloadKind(await engine.computeSentimentOverview({ domainId })) // 'overview'
  */
 export function detectPayloadKind(payload: unknown): PayloadKind {
   if (!isObject(payload) || !isObject(payload.data)) {
@@ -246,7 +246,7 @@ export function detectPayloadKind(payload: unknown): PayloadKind {
  * table.schema.metadata.get('model') // 'all'
  * for (const row of table) console.log(row.name, new Date(row.date).toISOString().slice(0, 10), row.sov)
  * await writeFile('competitors.arrow', tableToIPC(table, 'file')) // polars.read_ipc, pyarrow.ipc.open_file
- * toArrow(await engine.sentimentThemes({ domainId }), 'themes') // kind given: safe when items is empty
+ * toArrow(await engine.computeSentimentThemes({ domainId }), 'themes') // kind given: safe when items is empty
  */
 export function toArrow(payload: PromptSeriesPayload, kind?: 'prompts'): Table
 export function toArrow(payload: CompetitorSeriesPayload, kind?: 'competitors'): Table

@@ -15,7 +15,8 @@
  * `created_at` of domains and prompts) are emitted unless `additions: false` (the default is
  * {@link DEMO_RECORD_ADDITIONS}).
  */
-import { CHANNELS, type AnalysisInputRecord, type Channel, type Clock, type Plan } from '../types.js'
+import { CHANNELS } from '../foundation/vocabulary.js'
+import type { AnalysisInputRecord, Channel, Clock, Plan } from '../types.js'
 import { DEMO_TEAMS, type DemoBrand, type DemoSource } from './catalog.js'
 import { hashInts, Rng, uuidFrom } from './random.js'
 import { analysis, competitor, domain, mention, prompt, team, theme } from './records.js'

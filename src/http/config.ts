@@ -31,7 +31,7 @@ export interface ServiceConfig {
     allowedOrigins: readonly string[] | '*' | undefined
     allowedHosts: readonly string[] | '*'
   }
-  // Operations (issue 13)
+  // Operations (docs/API.md, "Operations endpoints")
   /** VA_RETAIN_DAYS: prune analyses older than today - N daily; undefined: never. */
   retainDays: number | undefined
   /** VA_BACKUP_DIR: where POST /internal/v1/backup writes; undefined: backups off. */

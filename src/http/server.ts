@@ -50,7 +50,7 @@ export interface BuildServerOptions extends ServiceContextOptions {
   logger?: LoggerOption
   /** MCP at /mcp: session bounds (count, per key, idle time), request deadline, Origin and Host. */
   mcp?: McpHttpOptions
-  // Operations (issue 13)
+  // Operations (docs/API.md, "Operations endpoints")
   /** Where POST /internal/v1/backup writes its backups (one new directory each); unset: 409. */
   backupDir?: string | undefined
   /** Prune analyses older than today - retainDays once at start, then every day; unset: never. */

@@ -27,7 +27,7 @@ import {
   type DeletionPlan,
 } from './deletions.js'
 import type { RecordLocation } from './handles.js'
-import type { DomainChange } from '../tables/aggregate-store.js'
+import type { DomainChange } from '../db/changes.js'
 
 export type { RecordLocation } from './handles.js'
 

@@ -21,7 +21,8 @@ import {
   type themeSchema,
 } from '../schemas/records.js'
 import { isPlainValidAnalysis } from '../schemas/fast-analysis.js'
-import { CHANNELS, type DeleteRecord } from '../types.js'
+import { CHANNELS } from '../foundation/vocabulary.js'
+import type { DeleteRecord } from '../types.js'
 import type { StagingSink } from './columns.js'
 import { Handles, MAX_ISSUES, RefTable, type Located, type RecordLocation, type RefEntry } from './handles.js'
 

@@ -1,5 +1,5 @@
 /**
- * The flat form of the records (semantics.md 1.2: one table per record type, nested lists as their
+ * The flat form of the records (docs/API.md, "Ingest: records": one table per record type, nested lists as their
  * own tables keyed by analysis_id) turned back into records, for Arrow tables and Parquet exports.
  * Values are normalized (Date -> ISO string, bigint -> number) and then validated like any input.
  */
@@ -66,7 +66,7 @@ const SINGLE: Record<string, string> = {
 }
 
 /**
- * The columns of each table, as in semantics.md 1.1 and extensions section 1; anything else in a
+ * The columns of each table, as in docs/API.md, "Ingest: records" and docs/API.md, "Ingest: records"; anything else in a
  * row is dropped. `ord` (citations, fan-out queries; written by the export) is the entry's 0-based
  * position in its analysis's list: rows are put in that order when they have it, else kept in
  * their order.
@@ -131,7 +131,7 @@ const NULLABLE = new Set([
   'page_type',
 ])
 
-/** A flat table's known columns (semantics.md 1.2), normalized, in COLUMNS order; undefined for a missing one. */
+/** A flat table's known columns (docs/API.md, "Ingest: records"), normalized, in COLUMNS order; undefined for a missing one. */
 interface Picked {
   n: number
   names: readonly string[]

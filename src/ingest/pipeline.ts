@@ -140,11 +140,11 @@ export const INGEST_STEPS: readonly IngestStep[] = [
   ...aggregate('agg_entity_day', ['insert_mentions']),
   ...aggregate('agg_entity_prompts', ['insert_mentions']),
   ...aggregate('agg_theme_day', ['insert_theme_occurrences']),
-  // Brand rankings and brand time series (extensions 4-5).
+  // Brand rankings and brand time series (docs/API.md, "Rankings", "Brand time series").
   ...aggregate('agg_channel_prompts', ['insert_analyses']),
   ...aggregate('agg_entity_prompt_day', ['insert_mentions']),
   ...aggregate('agg_citation_day', ['insert_analyses', 'insert_citations', 'insert_domains']),
-  // Citations, cited domains and fan-out queries (extensions 6).
+  // Citations, cited domains and fan-out queries (docs/API.md, "Citations, fan-out and sentiment over time").
   ...aggregate('agg_cited_url', ['insert_analyses', 'insert_mentions', 'insert_citations']),
   ...aggregate('agg_cited_host', ['insert_analyses', 'insert_citations']),
   ...aggregate('agg_fanout', ['insert_analyses', 'insert_fanout_queries']),

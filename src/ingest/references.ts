@@ -1,4 +1,4 @@
-/** Reference checks of one ingest call (semantics.md 1.3), run once the whole call has been read. */
+/** Reference checks of one ingest call (docs/API.md, "Ingest: records"), run once the whole call has been read. */
 import type { Catalog } from '../catalog.js'
 import type { RecordCollector } from './collector.js'
 import type { RefSite } from './handles.js'
@@ -36,7 +36,7 @@ export function siteIssue(c: RecordCollector, site: RefSite, message: string): v
  * Checks the call's references once it has been read whole (order within a call does not matter):
  * each domain's team, each prompt, competitor and theme's domain, and each analysis's domain,
  * prompt, competitor and theme exist in the store or in the call, and belong to the analysis's
- * domain (semantics.md 1.3). Problems become issues of the collector.
+ * domain (docs/API.md, "Ingest: records"). Problems become issues of the collector.
  */
 export function checkReferences(c: RecordCollector, catalog: Catalog): void {
   for (const [id, { rec, loc, prefix }] of c.domains) {

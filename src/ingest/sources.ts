@@ -16,7 +16,7 @@ import {
   type FlatTableName,
 } from './flat.js'
 import { parseNdjson } from './ndjson.js'
-import { arrowFlatColumns, isArrowTable } from '../arrow/from-arrow.js'
+import { arrowFlatColumns, isArrowTable } from './from-arrow.js'
 import { feedNdjsonFile } from './ndjson-feed.js'
 
 /** Feeds records in order; issues name their 0-based index. */

@@ -13,9 +13,12 @@ import type { BrandMetric, BrandSeriesParams, BrandSeriesPayload, ValuePoint } f
 import { datesWithAnalyses } from './competitor-series.js'
 import { parseRequest, type QueryContext, type ReportScope } from './context.js'
 import { passes, rowsForModel, type FilteredRows } from './model-filter.js'
-import { bucketPositions, formatDay, rowRange } from './window.js'
+import { bucketPositions, formatDay, rowRange } from '../foundation/window.js'
 
-export async function brandSeries(ctx: QueryContext, params: BrandSeriesParams): Promise<BrandSeriesPayload> {
+export async function computeBrandSeries(
+  ctx: QueryContext,
+  params: BrandSeriesParams,
+): Promise<BrandSeriesPayload> {
   const { p, scope } = parseRequest(ctx, brandSeriesParamsSchema, params)
   const { domain } = scope
   const source = rowsForModel(ctx, domain.key, p.model)

@@ -1,5 +1,5 @@
 /**
- * Citations and cited domains: extensions section 6.
+ * Citations and cited domains: docs/API.md, "Citations, fan-out and sentiment over time".
  *
  * Both read the domain's per-(day, channel, model, prompt, URL) citation rows, grouped by URL and
  * sorted by day within each URL (src/tables/cited-index.ts). Every URL's frequency in the window
@@ -34,11 +34,11 @@ import {
   type CitedDomainsParams,
   type CitedDomainsPayload,
 } from '../types.js'
-import { compareText } from './compare.js'
+import { compareText } from '../foundation/compare.js'
 import { parseRequest, type QueryContext } from './context.js'
 import { popcount32 } from './prompt-masks.js'
 import { channelNames, comboMask, resolveModelFilter } from './model-filter.js'
-import { DAY_MS, rowRange, segmentFrom, segmentTo, type DayWindow } from './window.js'
+import { DAY_MS, rowRange, segmentFrom, segmentTo, type DayWindow } from '../foundation/window.js'
 
 /** The request resolved: parameters, domain, window, model filter (null: an unseen raw id), envelope. */
 async function citationScope(ctx: QueryContext, params: CitationsParams) {
@@ -282,7 +282,10 @@ function derivedOf(ctx: QueryContext, domain: DomainRow) {
  * GET /citations: one item per distinct cited URL of the window's filtered analyses, by frequency
  * descending then URL; the first `limit`, and `total` before the cap.
  */
-export async function citations(ctx: QueryContext, params: CitationsParams): Promise<CitationsPayload> {
+export async function computeCitations(
+  ctx: QueryContext,
+  params: CitationsParams,
+): Promise<CitationsPayload> {
   const { p, domain, window, filter, envelope } = await citationScope(ctx, params)
   if (filter === null) return { data: { items: [], total: 0 }, ...envelope }
   const get = derivedOf(ctx, domain)
@@ -327,7 +330,7 @@ export async function citations(ctx: QueryContext, params: CitationsParams): Pro
  * GET /cited-domains: one item per cited host of the window's filtered analyses, by frequency
  * descending then host; the first `limit`, and `total` before the cap.
  */
-export async function citedDomains(
+export async function computeCitedDomains(
   ctx: QueryContext,
   params: CitedDomainsParams,
 ): Promise<CitedDomainsPayload> {

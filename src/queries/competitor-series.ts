@@ -1,5 +1,5 @@
 /**
- * Competitor time series: semantics.md section 5, by the buckets of extensions section 9 (one date
+ * Competitor time series: docs/API.md, "GET /api/v1/competitor-time-series", by the buckets of docs/API.md, "Date ranges and buckets" (one date
  * each by default): a datapoint's counts are the bucket's sums, its percentages and means
  * recomputed from them.
  *
@@ -11,12 +11,12 @@
 import { competitorSeriesParamsSchema } from '../schemas/params.js'
 import type { AggregateRows } from '../tables/aggregates.js'
 import type { CompetitorEntry, CompetitorSeriesParams, CompetitorSeriesPayload } from '../types.js'
-import { compareText } from './compare.js'
+import { compareText } from '../foundation/compare.js'
 import { parseRequest, type QueryContext } from './context.js'
 import { ExactSum, addFixed, fixedMean } from './exact-mean.js'
 import { passes, resolveModelFilter, type ModelFilter } from './model-filter.js'
 import { distinctPrompts } from './prompt-masks.js'
-import { bucketPositions, formatDay, rowRange, type DayWindow } from './window.js'
+import { bucketPositions, formatDay, rowRange, type DayWindow } from '../foundation/window.js'
 
 export async function computeCompetitorSeries(
   ctx: QueryContext,

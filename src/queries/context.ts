@@ -8,7 +8,13 @@ import { NotFoundError, ValidationError } from '../errors.js'
 import type { AggregateSource } from '../tables/aggregates.js'
 import type { Clock } from '../types.js'
 import { formatGeneratedAt } from '../schemas/payloads.js'
-import { bucketStarts, resolveWindow, type DayWindow, type Granularity, type WindowEcho } from './window.js'
+import {
+  bucketStarts,
+  resolveWindow,
+  type DayWindow,
+  type Granularity,
+  type WindowEcho,
+} from '../foundation/window.js'
 
 export interface QueryContext {
   readonly catalog: Catalog
@@ -40,7 +46,7 @@ export interface ReportScope {
   window: DayWindow
   /** The echo of the window: `days`, then `start_date` and `end_date` when a range was given. */
   echo: WindowEcho
-  /** The echo of `granularity`: present only when the request gave it (extensions section 9). */
+  /** The echo of `granularity`: present only when the request gave it (docs/API.md, "Date ranges and buckets"). */
   granularityEcho: { granularity?: Granularity }
   /** The bucket of each window date (index: day - window.startDay); by day when none was given. */
   buckets: Int32Array

@@ -11,7 +11,7 @@
  */
 import type { AggregateRows } from '../tables/aggregates.js'
 import { passes, type ModelFilter } from './model-filter.js'
-import { rowRange, type DayWindow } from './window.js'
+import { rowRange, type DayWindow } from '../foundation/window.js'
 
 /** Days between two snapshots of the index. */
 const BLOCK = 8

@@ -16,7 +16,7 @@ import type {
   ValidateParams,
   ValidatePayload,
 } from '../types.js'
-import { compareText } from './compare.js'
+import { compareText } from '../foundation/compare.js'
 import { clockMs, parseParams, resolveDomain, type QueryContext } from './context.js'
 
 /** Lower-cased, distinct, in UTF-16 order. */
@@ -24,7 +24,7 @@ const sortedIds = (ids: readonly string[]): string[] =>
   [...new Set(ids.map((id) => id.toLowerCase()))].sort(compareText)
 
 /** GET /api/v1/validate: the key's team and scope, and its rate-limit window after this request. */
-export async function validate(ctx: QueryContext, params: ValidateParams): Promise<ValidatePayload> {
+export async function computeKeyCheck(ctx: QueryContext, params: ValidateParams): Promise<ValidatePayload> {
   const p = parseParams(validateParamsSchema, params)
   const teamId = p.key.teamId.toLowerCase()
   const team = ctx.catalog.teams.get(teamId)
@@ -54,7 +54,7 @@ function wholePage<T>(items: T[]): Page<T> {
 }
 
 /** GET /api/v1/domains: the domains the key may read (all without a key), by name then id. */
-export async function listDomains(
+export async function computeDomainList(
   ctx: QueryContext,
   params: ListDomainsParams = {},
 ): Promise<ListDomainsPayload> {
@@ -79,7 +79,10 @@ export async function listDomains(
  * timestamps are ISO 8601 UTC strings of one width, so text order is time order), unknown last,
  * then by id; page `page` of `size`.
  */
-export async function listPrompts(ctx: QueryContext, params: ListPromptsParams): Promise<ListPromptsPayload> {
+export async function computePromptList(
+  ctx: QueryContext,
+  params: ListPromptsParams,
+): Promise<ListPromptsPayload> {
   const p = parseParams(listPromptsParamsSchema, params)
   const domain = resolveDomain(ctx.catalog, p.domainId)
   const all = [...domain.prompts].sort(

@@ -1,12 +1,13 @@
 /**
- * The model filter (semantics.md section 3): `all`, a channel name, or (sentiment endpoints only;
+ * The model filter (docs/API.md, "Model filter"): `all`, a channel name, or (sentiment endpoints only;
  * the parameter schemas decide which values reach here) a raw model identifier.
  */
 import type { Catalog } from '../catalog.js'
 import type { AggregateRows, ModelTable } from '../tables/aggregates.js'
 import type { Combos } from '../tables/cited-index.js'
-import { CHANNELS, type Channel } from '../types.js'
-import { compareText } from './compare.js'
+import { CHANNELS } from '../foundation/vocabulary.js'
+import type { Channel } from '../types.js'
+import { compareText } from '../foundation/compare.js'
 import type { QueryContext } from './context.js'
 
 /** A resolved filter over the aggregate tables' `channel` and `model_key` columns. */

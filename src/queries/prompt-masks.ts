@@ -5,7 +5,7 @@
  * without COUNT(DISTINCT) over raw rows.
  */
 import { passes, type ModelFilter } from './model-filter.js'
-import { rowRange, type DayWindow } from './window.js'
+import { rowRange, type DayWindow } from '../foundation/window.js'
 
 /** The columns a bitmask table shares. */
 export interface PromptMaskRows {

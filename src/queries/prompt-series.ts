@@ -1,5 +1,5 @@
 /**
- * Prompt time series: semantics.md section 4, with the window and buckets of extensions section 9.
+ * Prompt time series: docs/API.md, "GET /api/v1/prompt-statistics-time-series", with the window and buckets of docs/API.md, "Date ranges and buckets".
  *
  * Reads agg_prompt_day (per day and prompt: responses, brand mentions, own-site citations, brand
  * position sum and count; computed at ingest, so the citation host rule lives in
@@ -10,9 +10,9 @@ import type { PromptRow } from '../catalog.js'
 import { promptSeriesParamsSchema } from '../schemas/params.js'
 import type { AggregateRows } from '../tables/aggregates.js'
 import type { PromptEntry, PromptSeriesParams, PromptSeriesPayload } from '../types.js'
-import { compareText } from './compare.js'
+import { compareText } from '../foundation/compare.js'
 import { parseRequest, type QueryContext } from './context.js'
-import { formatDay, rowRange } from './window.js'
+import { formatDay, rowRange } from '../foundation/window.js'
 
 export async function computePromptSeries(
   ctx: QueryContext,

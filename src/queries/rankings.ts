@@ -19,14 +19,14 @@ import type {
   ModelLeaderboardParams,
   ModelLeaderboardPayload,
 } from '../types.js'
-import { CHANNELS } from '../types.js'
-import { compareText } from './compare.js'
+import { CHANNELS } from '../foundation/vocabulary.js'
+import { compareText } from '../foundation/compare.js'
 import { parseRequest, type QueryContext } from './context.js'
 import { ExactSum } from './exact-mean.js'
 import { passes, rowsForModel, type FilteredRows } from './model-filter.js'
 import { entityPromptSums } from './entity-prompt-sums.js'
 import { distinctPrompts } from './prompt-masks.js'
-import { rowRange, type DayWindow } from './window.js'
+import { rowRange, type DayWindow } from '../foundation/window.js'
 
 /** An entity's numbers over the window, before they are shaped into a row. */
 interface EntityTotals {
@@ -39,7 +39,7 @@ interface EntityTotals {
   totalPrompts: number
 }
 
-export async function brandRankings(
+export async function computeBrandRankings(
   ctx: QueryContext,
   params: BrandRankingsParams,
 ): Promise<BrandRankingsPayload> {
@@ -126,7 +126,7 @@ async function entityTotals(
   return out
 }
 
-export async function modelLeaderboard(
+export async function computeModelLeaderboard(
   ctx: QueryContext,
   params: ModelLeaderboardParams,
 ): Promise<ModelLeaderboardPayload> {

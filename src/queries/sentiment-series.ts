@@ -1,5 +1,5 @@
 /**
- * Sentiment time series: extensions section 7, by the buckets of section 9 (a bucket of one date
+ * Sentiment time series: docs/API.md, "Citations, fan-out and sentiment over time", by the buckets of docs/API.md, "Date ranges and buckets" (a bucket of one date
  * by default).
  *
  * Reads agg_theme_day (per day, channel, model and theme: occurrences) for the window after the
@@ -13,9 +13,9 @@ import type { SentimentSeriesParams, SentimentSeriesPayload, SentimentSeriesPoin
 import { parseRequest, type QueryContext } from './context.js'
 import { passes, resolveModelFilter } from './model-filter.js'
 import { percentOneDecimal } from './sentiment.js'
-import { formatDay, rowRange } from './window.js'
+import { formatDay, rowRange } from '../foundation/window.js'
 
-export async function sentimentSeries(
+export async function computeSentimentSeries(
   ctx: QueryContext,
   params: SentimentSeriesParams,
 ): Promise<SentimentSeriesPayload> {

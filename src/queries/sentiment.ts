@@ -1,5 +1,5 @@
 /**
- * Sentiment overview and sentiment themes: semantics.md section 6.
+ * Sentiment overview and sentiment themes: docs/API.md, "GET /api/v1/sentiment/overview".
  *
  * Both read agg_theme_day (per day, channel, model and theme: occurrences) for the window after the
  * model filter (a channel or a raw model id), keep the non-archived themes that occurred, and shape
@@ -8,10 +8,10 @@
 import type { ThemeRow } from '../catalog.js'
 import { sentimentParamsSchema } from '../schemas/params.js'
 import type { SentimentOverviewPayload, SentimentParams, SentimentThemesPayload } from '../types.js'
-import { compareText } from './compare.js'
+import { compareText } from '../foundation/compare.js'
 import { parseRequest, type QueryContext, type ReportScope } from './context.js'
 import { passes, resolveModelFilter } from './model-filter.js'
-import { rowRange } from './window.js'
+import { rowRange } from '../foundation/window.js'
 
 interface ThemeCount {
   theme: ThemeRow
@@ -50,7 +50,7 @@ async function themesOfRequest(ctx: QueryContext, params: SentimentParams) {
   return { themes: await themesInWindow(ctx, scope, p.model), envelope }
 }
 
-export async function sentimentThemes(
+export async function computeSentimentThemes(
   ctx: QueryContext,
   params: SentimentParams,
 ): Promise<SentimentThemesPayload> {
@@ -65,7 +65,7 @@ export async function sentimentThemes(
   return { data: { items }, ...envelope }
 }
 
-export async function sentimentOverview(
+export async function computeSentimentOverview(
   ctx: QueryContext,
   params: SentimentParams,
 ): Promise<SentimentOverviewPayload> {

@@ -135,7 +135,7 @@ export const THEME_CSV_COLUMNS = ['id', 'name', 'sentiment', 'occurrences', 'cre
 /**
  * The sentiment themes as CSV, one row per theme, occurrences descending as in the payload.
  * @example
- * await writeFile('themes.csv', sentimentThemesCsv(await engine.sentimentThemes({ domainId })))
+ * await writeFile('themes.csv', sentimentThemesCsv(await engine.computeSentimentThemes({ domainId })))
  */
 export function sentimentThemesCsv(payload: SentimentThemesPayload, options: CsvOptions = {}): string {
   const rows = payload.data.items.map((t): Cell[] => [t.id, t.name, t.sentiment, t.occurrences, t.created_at])
@@ -169,7 +169,7 @@ export const CITED_DOMAIN_CSV_COLUMNS = [
 /**
  * The cited domains as CSV, one row per host, in payload order (most cited first).
  * @example
- * await writeFile('cited-domains.csv', citedDomainsCsv(await engine.citedDomains({ domainId })))
+ * await writeFile('cited-domains.csv', citedDomainsCsv(await engine.computeCitedDomains({ domainId })))
  */
 export function citedDomainsCsv(payload: CitedDomainsPayload, options: CsvOptions = {}): string {
   const rows = payload.data.items.map((d): Cell[] => [
@@ -204,7 +204,7 @@ export const CITATION_CSV_COLUMNS = [
 /**
  * The cited pages as CSV, one row per URL, in payload order (channels joined by `;`).
  * @example
- * await writeFile('citations.csv', citationsCsv(await engine.citations({ domainId })))
+ * await writeFile('citations.csv', citationsCsv(await engine.computeCitations({ domainId })))
  */
 export function citationsCsv(payload: CitationsPayload, options: CsvOptions = {}): string {
   const rows = payload.data.items.map((c): Cell[] => [

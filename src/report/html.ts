@@ -2,16 +2,6 @@
  * The report page: one self-contained HTML document (inline CSS and SVG, no script, no font or
  * image download; a Content-Security-Policy forbids any network use) built from the four payloads.
  */
-import type {
-  CitationsPayload,
-  CitedDomainsPayload,
-  CompetitorSeriesPayload,
-  ModelLeaderboardPayload,
-  PromptSeriesPayload,
-  SentimentOverviewPayload,
-  SentimentSeriesPayload,
-  SentimentThemesPayload,
-} from '../types.js'
 import { esc, formatTimestamp } from './format.js'
 import {
   renderCitedDomains,
@@ -26,42 +16,11 @@ import {
   renderThemes,
   renderTrends,
 } from './sections.js'
+import type { ReportInput } from './input.js'
 import { CSS } from './styles.js'
 
 export { modelLabel } from './sections.js'
-
-/** The domain the report is about (a `DomainInfo` fits). */
-export interface ReportDomain {
-  id: string
-  brand_name: string
-  website?: string | null
-}
-
-/** What `renderReportHtml` takes. A payload left out (or null) renders as an empty section. */
-export interface ReportInput {
-  domain: ReportDomain
-  prompts?: PromptSeriesPayload | null
-  competitors?: CompetitorSeriesPayload | null
-  overview?: SentimentOverviewPayload | null
-  themes?: SentimentThemesPayload | null
-  /** The model leaderboard (the brand per channel). */
-  leaderboard?: ModelLeaderboardPayload | null
-  /** The sentiment time series. */
-  sentimentSeries?: SentimentSeriesPayload | null
-  /** The cited domains and the cited pages. */
-  citedDomains?: CitedDomainsPayload | null
-  citations?: CitationsPayload | null
-  /** Extra sentences shown under the header, e.g. why a model filter was not applied. */
-  notes?: string[]
-  /** Competitors drawn in the charts besides the brand (default 5). */
-  topCompetitors?: number
-  /** Prompts listed (default 10). */
-  topPrompts?: number
-  /** Themes listed (default 20). */
-  topThemes?: number
-  /** Cited domains and cited pages listed (default 10 each). */
-  topCited?: number
-}
+export type { ReportDomain, ReportInput } from './input.js'
 
 /**
  * Renders one self-contained HTML page for a domain's payloads: a header (brand, website, window,
@@ -76,10 +35,10 @@ export interface ReportInput {
  *   domain: (await engine.getDomain(domainId))!,
  *   prompts: await engine.computePromptSeries({ domainId, days: 30 }),
  *   competitors: await engine.computeCompetitorSeries({ domainId, days: 30 }),
- *   overview: await engine.sentimentOverview({ domainId, days: 30 }),
- *   themes: await engine.sentimentThemes({ domainId, days: 30 }),
- *   leaderboard: await engine.modelLeaderboard({ domainId, days: 30 }),
- *   citedDomains: await engine.citedDomains({ domainId, days: 30 }),
+ *   overview: await engine.computeSentimentOverview({ domainId, days: 30 }),
+ *   themes: await engine.computeSentimentThemes({ domainId, days: 30 }),
+ *   leaderboard: await engine.computeModelLeaderboard({ domainId, days: 30 }),
+ *   citedDomains: await engine.computeCitedDomains({ domainId, days: 30 }),
  * })
  * await writeFile('report.html', html)
  */

@@ -1,6 +1,6 @@
 /** The sections of the report page, each rendered from the payloads as an HTML fragment. */
 import type { CompetitorEntry } from '../types.js'
-import type { ReportInput } from './html.js'
+import type { ReportInput } from './input.js'
 import {
   dayNumber,
   esc,
@@ -362,7 +362,7 @@ export function renderThemes(input: ReportInput, top: number): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The model leaderboard, sentiment over time, cited domains and cited pages (extensions 4, 6, 7).
+// The model leaderboard, sentiment over time, cited domains and cited pages (docs/API.md, "Rankings", "Citations, fan-out and sentiment over time").
 
 const KIND_PILL = {
   brand: '<span class="pill brand-pill">Your site</span>',

@@ -4,7 +4,7 @@
  * where zod says no); for anything else it returns false and the caller runs zod, which then
  * produces the error messages. Well-formed files skip most of zod's per-field work.
  */
-import { CHANNELS } from '../types.js'
+import { CHANNELS } from '../foundation/vocabulary.js'
 import {
   ANSWERED_AT_RE,
   FANOUT_MAX_QUERIES,

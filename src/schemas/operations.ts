@@ -1,5 +1,5 @@
 /**
- * @module zod schemas of the operations (issue 13): the admin bodies (a new API key, a prune), the
+ * @module zod schemas of the operations (docs/API.md, "Operations endpoints"): the admin bodies (a new API key, a prune), the
  * retention age as every transport takes it, and the shapes answered (keys, prune, backup). Each
  * rule is said once here; the library, the HTTP service and the CLI read it from here.
  */

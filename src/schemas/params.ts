@@ -12,8 +12,9 @@
  */
 import { z } from 'zod'
 import { ValidationError, isValidationError } from '../errors.js'
-import { GRANULARITIES, dayOfDate, rangeIssues } from '../queries/window.js'
-import { BRAND_METRICS, CHANNELS, type Clock } from '../types.js'
+import { GRANULARITIES, dayOfDate, rangeIssues } from '../foundation/window.js'
+import { BRAND_METRICS, CHANNELS } from '../foundation/vocabulary.js'
+import type { Clock } from '../types.js'
 import { MODEL_ID_RE, UUID_RE } from './records.js'
 
 /**
@@ -194,7 +195,7 @@ export const daysParam = intParam({
   defaultLater: true,
 }) as DaysParam
 
-// Date ranges and buckets (extensions section 9). Their rules between parameters (both dates or
+// Date ranges and buckets (docs/API.md, "Date ranges and buckets"). Their rules between parameters (both dates or
 // neither, not with days, start <= end <= today, at most 365 days) live with the window
 // (src/queries/window.ts); `normalizeWindowParams` applies them to a request's values.
 
@@ -500,7 +501,7 @@ export const sentimentSeriesParamsSchema = sentimentParamsSchema.extend({
   granularity: granularityParam.value,
 })
 
-// Listings, rankings and brand time series (extensions 3-5).
+// Listings, rankings and brand time series (docs/API.md, "Listings", "Rankings", "Brand time series").
 
 const UUID_MESSAGE = (path: string) => `${path} must be a UUID.`
 const uuidValue = (path: string) =>
@@ -556,7 +557,7 @@ export const brandSeriesParamsSchema = sentimentSeriesParamsSchema.extend({
   metric: z.enum(BRAND_METRICS, { error: METRIC_MESSAGE }),
 })
 
-// Citations, cited domains, fan-out queries (extensions section 6); the sentiment time series
+// Citations, cited domains, fan-out queries (docs/API.md, "Citations, fan-out and sentiment over time"); the sentiment time series
 // takes sentimentSeriesParamsSchema.
 export const citationsParamsSchema = z.strictObject({
   domainId: domainIdParam.value,

@@ -19,8 +19,6 @@ import {
 } from './params.js'
 import { UUID_RE } from './records.js'
 import {
-  CHANNELS,
-  PLANS,
   type BrandRankingsPayload,
   type BrandSeriesPayload,
   type CitationsPayload,
@@ -36,6 +34,7 @@ import {
   type SentimentThemesPayload,
   type ValidatePayload,
 } from '../types.js'
+import { CHANNELS, PLANS } from '../foundation/vocabulary.js'
 
 /**
  * `generated_at` of a payload: ISO 8601 in UTC, without milliseconds when they are zero.
@@ -82,7 +81,7 @@ export const payloadNames = z.registry<{ id: string }>()
 const echo = {
   domain_id: domainIdParam.echo,
   days: daysParam.echo,
-  /** A range (extensions section 9): echoed after `days` only when given. */
+  /** A range (docs/API.md, "Date ranges and buckets"): echoed after `days` only when given. */
   start_date: startDateParam.echo,
   end_date: endDateParam.echo,
   /** Echoed after the other parameters, only when given. */
@@ -93,7 +92,7 @@ const echo = {
   size: sizeParam.echo,
 }
 
-/** The window's echo (extensions section 9): `days`, then `start_date` and `end_date` when a range was given. */
+/** The window's echo (docs/API.md, "Date ranges and buckets"): `days`, then `start_date` and `end_date` when a range was given. */
 const windowEcho = { days: echo.days, start_date: echo.start_date, end_date: echo.end_date }
 /** The echo of the brand and sentiment series: domain_id, the window, model, granularity when given. */
 const modelSeriesEcho = {
@@ -192,7 +191,7 @@ export const competitorSeriesPayloadSchema = envelope(
 /**
  * The sentiment overview body.
  * @example
- * sentimentOverviewPayloadSchema.parse(await engine.sentimentOverview({ domainId }))
+ * sentimentOverviewPayloadSchema.parse(await engine.computeSentimentOverview({ domainId }))
  */
 export const sentimentOverviewPayloadSchema = envelope(
   'SentimentOverviewResponse',
@@ -219,7 +218,7 @@ export const themeEntrySchema = z.object({
 /**
  * The sentiment themes body.
  * @example
- * sentimentThemesPayloadSchema.parse(await engine.sentimentThemes({ domainId }))
+ * sentimentThemesPayloadSchema.parse(await engine.computeSentimentThemes({ domainId }))
  */
 export const sentimentThemesPayloadSchema = envelope(
   'SentimentThemesResponse',
@@ -240,7 +239,7 @@ const timestamp = z.iso.datetime().meta({ description: 'ISO 8601 UTC with millis
 /**
  * The key check body.
  * @example
- * validatePayloadSchema.parse(await engine.validate({ key, rateLimit }))
+ * validatePayloadSchema.parse(await engine.computeKeyCheck({ key, rateLimit }))
  */
 export const validatePayloadSchema = envelope(
   'ValidateResponse',
@@ -273,7 +272,7 @@ const page = <T extends z.ZodType>(item: T) =>
 /**
  * The domains listing body: the domains a key can read, as one page.
  * @example
- * domainsPayloadSchema.parse(await engine.listDomains({ key }))
+ * domainsPayloadSchema.parse(await engine.computeDomainList({ key }))
  */
 export const domainsPayloadSchema = envelope(
   'DomainsResponse',
@@ -294,7 +293,7 @@ export type DomainsPayload = z.output<typeof domainsPayloadSchema>
 /**
  * The prompts listing body.
  * @example
- * promptListPayloadSchema.parse(await engine.listPrompts({ domainId }))
+ * promptListPayloadSchema.parse(await engine.computePromptList({ domainId }))
  */
 export const promptListPayloadSchema = envelope(
   'PromptListResponse',
@@ -312,7 +311,7 @@ export const promptListPayloadSchema = envelope(
 /**
  * The brand rankings body.
  * @example
- * brandRankingsPayloadSchema.parse(await engine.brandRankings({ domainId }))
+ * brandRankingsPayloadSchema.parse(await engine.computeBrandRankings({ domainId }))
  */
 export const brandRankingsPayloadSchema = envelope(
   'BrandRankingsResponse',
@@ -342,7 +341,7 @@ export const brandRankingsPayloadSchema = envelope(
 /**
  * The model leaderboard body.
  * @example
- * modelLeaderboardPayloadSchema.parse(await engine.modelLeaderboard({ domainId }))
+ * modelLeaderboardPayloadSchema.parse(await engine.computeModelLeaderboard({ domainId }))
  */
 export const modelLeaderboardPayloadSchema = envelope(
   'ModelLeaderboardResponse',
@@ -363,7 +362,7 @@ export const modelLeaderboardPayloadSchema = envelope(
 /**
  * A brand time series body (the four share it).
  * @example
- * brandSeriesPayloadSchema.parse(await engine.brandSeries({ domainId, metric: 'visibility' }))
+ * brandSeriesPayloadSchema.parse(await engine.computeBrandSeries({ domainId, metric: 'visibility' }))
  */
 export const brandSeriesPayloadSchema = envelope(
   'BrandSeriesResponse',
@@ -372,7 +371,7 @@ export const brandSeriesPayloadSchema = envelope(
 )
 
 // ---------------------------------------------------------------------------------------------
-// Citations, cited domains, fan-out queries, sentiment over time (extensions sections 6, 7)
+// Citations, cited domains, fan-out queries, sentiment over time (docs/API.md, "Citations, fan-out and sentiment over time")
 
 const channelList = z.array(z.enum(CHANNELS))
 const percent = z.number().min(0).max(100)
@@ -397,7 +396,7 @@ export const citationItemSchema = z.object({
 /**
  * The citations body: the cited URLs, most cited first.
  * @example
- * citationsPayloadSchema.parse(await engine.citations({ domainId }))
+ * citationsPayloadSchema.parse(await engine.computeCitations({ domainId }))
  */
 export const citationsPayloadSchema = envelope(
   'CitationsResponse',
@@ -423,7 +422,7 @@ export const citedDomainItemSchema = z.object({
 /**
  * The cited-domains body: the cited hosts, most cited first.
  * @example
- * citedDomainsPayloadSchema.parse(await engine.citedDomains({ domainId }))
+ * citedDomainsPayloadSchema.parse(await engine.computeCitedDomains({ domainId }))
  */
 export const citedDomainsPayloadSchema = envelope(
   'CitedDomainsResponse',
@@ -445,7 +444,7 @@ export const fanoutPromptItemSchema = z.object({
 /**
  * The fan-out queries body: per prompt, the queries its answers issued.
  * @example
- * fanoutQueriesPayloadSchema.parse(await engine.fanoutQueries({ domainId }))
+ * fanoutQueriesPayloadSchema.parse(await engine.computeFanoutQueries({ domainId }))
  */
 export const fanoutQueriesPayloadSchema = envelope(
   'FanoutQueriesResponse',
@@ -460,7 +459,7 @@ export const fanoutQueriesPayloadSchema = envelope(
 /**
  * The sentiment time series body: the overview's numbers per UTC date with a theme.
  * @example
- * sentimentSeriesPayloadSchema.parse(await engine.sentimentSeries({ domainId }))
+ * sentimentSeriesPayloadSchema.parse(await engine.computeSentimentSeries({ domainId }))
  */
 export const sentimentSeriesPayloadSchema = envelope(
   'SentimentTimeSeriesResponse',

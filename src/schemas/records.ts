@@ -1,9 +1,9 @@
 /**
- * zod schemas of the input records (semantics.md section 1.1). Objects are strict: a missing,
+ * zod schemas of the input records (docs/API.md, "Ingest: records"). Objects are strict: a missing,
  * extra or ill-typed field is an error that names the field.
  */
 import { z } from 'zod'
-import { CHANNELS, DELETE_ENTITIES, PLANS } from '../types.js'
+import { CHANNELS, DELETE_ENTITIES, PLANS } from '../foundation/vocabulary.js'
 
 export const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
 
@@ -28,7 +28,7 @@ export function timestampMs(ts: string): number {
 }
 
 /**
- * A record's optional timestamp as stored and returned (extensions 1): ISO 8601 UTC with
+ * A record's optional timestamp as stored and returned (docs/API.md, "Ingest: records"): ISO 8601 UTC with
  * milliseconds (`2026-05-04T09:15:02.118Z`); null when absent or null.
  */
 export function storedTimestamp(ts: string | null | undefined): string | null {
@@ -123,7 +123,7 @@ const boundedTextOrNull = (max: number) => {
   return z.union([z.string().min(1, { error }).max(max, { error }), z.null()], { error })
 }
 
-/** Citation titles: 1-1000 characters; page types: 1-100 (extensions section 1). */
+/** Citation titles: 1-1000 characters; page types: 1-100 (docs/API.md, "Ingest: records"). */
 export const TITLE_MAX = 1000
 export const PAGE_TYPE_MAX = 100
 
@@ -231,7 +231,7 @@ export function siteHost(website: string | null): string | null {
 }
 
 /**
- * A cited URL's identity (extensions section 6): its WHATWG URL serialization without the
+ * A cited URL's identity (docs/API.md, "Citations, fan-out and sentiment over time"): its WHATWG URL serialization without the
  * fragment, so `https://Acme.com:443/a#x` and `https://acme.com/a` are one URL. A URL the WHATWG
  * parser refuses (a port above 65535, a bad escape in the host) is its own identity, as written.
  */
@@ -247,8 +247,8 @@ export function citedUrl(url: string): string {
 }
 
 /**
- * Whether a host (compared form) is the site or a subdomain of it (semantics.md section 4,
- * extensions section 2); never when there is no site.
+ * Whether a host (compared form) is the site or a subdomain of it (docs/API.md, "GET /api/v1/prompt-statistics-time-series",
+ * docs/API.md, "Citations, fan-out and sentiment over time"); never when there is no site.
  */
 export function isSiteOrSubdomain(host: string, site: string | null): boolean {
   return (

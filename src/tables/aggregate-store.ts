@@ -11,6 +11,7 @@
  * It also keeps per-domain structures built from such reads (`derived`: the citation and fan-out
  * indexes of src/tables/cited-index.ts), under the same rules.
  */
+import type { DayRange, DomainChange } from '../db/changes.js'
 import type { ReadPool } from '../db/read-pool.js'
 import {
   AGGREGATE_TABLE_NAMES,
@@ -25,23 +26,14 @@ import {
   type Derived,
 } from './aggregates.js'
 
+export type { DayRange, DomainChange }
+
 interface Entry {
   /** The table's rows (an AggregateRows of the table in the entry's key). */
   rows: Promise<unknown>
   count: number
   /** Days (since 1970-01-01, both included) a commit changed since `rows` was read; null: none. */
   stale: DayRange | null
-}
-
-/** Days since 1970-01-01, both included. */
-export interface DayRange {
-  from: number
-  to: number
-}
-
-/** What one commit changed: the domain and the range of its days whose aggregates changed. */
-export interface DomainChange extends DayRange {
-  domainKey: number
 }
 
 /** Every day: a whole domain's rows. */

@@ -2,7 +2,7 @@
  * The daily aggregate tables as the reports read them. The ingest transaction keeps the `agg_*`
  * tables up to date in DuckDB (sql/ingest/fill_agg_*.sql); a report reads one domain's rows of a
  * table as columns of Float64Arrays sorted by day (sql/queries/load_agg_*.sql), so a window of days
- * is a range of rows (see queries/window.ts).
+ * is a range of rows (see foundation/window.ts).
  *
  * A new aggregate for a new report: a table in sql/schema, its clear and fill steps in
  * ingest/pipeline.ts, its load query, and one entry below.

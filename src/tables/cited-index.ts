@@ -11,8 +11,8 @@
  *   their count: the count of a group over a window is two binary searches and a subtraction, so a
  *   year costs no more than a week. Cited-host rows (few) are sorted by day.
  */
-import { compareText } from '../queries/compare.js'
-import type { DayWindow } from '../queries/window.js'
+import { compareText } from '../foundation/compare.js'
+import type { DayWindow } from '../foundation/window.js'
 import type { Derived } from './aggregates.js'
 
 /** Kinds of `texts` (sql/schema/002_citations_fanout.sql). */

@@ -32,18 +32,18 @@ const MESSAGES = {
   model: `model must be all, one of the channels ${CHANNEL_LIST}, or a raw model identifier of 1 to 100 characters from A-Z a-z 0-9 . _ : / @ + -.`,
 }
 
-type Compute = 'computePromptSeries' | 'computeCompetitorSeries' | 'sentimentOverview'
+type Compute = 'computePromptSeries' | 'computeCompetitorSeries' | 'computeSentimentOverview'
 const PATHS: Record<Compute, string> = {
   computePromptSeries: '/api/v1/prompt-statistics-time-series',
   computeCompetitorSeries: '/api/v1/competitor-time-series',
-  sentimentOverview: '/api/v1/sentiment/overview',
+  computeSentimentOverview: '/api/v1/sentiment/overview',
 }
 
 /** [what, engine function, library value, query-string value, param, expected message] */
 const CASES: Array<[string, Compute, Record<string, unknown>, string, Param<unknown, unknown>, string]> = [
   ['days 0', 'computePromptSeries', { days: 0 }, 'days=0', daysParam, MESSAGES.days],
   ['days 366', 'computeCompetitorSeries', { days: 366 }, 'days=366', daysParam, MESSAGES.days],
-  ['days 1.5', 'sentimentOverview', { days: 1.5 }, 'days=1.5', daysParam, MESSAGES.days],
+  ['days 1.5', 'computeSentimentOverview', { days: 1.5 }, 'days=1.5', daysParam, MESSAGES.days],
   ['limit 0', 'computePromptSeries', { limit: 0 }, 'limit=0', limitParam, MESSAGES.limit],
   ['limit 101', 'computePromptSeries', { limit: 101 }, 'limit=101', limitParam, MESSAGES.limit],
   [
@@ -56,7 +56,7 @@ const CASES: Array<[string, Compute, Record<string, unknown>, string, Param<unkn
   ],
   [
     'sentiment model with a space',
-    'sentimentOverview',
+    'computeSentimentOverview',
     { model: 'gpt 4' },
     'model=gpt%204',
     modelParam,
@@ -126,7 +126,7 @@ describe('parameter rules: one sentence per rule on every surface', () => {
     }
     const prompts = ENDPOINTS.find((e) => e.id === 'prompts')!
     expect(prompts.normalize(flags as never)).toEqual({ domain_id: DOMAIN, days: 30, limit: 25 })
-    const sentiment = await engine.sentimentOverview({ domainId: DOMAIN, now: NOW })
+    const sentiment = await engine.computeSentimentOverview({ domainId: DOMAIN, now: NOW })
     expect(sentiment.model).toBe('all')
     expect([flagValue(modelParam, undefined), flagValue(channelModelParam, undefined)]).toEqual([
       'all',

@@ -59,8 +59,8 @@ async function everyPayload(e: Engine) {
       out.push(
         await e.computePromptSeries(p).catch((x: Error) => x.name),
         await e.computeCompetitorSeries(p).catch((x: Error) => x.name),
-        await e.sentimentOverview(p).catch((x: Error) => x.name),
-        await e.sentimentThemes({ ...p, model: 'chatgpt' }).catch((x: Error) => x.name),
+        await e.computeSentimentOverview(p).catch((x: Error) => x.name),
+        await e.computeSentimentThemes({ ...p, model: 'chatgpt' }).catch((x: Error) => x.name),
       )
     }
   }

@@ -5,6 +5,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
 import { NotFoundError, ValidationError } from '../../src/errors.js'
 import { keyReadsDomain } from '../../src/key-scope.js'
+import { DeprecatedEngineAliases } from '../../src/engine-aliases.js'
 import type {
   BackupResult,
   EngineStatus,
@@ -46,7 +47,7 @@ import type {
 
 const iso = (now: Date | string | undefined): string => new Date(now ?? Date.now()).toISOString()
 
-export class FakeEngine implements Engine {
+export class FakeEngine extends DeprecatedEngineAliases implements Engine {
   teams = new Map<string, TeamInfo>()
   domains = new Map<string, DomainInfo>()
   keys = new Map<string, { info: ApiKeyInfo; hash: Buffer }>()
@@ -167,7 +168,7 @@ export class FakeEngine implements Engine {
     }
   }
 
-  async sentimentOverview(p: SentimentParams): Promise<SentimentOverviewPayload> {
+  async computeSentimentOverview(p: SentimentParams): Promise<SentimentOverviewPayload> {
     await this.#compute(p.domainId)
     return {
       data: { positive_percent: 50, negative_percent: 50, total_mentions: 3 },
@@ -178,7 +179,7 @@ export class FakeEngine implements Engine {
     }
   }
 
-  async sentimentThemes(p: SentimentParams): Promise<SentimentThemesPayload> {
+  async computeSentimentThemes(p: SentimentParams): Promise<SentimentThemesPayload> {
     await this.#compute(p.domainId)
     return {
       data: { items: [] },
@@ -190,7 +191,7 @@ export class FakeEngine implements Engine {
   }
 
   /** Like the engine: the domains the key may read, by name then id, as one page. */
-  async listDomains(p: ListDomainsParams = {}): Promise<ListDomainsPayload> {
+  async computeDomainList(p: ListDomainsParams = {}): Promise<ListDomainsPayload> {
     const key = p.key ?? null
     const items = [...this.domains.values()]
       .filter((d) => key === null || keyReadsDomain(key, d, this.teams.get(d.team_id)))
@@ -204,7 +205,7 @@ export class FakeEngine implements Engine {
     }
   }
 
-  async validate(p: ValidateParams): Promise<ValidatePayload> {
+  async computeKeyCheck(p: ValidateParams): Promise<ValidatePayload> {
     const team = this.teams.get(p.key.teamId.toLowerCase())
     if (team === undefined) throw new NotFoundError('team', p.key.teamId)
     return {
@@ -225,7 +226,7 @@ export class FakeEngine implements Engine {
     }
   }
 
-  async listPrompts(p: ListPromptsParams): Promise<ListPromptsPayload> {
+  async computePromptList(p: ListPromptsParams): Promise<ListPromptsPayload> {
     await this.#compute(p.domainId)
     const page = p.page ?? 1
     const size = p.size ?? 50
@@ -238,29 +239,29 @@ export class FakeEngine implements Engine {
     }
   }
 
-  async brandRankings(p: BrandRankingsParams): Promise<BrandRankingsPayload> {
+  async computeBrandRankings(p: BrandRankingsParams): Promise<BrandRankingsPayload> {
     await this.#compute(p.domainId)
     const echo = { domain_id: p.domainId, days: this.#days(p.days), model: p.model ?? 'all' }
     return { data: { items: [] }, ...echo, generated_at: iso(p.now) }
   }
 
-  async modelLeaderboard(p: ModelLeaderboardParams): Promise<ModelLeaderboardPayload> {
+  async computeModelLeaderboard(p: ModelLeaderboardParams): Promise<ModelLeaderboardPayload> {
     await this.#compute(p.domainId)
     return { data: { items: [] }, domain_id: p.domainId, days: this.#days(p.days), generated_at: iso(p.now) }
   }
 
-  async brandSeries(p: BrandSeriesParams): Promise<BrandSeriesPayload> {
+  async computeBrandSeries(p: BrandSeriesParams): Promise<BrandSeriesPayload> {
     await this.#compute(p.domainId)
     const echo = { domain_id: p.domainId, days: this.#days(p.days), model: p.model ?? 'all' }
     return { data: { items: [] }, ...echo, generated_at: iso(p.now) }
   }
 
   // Citations, cited domains, fan-out queries, sentiment over time: empty bodies.
-  citations(p: CitationsParams): Promise<CitationsPayload> {
+  computeCitations(p: CitationsParams): Promise<CitationsPayload> {
     return this.#citationList(p)
   }
 
-  citedDomains(p: CitationsParams): Promise<CitedDomainsPayload> {
+  computeCitedDomains(p: CitationsParams): Promise<CitedDomainsPayload> {
     return this.#citationList(p)
   }
 
@@ -270,12 +271,12 @@ export class FakeEngine implements Engine {
     return { data, ...this.#echo(p), limit: p.limit ?? 100, generated_at: iso(p.now) }
   }
 
-  async fanoutQueries(p: FanoutQueriesParams): Promise<FanoutQueriesPayload> {
+  async computeFanoutQueries(p: FanoutQueriesParams): Promise<FanoutQueriesPayload> {
     await this.#compute(p.domainId)
     return { data: { items: [], total: 0 }, ...this.#echo(p), generated_at: iso(p.now) }
   }
 
-  async sentimentSeries(p: SentimentParams): Promise<SentimentSeriesPayload> {
+  async computeSentimentSeries(p: SentimentParams): Promise<SentimentSeriesPayload> {
     await this.#compute(p.domainId)
     return { data: { items: [] }, ...this.#echo(p), generated_at: iso(p.now) }
   }

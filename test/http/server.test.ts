@@ -755,7 +755,7 @@ describe('HTTP service over a fake engine (failures on demand)', () => {
   })
 
   it('a payload that breaks the documented schema is a 500, never sent', async () => {
-    fake.sentimentOverview = async () => ({
+    fake.computeSentimentOverview = async () => ({
       data: { positive_percent: Number.NaN, negative_percent: 0, total_mentions: 0 },
       domain_id: D.acme1,
       days: 30,

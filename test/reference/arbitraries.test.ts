@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { CHANNELS } from '../../src/types.js'
+import { CHANNELS } from '../../src/foundation/vocabulary.js'
 import type { AnalysisInputRecord } from '../../src/types.js'
 import { ReferenceModel } from './model.js'
 import { datasetArb, paramsFor, queryArb } from '../support/arbitraries.js'
@@ -74,10 +74,10 @@ describe('arbitraries', () => {
         model.ingest(ds.records)
         const p = paramsFor(ds, q)
         stats.runs++
-        if (model.promptSeries(p.prompt).data.items.length > 0) stats.prompts++
-        if (model.competitorSeries(p.competitor).data.items.some((i) => i.series.length > 0))
+        if (model.computePromptSeries(p.prompt).data.items.length > 0) stats.prompts++
+        if (model.computeCompetitorSeries(p.competitor).data.items.some((i) => i.series.length > 0))
           stats.competitors++
-        if (model.sentimentThemes(p.sentiment).data.items.length > 0) stats.themes++
+        if (model.computeSentimentThemes(p.sentiment).data.items.length > 0) stats.themes++
         if (ds.records.some((r) => r.id !== r.id.toLowerCase())) stats.upper++
         const ids = ds.records.map((r) => r.id.toLowerCase())
         if (new Set(ids).size < ids.length) stats.duplicates++

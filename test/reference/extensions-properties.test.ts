@@ -93,11 +93,11 @@ describe('extension arbitraries', () => {
     run((model, ds, q) => {
       const p = extParamsFor(ds, q)
       stats.runs++
-      if (model.citations(p.citations).data.total > 0) stats.citations++
-      if (model.citations(p.citations).data.items.some((i) => i.title !== null)) stats.titles++
+      if (model.computeCitations(p.citations).data.total > 0) stats.citations++
+      if (model.computeCitations(p.citations).data.items.some((i) => i.title !== null)) stats.titles++
       const queries = ds.records.flatMap((r) => (r.type === 'analysis' ? (r.fanout_queries ?? []) : []))
       if (queries.some((x) => x !== x.trim())) stats.padded++
-      if (model.fanoutQueries(p.report).data.total > 0) stats.fanout++
+      if (model.computeFanoutQueries(p.report).data.total > 0) stats.fanout++
       if (
         ds.records.some(
           (r) => (r.type === 'domain' || r.type === 'prompt') && typeof r.created_at === 'string',
@@ -105,7 +105,7 @@ describe('extension arbitraries', () => {
       )
         stats.created++
       if (q.window.granularity !== undefined && q.window.granularity !== 'day') {
-        if (model.brandSeries({ ...p.brandSeries, metric: 'mentions' }).data.items.length > 0) stats.buckets++
+        if (model.computeBrandSeries({ ...p.brandSeries, metric: 'mentions' }).data.items.length > 0) stats.buckets++
       }
     })
     for (const k of ['citations', 'titles', 'padded', 'fanout', 'created', 'buckets'] as const) {
@@ -122,8 +122,8 @@ describe('reference model invariants', () => {
       const p = extParamsFor(ds, q)
       const day = { granularity: 'day' }
       for (const metric of ['mentions', 'citations'] as const) {
-        const byDay = model.brandSeries({ ...p.brandSeries, ...day, metric })
-        const byBucket = model.brandSeries({ ...p.brandSeries, metric })
+        const byDay = model.computeBrandSeries({ ...p.brandSeries, ...day, metric })
+        const byBucket = model.computeBrandSeries({ ...p.brandSeries, metric })
         const start = byBucket.start_date ?? windowStart(byBucket.generated_at, byBucket.days)
         expectBucketsOfDays(
           byDay.data.items,
@@ -134,8 +134,8 @@ describe('reference model invariants', () => {
           (b) => b.value,
         )
       }
-      const cDay = model.competitorSeries({ ...p.competitorSeries, ...day }).data.items
-      const cBucket = model.competitorSeries(p.competitorSeries)
+      const cDay = model.computeCompetitorSeries({ ...p.competitorSeries, ...day }).data.items
+      const cBucket = model.computeCompetitorSeries(p.competitorSeries)
       const start = cBucket.start_date ?? windowStart(cBucket.generated_at, cBucket.days)
       // The rows' order may differ (competitors are ordered by the mean of their series' values).
       for (const entity of cBucket.data.items) {
@@ -143,8 +143,8 @@ describe('reference model invariants', () => {
         const sum = (ps: { mentions: number }[]) => total(ps.map((x) => x.mentions))
         expectBucketsOfDays(days ?? [], entity.series, granularity, start, sum, (b) => b.mentions)
       }
-      const pDay = model.promptSeries({ ...p.promptSeries, ...day }).data.items
-      model.promptSeries(p.promptSeries).data.items.forEach((prompt, i) => {
+      const pDay = model.computePromptSeries({ ...p.promptSeries, ...day }).data.items
+      model.computePromptSeries(p.promptSeries).data.items.forEach((prompt, i) => {
         expect(pDay[i]?.id).toBe(prompt.id)
         const counts = (ps: { mentions: number; responses: number; citations: number }[]) => [
           total(ps.map((x) => x.mentions)),
@@ -155,8 +155,8 @@ describe('reference model invariants', () => {
           counts([b]),
         )
       })
-      const sDay = model.sentimentSeries({ ...p.sentimentSeries, ...day }).data.items
-      const sBucket = model.sentimentSeries(p.sentimentSeries).data.items
+      const sDay = model.computeSentimentSeries({ ...p.sentimentSeries, ...day }).data.items
+      const sBucket = model.computeSentimentSeries(p.sentimentSeries).data.items
       expectBucketsOfDays(
         sDay,
         sBucket,
@@ -171,7 +171,7 @@ describe('reference model invariants', () => {
   it('brand rankings: sov sums to 100 when anything is mentioned; the brand row agrees with the brand series', () => {
     run((model, ds, q) => {
       const p = extParamsFor(ds, q)
-      const items = model.brandRankings(p.report).data.items
+      const items = model.computeBrandRankings(p.report).data.items
       const mentions = total(items.map((r) => r.mentions))
       if (mentions > 0) expect(total(items.map((r) => r.sov))).toBeCloseTo(100, 9)
       else for (const r of items) expect(r.sov).toBe(0)
@@ -181,7 +181,7 @@ describe('reference model invariants', () => {
         expect(r.prompts_mentioned).toBeLessThanOrEqual(r.total_prompts)
         if (r.avg_position !== null) expect(r.avg_position).toBeGreaterThanOrEqual(1)
       }
-      const brandMentions = model.brandSeries({ ...p.brandSeries, metric: 'mentions', granularity: 'day' })
+      const brandMentions = model.computeBrandSeries({ ...p.brandSeries, metric: 'mentions', granularity: 'day' })
       expect(items[0]?.mentions ?? 0).toBe(total(brandMentions.data.items.map((x) => x.value)))
       if (items.length > 0) expect(items[0]?.is_brand).toBe(true)
     })
@@ -191,8 +191,8 @@ describe('reference model invariants', () => {
     run((model, ds, q) => {
       const p = extParamsFor(ds, q)
       const model_ = q.base.competitorModel
-      const competitor = model.competitorSeries({ ...p.competitorSeries, model: model_ })
-      const brand = model.brandSeries({ ...p.brandSeries, model: model_, metric: 'visibility' })
+      const competitor = model.computeCompetitorSeries({ ...p.competitorSeries, model: model_ })
+      const brand = model.computeBrandSeries({ ...p.brandSeries, model: model_, metric: 'visibility' })
       const row = competitor.data.items[0]?.series ?? []
       expect(brand.data.items).toEqual(row.map((d) => ({ date: d.date, value: d.visibility })))
     })
@@ -202,8 +202,8 @@ describe('reference model invariants', () => {
     run((model, ds, q) => {
       const p = extParamsFor(ds, q)
       const all = { ...p.citations, limit: 1000 }
-      const urls = model.citations(all).data
-      const hosts = model.citedDomains(all).data
+      const urls = model.computeCitations(all).data
+      const hosts = model.computeCitedDomains(all).data
       const entries = total(urls.items.map((u) => u.frequency))
       expect(total(hosts.items.map((h) => h.frequency))).toBe(entries)
       expect(total(hosts.items.map((h) => h.urls))).toBe(urls.total)
@@ -213,14 +213,14 @@ describe('reference model invariants', () => {
         expect(u.url.includes('#')).toBe(false)
         expect(u.first_seen <= u.last_seen).toBe(true)
       }
-      const brandCitations = model.brandSeries({ ...p.brandSeries, metric: 'citations', granularity: 'day' })
+      const brandCitations = model.computeBrandSeries({ ...p.brandSeries, metric: 'citations', granularity: 'day' })
       expect(total(brandCitations.data.items.map((x) => x.value))).toBe(
         total(urls.items.filter((u) => u.is_brand).map((u) => u.frequency)),
       )
-      expect(model.citations(p.citations).data.items).toEqual(urls.items.slice(0, p.citations.limit))
+      expect(model.computeCitations(p.citations).data.items).toEqual(urls.items.slice(0, p.citations.limit))
 
-      const board = model.modelLeaderboard(p.leaderboard).data.items
-      const allMentions = model.brandSeries({
+      const board = model.computeModelLeaderboard(p.leaderboard).data.items
+      const allMentions = model.computeBrandSeries({
         ...p.brandSeries,
         model: 'all',
         metric: 'mentions',
@@ -233,16 +233,16 @@ describe('reference model invariants', () => {
   it('prompt pages cover the listing once; fan-out queries are trimmed, distinct and counted per analysis', () => {
     run((model, ds, q) => {
       const p = extParamsFor(ds, q)
-      const first = model.listPrompts({ ...p.listPrompts, page: 1 }).data
+      const first = model.computePromptList({ ...p.listPrompts, page: 1 }).data
       const seen: string[] = []
       for (let page = 1; page <= first.total_pages; page++) {
-        seen.push(...model.listPrompts({ ...p.listPrompts, page }).data.items.map((x) => x.id))
+        seen.push(...model.computePromptList({ ...p.listPrompts, page }).data.items.map((x) => x.id))
       }
       expect(seen.length).toBe(first.total)
       expect(new Set(seen).size).toBe(first.total)
-      expect(model.listPrompts({ ...p.listPrompts, page: first.total_pages + 1 }).data.items).toEqual([])
+      expect(model.computePromptList({ ...p.listPrompts, page: first.total_pages + 1 }).data.items).toEqual([])
 
-      for (const item of model.fanoutQueries(p.report).data.items) {
+      for (const item of model.computeFanoutQueries(p.report).data.items) {
         const queries = item.fanout_queries.map((f) => f.query)
         expect(new Set(queries).size).toBe(queries.length)
         for (const f of item.fanout_queries) {
@@ -257,13 +257,13 @@ describe('reference model invariants', () => {
     run((model, ds, q) => {
       if (q.window.range) return
       const p = extParamsFor(ds, q)
-      const byDays = model.brandRankings(p.report)
+      const byDays = model.computeBrandRankings(p.report)
       const { days: _days, ...rest } = { ...p.report, days: q.base.days }
       const end = byDays.generated_at.slice(0, 10)
       const start = new Date(Date.parse(`${end}T00:00:00Z`) - (q.base.days - 1) * 86_400_000)
         .toISOString()
         .slice(0, 10)
-      const byRange = model.brandRankings({ ...rest, startDate: start, endDate: end })
+      const byRange = model.computeBrandRankings({ ...rest, startDate: start, endDate: end })
       expect(byRange.data).toEqual(byDays.data)
       expect([byRange.days, byRange.start_date, byRange.end_date]).toEqual([q.base.days, start, end])
     })

@@ -37,7 +37,7 @@ describe('brand rankings: the hand check of extensions section 4', () => {
     }
     const model = new ReferenceModel()
     model.ingest(records)
-    const items = model.brandRankings({ domainId: DOMAIN, days: 7, now: NOW }).data.items
+    const items = model.computeBrandRankings({ domainId: DOMAIN, days: 7, now: NOW }).data.items
     expect(items.map((r) => r.mentions)).toEqual([1167, 520, 2])
     expect(items.map((r) => r.sov.toFixed(3))).toEqual(['69.094', '30.787', '0.118'])
     expect(items[0]?.sov).toBe((1167 * 100) / 1689)
@@ -65,9 +65,9 @@ describe('record additions (extensions section 1)', () => {
       { ...analysis({ id, citations: [{ url: 'https://acme.com/x' }] }), fanout_queries: ['  old \n'] },
     ])
     const q = { domainId: DOMAIN, days: 7, now: NOW }
-    expect(model.fanoutQueries(q).data.items[0]?.fanout_queries.map((f) => f.query)).toEqual(['old'])
-    expect(model.citations(q).data.items[0]?.title).toBeNull()
-    expect(model.listPrompts(q).data.items[0]?.created_at).toBeNull()
+    expect(model.computeFanoutQueries(q).data.items[0]?.fanout_queries.map((f) => f.query)).toEqual(['old'])
+    expect(model.computeCitations(q).data.items[0]?.title).toBeNull()
+    expect(model.computePromptList(q).data.items[0]?.created_at).toBeNull()
 
     model.ingest([
       {
@@ -75,11 +75,11 @@ describe('record additions (extensions section 1)', () => {
         fanout_queries: ['\u00a0new', 'new '],
       },
     ])
-    expect(model.fanoutQueries(q).data.items[0]?.fanout_queries).toEqual([
+    expect(model.computeFanoutQueries(q).data.items[0]?.fanout_queries).toEqual([
       { query: 'new', count: 1, channels: ['chatgpt'] },
     ])
     model.ingest([analysis({ id })])
-    expect(model.fanoutQueries(q).data.items).toEqual([])
+    expect(model.computeFanoutQueries(q).data.items).toEqual([])
   })
 })
 
@@ -91,59 +91,59 @@ describe('ranges and buckets (extensions section 9)', () => {
   it('a range replaces days: both dates or neither, never with days', () => {
     expect(
       issuePaths(() =>
-        model.brandRankings({ ...d, days: 7, startDate: '2026-11-01', endDate: '2026-11-02' }),
+        model.computeBrandRankings({ ...d, days: 7, startDate: '2026-11-01', endDate: '2026-11-02' }),
       ),
     ).toEqual(['days'])
-    expect(issuePaths(() => model.citations({ ...d, startDate: '2026-11-01' }))).toEqual(['end_date'])
-    expect(issuePaths(() => model.citations({ ...d, endDate: '2026-11-01' }))).toEqual(['start_date'])
+    expect(issuePaths(() => model.computeCitations({ ...d, startDate: '2026-11-01' }))).toEqual(['end_date'])
+    expect(issuePaths(() => model.computeCitations({ ...d, endDate: '2026-11-01' }))).toEqual(['start_date'])
   })
 
   it('dates are real calendar dates, start <= end <= today, at most 365 days', () => {
     expect(
-      issuePaths(() => model.fanoutQueries({ ...d, startDate: '2025-02-29', endDate: '2025-03-01' })),
+      issuePaths(() => model.computeFanoutQueries({ ...d, startDate: '2025-02-29', endDate: '2025-03-01' })),
     ).toEqual(['start_date'])
     expect(
-      issuePaths(() => model.fanoutQueries({ ...d, startDate: '2026-11-01', endDate: '2026-11-1' })),
+      issuePaths(() => model.computeFanoutQueries({ ...d, startDate: '2026-11-01', endDate: '2026-11-1' })),
     ).toEqual(['end_date'])
     expect(
-      issuePaths(() => model.fanoutQueries({ ...d, startDate: '2026-11-02', endDate: '2026-11-01' })),
+      issuePaths(() => model.computeFanoutQueries({ ...d, startDate: '2026-11-02', endDate: '2026-11-01' })),
     ).toEqual(['start_date'])
     expect(
-      issuePaths(() => model.fanoutQueries({ ...d, startDate: '2026-11-20', endDate: '2026-11-21' })),
+      issuePaths(() => model.computeFanoutQueries({ ...d, startDate: '2026-11-20', endDate: '2026-11-21' })),
     ).toEqual(['end_date'])
     expect(
-      issuePaths(() => model.fanoutQueries({ ...d, startDate: '2025-11-20', endDate: '2026-11-20' })),
+      issuePaths(() => model.computeFanoutQueries({ ...d, startDate: '2025-11-20', endDate: '2026-11-20' })),
     ).toEqual(['start_date'])
-    const max = model.fanoutQueries({ ...d, startDate: '2025-11-21', endDate: '2026-11-20' })
+    const max = model.computeFanoutQueries({ ...d, startDate: '2025-11-21', endDate: '2026-11-20' })
     expect([max.days, max.start_date, max.end_date]).toEqual([365, '2025-11-21', '2026-11-20'])
-    expect(model.fanoutQueries({ ...d, startDate: '2024-02-01', endDate: '2024-03-01' }).days).toBe(30)
+    expect(model.computeFanoutQueries({ ...d, startDate: '2024-02-01', endDate: '2024-03-01' }).days).toBe(30)
   })
 
   it('granularity: day, week or month on the time series only', () => {
     const g = (granularity: string) => ({ ...d, granularity }) as never
-    expect(issuePaths(() => model.brandSeries({ ...d, metric: 'mentions', granularity: 'year' }))).toEqual([
+    expect(issuePaths(() => model.computeBrandSeries({ ...d, metric: 'mentions', granularity: 'year' }))).toEqual([
       'granularity',
     ])
-    expect(issuePaths(() => model.brandRankings(g('week')))).toEqual(['granularity'])
-    expect(issuePaths(() => model.citations(g('day')))).toEqual(['granularity'])
-    expect(issuePaths(() => model.sentimentOverview(g('day')))).toEqual(['granularity'])
-    expect(issuePaths(() => model.listPrompts(g('day')))).toEqual(['granularity'])
+    expect(issuePaths(() => model.computeBrandRankings(g('week')))).toEqual(['granularity'])
+    expect(issuePaths(() => model.computeCitations(g('day')))).toEqual(['granularity'])
+    expect(issuePaths(() => model.computeSentimentOverview(g('day')))).toEqual(['granularity'])
+    expect(issuePaths(() => model.computePromptList(g('day')))).toEqual(['granularity'])
     for (const granularity of ['day', 'week', 'month']) {
-      expect(model.sentimentSeries({ ...d, granularity }).granularity).toBe(granularity)
-      expect(model.promptSeries({ ...d, granularity }).granularity).toBe(granularity)
+      expect(model.computeSentimentSeries({ ...d, granularity }).granularity).toBe(granularity)
+      expect(model.computePromptSeries({ ...d, granularity }).granularity).toBe(granularity)
     }
   })
 
   it('without the new parameters the first four answer with the same fields as before', () => {
-    expect(Object.keys(model.promptSeries(d))).toEqual(['data', 'domain_id', 'days', 'limit', 'generated_at'])
-    expect(Object.keys(model.competitorSeries(d))).toEqual([
+    expect(Object.keys(model.computePromptSeries(d))).toEqual(['data', 'domain_id', 'days', 'limit', 'generated_at'])
+    expect(Object.keys(model.computeCompetitorSeries(d))).toEqual([
       'data',
       'domain_id',
       'days',
       'model',
       'generated_at',
     ])
-    expect(Object.keys(model.sentimentOverview(d))).toEqual([
+    expect(Object.keys(model.computeSentimentOverview(d))).toEqual([
       'data',
       'domain_id',
       'days',
@@ -153,14 +153,14 @@ describe('ranges and buckets (extensions section 9)', () => {
   })
 
   it('other parameters: page, size, limit, metric, model', () => {
-    expect(issuePaths(() => model.listPrompts({ ...d, page: 0 }))).toEqual(['page'])
-    expect(issuePaths(() => model.listPrompts({ ...d, size: 501 }))).toEqual(['size'])
-    expect(model.listPrompts({ ...d, size: 500, page: 10 ** 6 }).data.items).toEqual([])
-    expect(issuePaths(() => model.citedDomains({ ...d, limit: 1001 }))).toEqual(['limit'])
-    expect(model.citedDomains({ ...d, limit: 1000 }).limit).toBe(1000)
-    expect(issuePaths(() => model.brandSeries({ ...d, metric: 'sov' as never }))).toEqual(['metric'])
-    expect(issuePaths(() => model.brandRankings({ ...d, model: 'gpt 4' }))).toEqual(['model'])
-    expect(model.brandRankings({ ...d, model: 'gpt-4o' }).model).toBe('gpt-4o')
+    expect(issuePaths(() => model.computePromptList({ ...d, page: 0 }))).toEqual(['page'])
+    expect(issuePaths(() => model.computePromptList({ ...d, size: 501 }))).toEqual(['size'])
+    expect(model.computePromptList({ ...d, size: 500, page: 10 ** 6 }).data.items).toEqual([])
+    expect(issuePaths(() => model.computeCitedDomains({ ...d, limit: 1001 }))).toEqual(['limit'])
+    expect(model.computeCitedDomains({ ...d, limit: 1000 }).limit).toBe(1000)
+    expect(issuePaths(() => model.computeBrandSeries({ ...d, metric: 'sov' as never }))).toEqual(['metric'])
+    expect(issuePaths(() => model.computeBrandRankings({ ...d, model: 'gpt 4' }))).toEqual(['model'])
+    expect(model.computeBrandRankings({ ...d, model: 'gpt-4o' }).model).toBe('gpt-4o')
   })
 
   it('buckets are named by their first date inside the window', () => {

@@ -4,7 +4,7 @@
  * reads the store naively (filter, group, count) and returns the whole documented body: `data`,
  * the echo fields in the documented order, `generated_at`.
  */
-import { CHANNELS } from '../../src/types.js'
+import { CHANNELS } from '../../src/foundation/vocabulary.js'
 import type { ThemeEntry } from '../../src/types.js'
 import { NotFoundError, ValidationError } from '../../src/errors.js'
 import { bucketOf, formatGeneratedAt, granularityEcho, resolveWindow, toMs } from './buckets.js'

@@ -30,13 +30,13 @@ function run(model: ReferenceModel, q: Query): unknown {
   const base = { domainId: q.domain_id, days: q.days, now: q.now }
   switch (q.endpoint) {
     case 'prompts':
-      return model.promptSeries({ ...base, ...(q.limit === undefined ? {} : { limit: q.limit }) })
+      return model.computePromptSeries({ ...base, ...(q.limit === undefined ? {} : { limit: q.limit }) })
     case 'competitors':
-      return model.competitorSeries({ ...base, ...(q.model === undefined ? {} : { model: q.model }) })
+      return model.computeCompetitorSeries({ ...base, ...(q.model === undefined ? {} : { model: q.model }) })
     case 'overview':
-      return model.sentimentOverview({ ...base, ...(q.model === undefined ? {} : { model: q.model }) })
+      return model.computeSentimentOverview({ ...base, ...(q.model === undefined ? {} : { model: q.model }) })
     case 'themes':
-      return model.sentimentThemes({ ...base, ...(q.model === undefined ? {} : { model: q.model }) })
+      return model.computeSentimentThemes({ ...base, ...(q.model === undefined ? {} : { model: q.model }) })
   }
 }
 

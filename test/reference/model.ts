@@ -79,7 +79,7 @@ export class ReferenceModel {
     return storedRecords(this.store)
   }
 
-  promptSeries(p: PromptSeriesRangeParams): PromptSeriesRangePayload {
+  computePromptSeries(p: PromptSeriesRangeParams): PromptSeriesRangePayload {
     const domain = this.store.domain(p.domainId)
     const nowMs = toMs(p.now ?? new Date())
     const w = resolveWindow(p, nowMs, true)
@@ -127,7 +127,7 @@ export class ReferenceModel {
     }
   }
 
-  competitorSeries(p: CompetitorSeriesRangeParams): CompetitorSeriesRangePayload {
+  computeCompetitorSeries(p: CompetitorSeriesRangeParams): CompetitorSeriesRangePayload {
     const domain = this.store.domain(p.domainId)
     const nowMs = toMs(p.now ?? new Date())
     const w = resolveWindow(p, nowMs, true)
@@ -218,7 +218,7 @@ export class ReferenceModel {
     return { w, model, nowMs, domainId: domain.id, items }
   }
 
-  sentimentOverview(p: SentimentRangeParams): SentimentOverviewRangePayload {
+  computeSentimentOverview(p: SentimentRangeParams): SentimentOverviewRangePayload {
     const { w, model, nowMs, domainId, items } = this.themesInWindow(p)
     const P = items.filter((t) => t.sentiment === 'positive').length
     const T = items.length
@@ -235,40 +235,40 @@ export class ReferenceModel {
     }
   }
 
-  sentimentThemes(p: SentimentRangeParams): SentimentThemesRangePayload {
+  computeSentimentThemes(p: SentimentRangeParams): SentimentThemesRangePayload {
     const { w, model, nowMs, domainId, items } = this.themesInWindow(p)
     return { data: { items }, domain_id: domainId, ...w.echo, model, generated_at: formatGeneratedAt(nowMs) }
   }
 
   // Extensions sections 3-7: see extensions.ts.
-  validate(p: ValidateParams): ValidatePayload {
+  computeKeyCheck(p: ValidateParams): ValidatePayload {
     return ext.validate(this.store, p)
   }
-  listDomains(p: ListDomainsParams): ListDomainsPayload {
+  computeDomainList(p: ListDomainsParams): ListDomainsPayload {
     return ext.listDomains(this.store, p)
   }
-  listPrompts(p: ListPromptsParams): ListPromptsPayload {
+  computePromptList(p: ListPromptsParams): ListPromptsPayload {
     return ext.listPrompts(this.store, p)
   }
-  brandRankings(p: ReportParams): BrandRankingsPayload {
+  computeBrandRankings(p: ReportParams): BrandRankingsPayload {
     return ext.brandRankings(this.store, p)
   }
-  modelLeaderboard(p: ModelLeaderboardParams): ModelLeaderboardPayload {
+  computeModelLeaderboard(p: ModelLeaderboardParams): ModelLeaderboardPayload {
     return ext.modelLeaderboard(this.store, p)
   }
-  brandSeries(p: BrandSeriesParams): BrandSeriesPayload {
+  computeBrandSeries(p: BrandSeriesParams): BrandSeriesPayload {
     return ext.brandSeries(this.store, p)
   }
-  citations(p: CitationsParams): CitationsPayload {
+  computeCitations(p: CitationsParams): CitationsPayload {
     return ext.citations(this.store, p)
   }
-  citedDomains(p: CitationsParams): CitedDomainsPayload {
+  computeCitedDomains(p: CitationsParams): CitedDomainsPayload {
     return ext.citedDomains(this.store, p)
   }
-  fanoutQueries(p: ReportParams): FanoutQueriesPayload {
+  computeFanoutQueries(p: ReportParams): FanoutQueriesPayload {
     return ext.fanoutQueries(this.store, p)
   }
-  sentimentSeries(p: SentimentSeriesParams): SentimentSeriesPayload {
+  computeSentimentSeries(p: SentimentSeriesParams): SentimentSeriesPayload {
     return ext.sentimentSeries(this.store, p)
   }
 }

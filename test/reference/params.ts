@@ -2,7 +2,7 @@
  * Parameter rules of the reference model: the model filter (semantics.md section 3) and integer
  * bounds. Each throws the engine's ValidationError naming the parameter.
  */
-import { CHANNELS } from '../../src/types.js'
+import { CHANNELS } from '../../src/foundation/vocabulary.js'
 import { ValidationError } from '../../src/errors.js'
 
 const RAW_MODEL = /^[A-Za-z0-9._:/@+-]{1,100}$/

@@ -142,7 +142,7 @@ async function payloads(calls: AnalysisInputRecord[][], domainIds: string[], que
   const e = await openEngine()
   try {
     for (const call of calls) await e.ingest(call)
-    const out: unknown[] = [await e.listDomains({ now: BASE_NOW })]
+    const out: unknown[] = [await e.computeDomainList({ now: BASE_NOW })]
     for (const domainId of domainIds) {
       for (const q of queries) {
         const p = extParamsFor({ domainIds: [domainId] }, { ...q, base: { ...q.base, domain: 0 } })
@@ -150,16 +150,16 @@ async function payloads(calls: AnalysisInputRecord[][], domainIds: string[], que
         for (const run of [
           () => e.computePromptSeries(p.promptSeries),
           () => e.computeCompetitorSeries(p.competitorSeries),
-          () => e.sentimentOverview(report),
-          () => e.sentimentThemes(report),
-          () => e.sentimentSeries(p.sentimentSeries),
-          () => e.listPrompts(p.listPrompts),
-          () => e.brandRankings(report),
-          () => e.modelLeaderboard(p.leaderboard),
-          () => e.brandSeries(p.brandSeries),
-          () => e.citations(p.citations),
-          () => e.citedDomains(p.citations),
-          () => e.fanoutQueries(report),
+          () => e.computeSentimentOverview(report),
+          () => e.computeSentimentThemes(report),
+          () => e.computeSentimentSeries(p.sentimentSeries),
+          () => e.computePromptList(p.listPrompts),
+          () => e.computeBrandRankings(report),
+          () => e.computeModelLeaderboard(p.leaderboard),
+          () => e.computeBrandSeries(p.brandSeries),
+          () => e.computeCitations(p.citations),
+          () => e.computeCitedDomains(p.citations),
+          () => e.computeFanoutQueries(report),
         ] satisfies (() => Promise<unknown>)[]) {
           out.push(await run().catch((err: Error) => ({ error: `${err.name}: ${err.message}` })))
         }

@@ -77,7 +77,7 @@ describe(`disk full on a ${SIZE} tmpfs`, () => {
     const cause = String((failure as { cause?: Error }).cause?.message)
     expect(cause).toContain('No space left on device')
     // queries keep answering on the same engine
-    const domain = (await e.listDomains()).data.items[0]!.id
+    const domain = (await e.computeDomainList()).data.items[0]!.id
     await expect(
       e.computePromptSeries({ domainId: domain, now: '2026-03-31T00:00:00Z' }),
     ).resolves.toBeDefined()

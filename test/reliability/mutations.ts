@@ -5,7 +5,7 @@
  * written here from semantics.md section 1, independently of the engine's zod schemas.
  */
 import fc from 'fast-check'
-import { CHANNELS } from '../../src/types.js'
+import { CHANNELS } from '../../src/foundation/vocabulary.js'
 import { analysisId, makeAnalysis, rng, uuid, type Dims } from '../support/generate.js'
 
 type Rec = Record<string, unknown>
@@ -304,7 +304,7 @@ export const MUTATIONS = {
   },
   badCitation: (w: World, s: number) => {
     const a = analysisRec(rng(s), w.dims, w.dims.domains[0]!.id as string, analysisId(0x7a, w.next()))
-    a.citations = [{ url: 'https://ok.example/' }, { url: BAD_URLS[s % BAD_URLS.length] }]
+    a.computeCitations = [{ url: 'https://ok.example/' }, { url: BAD_URLS[s % BAD_URLS.length] }]
     return { record: a, field: 'citations[1].url', kind: 'bad citation' }
   },
   danglingRef: (w: World, s: number) => {

@@ -31,9 +31,9 @@ async function payload(i: number): Promise<string> {
     case 1:
       return JSON.stringify(await engine.computeCompetitorSeries(p))
     case 2:
-      return JSON.stringify(await engine.sentimentOverview(p))
+      return JSON.stringify(await engine.computeSentimentOverview(p))
     default:
-      return JSON.stringify(await engine.sentimentThemes(p))
+      return JSON.stringify(await engine.computeSentimentThemes(p))
   }
 }
 const all = () => Promise.all(NAMES.map((_, i) => payload(i)))

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { afterAll, describe, expect, it } from 'vitest'
+import { DEPRECATED_ENGINE_METHODS } from '../../src/engine-aliases.js'
 import { isVisibilityError, openEngine, ValidationError, type Engine } from '../../src/index.js'
 import { sqlIds, sqlText } from '../../src/db/sql.js'
 import { dimRecords, makeAnalyses, makeDims } from '../support/generate.js'
@@ -190,19 +191,19 @@ describe('hardened DuckDB: no file access, no configuration change from a query'
         .sort()
       expect(proto).toEqual(
         [
-          'citations',
-          'citedDomains',
+          'computeCitations',
+          'computeCitedDomains',
           'close',
           'computeCompetitorSeries',
           'computePromptSeries',
           'createApiKey',
-          'brandRankings',
-          'brandSeries',
-          'listPrompts',
-          'modelLeaderboard',
-          'validate',
+          'computeBrandRankings',
+          'computeBrandSeries',
+          'computePromptList',
+          'computeModelLeaderboard',
+          'computeKeyCheck',
           'exportParquet',
-          'fanoutQueries',
+          'computeFanoutQueries',
           'getDomain',
           'getTeam',
           'ingest',
@@ -210,19 +211,24 @@ describe('hardened DuckDB: no file access, no configuration change from a query'
           'ingestFile',
           'isOpen',
           'listApiKeys',
-          'listDomains',
+          'computeDomainList',
           'revokeApiKey',
-          'sentimentOverview',
-          'sentimentSeries',
-          'sentimentThemes',
+          'computeSentimentOverview',
+          'computeSentimentSeries',
+          'computeSentimentThemes',
           'stats',
           'verifyApiKey',
-          // Operations (issue 13)
+          // Operations (docs/API.md, "Operations endpoints")
           'backup',
           'prune',
           'status',
         ].sort(),
       )
+      // Above it, only the deprecated names, each calling its compute method.
+      const aliases = Object.getOwnPropertyNames(Object.getPrototypeOf(Object.getPrototypeOf(e)))
+        .filter((k) => k !== 'constructor')
+        .sort()
+      expect(aliases).toEqual(Object.keys(DEPRECATED_ENGINE_METHODS).sort())
     } finally {
       await e.close()
     }
@@ -388,7 +394,7 @@ describe('values travel as parameters: SQL-looking input is stored and returned 
       const comps = await e.computeCompetitorSeries(p)
       expect(comps.data.items[0]!.name).toBe(EVIL[0])
       expect(comps.data.items[0]!.website).toBe(EVIL[1])
-      const themes = await e.sentimentThemes(p)
+      const themes = await e.computeSentimentThemes(p)
       expect(themes.data.items.length).toBeGreaterThan(0)
       const key = await e.createApiKey({ teamId: dims.teams[0]!.id as string, name: EVIL[0]! })
       expect((await e.listApiKeys())[0]!.name).toBe(EVIL[0])
@@ -399,7 +405,7 @@ describe('values travel as parameters: SQL-looking input is stored and returned 
       // A model filter outside the identifier alphabet is refused by validation, naming `model`
       // (any other failure fails here); a valid identifier no analysis has matches nothing.
       for (const s of EVIL) {
-        const refused = await e.sentimentOverview({ ...p, model: s }).then(
+        const refused = await e.computeSentimentOverview({ ...p, model: s }).then(
           () => null,
           (x: unknown) => x,
         )
@@ -407,10 +413,10 @@ describe('values travel as parameters: SQL-looking input is stored and returned 
         expect((refused as ValidationError).message, s).toMatch(/^model must be/)
       }
       for (const s of ['no-such-model--', 'x.--', 'a/../b@c:d+e']) {
-        expect((await e.sentimentOverview({ ...p, model: s })).data.total_mentions, s).toBe(0)
+        expect((await e.computeSentimentOverview({ ...p, model: s })).data.total_mentions, s).toBe(0)
       }
       // nothing dropped or deleted
-      expect((await e.listDomains()).data.total).toBe(1)
+      expect((await e.computeDomainList()).data.total).toBe(1)
       expect((await e.computePromptSeries({ ...p, limit: 100 })).data.items.length).toBe(
         prompts.data.items.length,
       )

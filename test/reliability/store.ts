@@ -144,7 +144,7 @@ export const NOW = '2026-03-31T23:59:00Z'
 
 /** What a client can observe: the four payloads of every domain (365 days, every model), domains and teams. */
 export async function observe(engine: Engine, now = NOW): Promise<string> {
-  const listing = await engine.listDomains({ now })
+  const listing = await engine.computeDomainList({ now })
   const domains = await Promise.all(listing.data.items.map(async (d) => (await engine.getDomain(d.id))!))
   const out: unknown[] = [listing]
   for (const d of domains) {
@@ -153,8 +153,8 @@ export async function observe(engine: Engine, now = NOW): Promise<string> {
       await engine.getTeam(d.team_id),
       await engine.computePromptSeries({ ...p, limit: 100 }),
       await engine.computeCompetitorSeries(p),
-      await engine.sentimentOverview(p),
-      await engine.sentimentThemes(p),
+      await engine.computeSentimentOverview(p),
+      await engine.computeSentimentThemes(p),
     )
   }
   return JSON.stringify(out)

@@ -193,10 +193,10 @@ describe('format and scales', () => {
       const domain = (await engine.getDomain(seed.domains[0]!.id))!
       const base = { domainId: domain.id, days: 30, now }
       const [leaderboard, sentimentSeries, citedDomains, citations] = await Promise.all([
-        engine.modelLeaderboard(base),
-        engine.sentimentSeries(base),
-        engine.citedDomains(base),
-        engine.citations(base),
+        engine.computeModelLeaderboard(base),
+        engine.computeSentimentSeries(base),
+        engine.computeCitedDomains(base),
+        engine.computeCitations(base),
       ])
       const html = renderReportHtml({ domain, leaderboard, sentimentSeries, citedDomains, citations })
       expectBalanced(html)

@@ -6,7 +6,7 @@
  * records deterministically, so shrunk counterexamples stay readable.
  */
 import fc from 'fast-check'
-import { CHANNELS, DELETE_ENTITIES, PLANS } from '../../src/types.js'
+import { CHANNELS, DELETE_ENTITIES, PLANS } from '../../src/foundation/vocabulary.js'
 import type { CallRecord } from '../reference/deletions.js'
 import type { ExtInputRecord } from '../reference/types.js'
 import type {

@@ -112,20 +112,20 @@ export const DATAPOINT: Record<GoldenFunction, string[] | null> = {
  * differs from the shapes of test/golden.test.ts); both runners run them.
  */
 export const EXT_FOLDERS = {
-  validate: 'validate',
-  'list-domains': 'listDomains',
-  'list-prompts': 'listPrompts',
-  'brand-rankings': 'brandRankings',
-  'model-leaderboard': 'modelLeaderboard',
-  'brand-series': 'brandSeries',
-  citations: 'citations',
-  'cited-domains': 'citedDomains',
-  'fanout-queries': 'fanoutQueries',
-  'sentiment-series': 'sentimentSeries',
-  'prompt-series-ranges': 'promptSeries',
-  'competitor-series-ranges': 'competitorSeries',
-  'sentiment-overview-ranges': 'sentimentOverview',
-  'sentiment-themes-ranges': 'sentimentThemes',
+  'key-check': 'computeKeyCheck',
+  'domain-list': 'computeDomainList',
+  'prompt-list': 'computePromptList',
+  'brand-rankings': 'computeBrandRankings',
+  'model-leaderboard': 'computeModelLeaderboard',
+  'brand-series': 'computeBrandSeries',
+  citations: 'computeCitations',
+  'cited-domains': 'computeCitedDomains',
+  'fanout-queries': 'computeFanoutQueries',
+  'sentiment-series': 'computeSentimentSeries',
+  'prompt-series-ranges': 'computePromptSeries',
+  'competitor-series-ranges': 'computeCompetitorSeries',
+  'sentiment-overview-ranges': 'computeSentimentOverview',
+  'sentiment-themes-ranges': 'computeSentimentThemes',
 } as const
 export type ExtFolder = keyof typeof EXT_FOLDERS
 export type ExtFunction = (typeof EXT_FOLDERS)[ExtFolder]
@@ -146,9 +146,9 @@ export interface ExtGoldenParams {
   granularity?: string
   /** brand-series: which of the four series. */
   metric?: string
-  /** validate, list-domains: what the API key says. */
+  /** key-check, domain-list: what the API key says. */
   key?: { team_id: string; scope_team_ids: string[]; allowed_domains: string[] | null }
-  /** validate: the rate-limit window after counting the request. */
+  /** key-check: the rate-limit window after counting the request. */
   rate_limit?: { limit_per_minute: number; used: number; reset_at: string }
 }
 
@@ -257,7 +257,7 @@ export function extShape(c: ExtGoldenCase): Shape {
   const windowed = (data: Shape, after: string[] = ['model']): Shape =>
     envelope(data, ['domain_id', ...window, ...after])
   switch (c.folder) {
-    case 'validate':
+    case 'key-check':
       return envelope(
         {
           keys: [
@@ -273,9 +273,9 @@ export function extShape(c: ExtGoldenCase): Shape {
         },
         [],
       )
-    case 'list-domains':
+    case 'domain-list':
       return envelope(page({ keys: ['id', 'name', 'website', 'created_at'] }), [])
-    case 'list-prompts':
+    case 'prompt-list':
       return envelope(page({ keys: ['id', 'text', 'estimated_search_volume', 'created_at'] }), [
         'domain_id',
         'page',

@@ -1,5 +1,5 @@
 /**
- * Fan-out queries: extensions section 6.
+ * Fan-out queries: docs/API.md, "Citations, fan-out and sentiment over time".
  *
  * Reads the domain's per-(day, channel, model, prompt, query) rows for the window after the model
  * filter (src/tables/cited-index.ts): per (prompt, query), the analyses that emitted it (queries
@@ -15,10 +15,10 @@ import {
   type FanoutQueriesPayload,
   type FanoutQueryItem,
 } from '../types.js'
-import { compareText } from './compare.js'
+import { compareText } from '../foundation/compare.js'
 import { parseRequest, type QueryContext } from './context.js'
 import { channelNames, comboMask, resolveModelFilter, type ModelFilter } from './model-filter.js'
-import { segmentFrom, segmentTo, type DayWindow } from './window.js'
+import { segmentFrom, segmentTo, type DayWindow } from '../foundation/window.js'
 
 /**
  * Adds to each (prompt, query) pair its analyses in the window and the bits of their channels (bit
@@ -59,7 +59,7 @@ function countPairs(
   }
 }
 
-export async function fanoutQueries(
+export async function computeFanoutQueries(
   ctx: QueryContext,
   params: FanoutQueriesParams,
 ): Promise<FanoutQueriesPayload> {

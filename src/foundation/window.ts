@@ -1,5 +1,5 @@
 /**
- * The window (semantics.md section 2, extensions section 9): the UTC dates a report covers, as an
+ * The window (docs/API.md, "Parameters", docs/API.md, "Date ranges and buckets"): the UTC dates a report covers, as an
  * inclusive range of day numbers (days since 1970-01-01), the one place that turns it into rows of
  * a day-sorted table, and its buckets (day, ISO week, calendar month).
  *
@@ -10,7 +10,8 @@
  */
 import { ValidationError, type ParamIssue } from '../errors.js'
 import type { Granularity } from '../types.js'
-export { GRANULARITIES, type Granularity } from '../types.js'
+export { GRANULARITIES } from './vocabulary.js'
+export type { Granularity } from '../types.js'
 
 export const DAY_MS = 86_400_000
 

@@ -6,7 +6,7 @@
  * Vector and Data, so the engine does not load apache-arrow for callers that never pass a table.
  */
 import { Buffer, isAscii } from 'node:buffer'
-import { FlatColumns } from '../ingest/flat.js'
+import { FlatColumns } from './flat.js'
 
 /** apache-arrow's `Type` ids used here (enum Type in apache-arrow/enum). */
 const TYPE_INT = 2

@@ -1,0 +1,33 @@
+/**
+ * @module The closed vocabularies of the API as runtime values (channels, plans, granularities,
+ * brand metrics, delete entities); src/types.ts derives its union types from them.
+ */
+
+/** The seven generic channel names. */
+export const CHANNELS = [
+  'chatgpt',
+  'perplexity',
+  'gemini',
+  'claude',
+  'copilot',
+  'google-ai-overviews',
+  'google-ai-mode',
+] as const
+
+/** The plans of a team. */
+export const PLANS = ['free', 'starter', 'pro', 'business', 'enterprise'] as const
+
+/** Plans that include the sentiment endpoints. */
+export const SENTIMENT_PLANS: readonly (typeof PLANS)[number][] = ['pro', 'business', 'enterprise']
+
+/**
+ * Bucket sizes of a time series (docs/API.md, "Date ranges and buckets"): UTC dates, ISO
+ * weeks (Monday first), calendar months.
+ */
+export const GRANULARITIES = ['day', 'week', 'month'] as const
+
+/** The four brand time series. */
+export const BRAND_METRICS = ['visibility', 'mentions', 'citations', 'citability'] as const
+
+/** What a `delete` record deletes, with everything under it (docs/API.md, "Delete records"). */
+export const DELETE_ENTITIES = ['team', 'domain', 'prompt', 'competitor', 'theme', 'analysis'] as const
