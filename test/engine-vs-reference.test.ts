@@ -189,7 +189,9 @@ describe('engine equals the reference model on the listings, rankings and brand 
                 await same(engine.computeKeyCheck({ key, rateLimit, now }), () =>
                   model.computeKeyCheck({ key, rateLimit, now }),
                 )
-                await same(engine.computeDomainList({ key, now }), () => model.computeDomainList({ key, now }))
+                await same(engine.computeDomainList({ key, now }), () =>
+                  model.computeDomainList({ key, now }),
+                )
                 const page = { domainId, page: q.page, size: q.size, now }
                 await same(engine.computePromptList(page), () => model.computePromptList(page))
                 const report = { domainId, days, model: m, now }
@@ -251,7 +253,11 @@ describe('engine equals the reference model on random datasets with titles, page
             e.computeModelLeaderboard(p.leaderboard),
             e.computeBrandSeries(p.brandSeries),
           ]),
-          [m.computeBrandRankings(p.report), m.computeModelLeaderboard(p.leaderboard), m.computeBrandSeries(p.brandSeries)],
+          [
+            m.computeBrandRankings(p.report),
+            m.computeModelLeaderboard(p.leaderboard),
+            m.computeBrandSeries(p.brandSeries),
+          ],
         ] as const
       },
     ],

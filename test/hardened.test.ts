@@ -15,7 +15,11 @@ it('a hardened engine ingests NDJSON and computes; its export is read from a cop
   const dir = mkdtempSync(join(tmpdir(), 'va-hard-'))
   const engine = await openEngine({ path: join(dir, 'store.duckdb'), hardened: true })
   await engine.ingestFile(example)
-  const overview = await engine.computeSentimentOverview({ domainId: DOMAIN, days: 7, now: '2026-11-20T15:00:00Z' })
+  const overview = await engine.computeSentimentOverview({
+    domainId: DOMAIN,
+    days: 7,
+    now: '2026-11-20T15:00:00Z',
+  })
   expect(overview.data).toEqual({ positive_percent: 50, negative_percent: 50, total_mentions: 7 })
   await expect(engine.exportParquet(join(dir, 'out'))).resolves.toMatchObject({
     tables: { analyses: 6, mentions: 9, citations: 4 },

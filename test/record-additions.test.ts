@@ -23,7 +23,11 @@ async function payloads(engine: Engine, domainId: string, now = NOW) {
   for (const days of [1, 7, 30, 365]) {
     for (const model of ['all', 'chatgpt', 'gpt-5']) {
       const p = { domainId, days, model, now }
-      out.push(await engine.computeCitations(p), await engine.computeCitedDomains(p), await engine.computeFanoutQueries(p))
+      out.push(
+        await engine.computeCitations(p),
+        await engine.computeCitedDomains(p),
+        await engine.computeFanoutQueries(p),
+      )
       out.push(await engine.computeSentimentSeries(p), await engine.computeSentimentThemes(p))
     }
     out.push(await engine.computePromptSeries({ domainId, days, now }))

@@ -331,7 +331,9 @@ describe('6. citations', () => {
   })
 
   it('citations: the echo is domain_id, days, model, limit (defaults 30, all, 100), generated_at', async () => {
-    const payload = await withEngine(base(), (e) => e.computeCitations({ domainId: D.toUpperCase(), now: NOW }))
+    const payload = await withEngine(base(), (e) =>
+      e.computeCitations({ domainId: D.toUpperCase(), now: NOW }),
+    )
     expect(payload).toEqual({
       data: { items: [], total: 0 },
       domain_id: D,

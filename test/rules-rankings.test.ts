@@ -80,11 +80,9 @@ describe('3. listings', () => {
   it('domains: only the scoped teams with developer access, narrowed by the allowlist', async () => {
     await withEngine(tenants(), async (e) => {
       expect(ids(await e.computeDomainList({ key: key() }))).toEqual([D2, D])
-      expect(ids(await e.computeDomainList({ key: key({ scopeTeamIds: [TEAM, TEAM2, TEAM_OFF] }) }))).toEqual([
-        D3,
-        D2,
-        D,
-      ])
+      expect(ids(await e.computeDomainList({ key: key({ scopeTeamIds: [TEAM, TEAM2, TEAM_OFF] }) }))).toEqual(
+        [D3, D2, D],
+      )
       expect(
         ids(
           await e.computeDomainList({
@@ -328,7 +326,8 @@ describe('5. brand time series', () => {
     const a = analysis(T1, [], cite('https://acme.com/', 'https://globex.com/'))
     await withEngine([...base(), a], async (e) => {
       const value = async () =>
-        (await e.computeBrandSeries({ domainId: D, days: 7, metric: 'citations', now: NOW })).data.items[0]?.value
+        (await e.computeBrandSeries({ domainId: D, days: 7, metric: 'citations', now: NOW })).data.items[0]
+          ?.value
       expect(await value()).toBe(1)
       await e.ingest([domain({ id: D, team_id: TEAM, brand_name: 'Acme', website: 'globex.com' })])
       expect(await value()).toBe(1)

@@ -98,9 +98,9 @@ describe('2. the window', () => {
       expect(
         (await e.computeSentimentOverview({ domainId: D, now: '2026-11-21T02:00:00+05:30' })).generated_at,
       ).toBe('2026-11-20T20:30:00Z')
-      expect((await e.computeSentimentOverview({ domainId: D, now: '2026-11-20T15:00:00.120Z' })).generated_at).toBe(
-        '2026-11-20T15:00:00.120Z',
-      )
+      expect(
+        (await e.computeSentimentOverview({ domainId: D, now: '2026-11-20T15:00:00.120Z' })).generated_at,
+      ).toBe('2026-11-20T15:00:00.120Z')
     })
   })
   it('generated_at: the current time when now is not given', async () => {
@@ -135,8 +135,14 @@ describe('3. the model filter', () => {
     }),
   ]
   const total = async (e: Engine, model?: string): Promise<number> =>
-    (await e.computeSentimentOverview({ domainId: D, days: 7, now: NOW, ...(model === undefined ? {} : { model }) }))
-      .data.total_mentions
+    (
+      await e.computeSentimentOverview({
+        domainId: D,
+        days: 7,
+        now: NOW,
+        ...(model === undefined ? {} : { model }),
+      })
+    ).data.total_mentions
 
   it('model: all (the default) keeps every analysis', async () => {
     await withEngine(records(), async (e) => {
@@ -667,11 +673,15 @@ describe('1.3 ingest rules as the payloads show them', () => {
     try {
       await engine.ingest(records)
       const params = { domainId: D, days: 7, now: NOW }
-      const before = [await engine.computeCompetitorSeries(params), await engine.computeSentimentOverview(params)]
+      const before = [
+        await engine.computeCompetitorSeries(params),
+        await engine.computeSentimentOverview(params),
+      ]
       await engine.ingest(records)
-      expect([await engine.computeCompetitorSeries(params), await engine.computeSentimentOverview(params)]).toEqual(
-        before,
-      )
+      expect([
+        await engine.computeCompetitorSeries(params),
+        await engine.computeSentimentOverview(params),
+      ]).toEqual(before)
     } finally {
       await engine.close()
     }

@@ -30,7 +30,10 @@ async function everyReport(e: Engine): Promise<unknown[]> {
       const p = { domainId, days, now: NOW }
       out.push(await e.computePromptSeries(p), await e.computeModelLeaderboard(p))
       for (const model of ['all', 'chatgpt', 'gpt-5', 'gemini-2.5-pro']) {
-        out.push(await e.computeBrandRankings({ ...p, model }), await e.computeSentimentThemes({ ...p, model }))
+        out.push(
+          await e.computeBrandRankings({ ...p, model }),
+          await e.computeSentimentThemes({ ...p, model }),
+        )
         for (const metric of ['visibility', 'mentions', 'citations', 'citability'] as const)
           out.push(await e.computeBrandSeries({ ...p, model, metric }))
       }

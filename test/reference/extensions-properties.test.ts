@@ -105,7 +105,8 @@ describe('extension arbitraries', () => {
       )
         stats.created++
       if (q.window.granularity !== undefined && q.window.granularity !== 'day') {
-        if (model.computeBrandSeries({ ...p.brandSeries, metric: 'mentions' }).data.items.length > 0) stats.buckets++
+        if (model.computeBrandSeries({ ...p.brandSeries, metric: 'mentions' }).data.items.length > 0)
+          stats.buckets++
       }
     })
     for (const k of ['citations', 'titles', 'padded', 'fanout', 'created', 'buckets'] as const) {
@@ -181,7 +182,11 @@ describe('reference model invariants', () => {
         expect(r.prompts_mentioned).toBeLessThanOrEqual(r.total_prompts)
         if (r.avg_position !== null) expect(r.avg_position).toBeGreaterThanOrEqual(1)
       }
-      const brandMentions = model.computeBrandSeries({ ...p.brandSeries, metric: 'mentions', granularity: 'day' })
+      const brandMentions = model.computeBrandSeries({
+        ...p.brandSeries,
+        metric: 'mentions',
+        granularity: 'day',
+      })
       expect(items[0]?.mentions ?? 0).toBe(total(brandMentions.data.items.map((x) => x.value)))
       if (items.length > 0) expect(items[0]?.is_brand).toBe(true)
     })
@@ -213,7 +218,11 @@ describe('reference model invariants', () => {
         expect(u.url.includes('#')).toBe(false)
         expect(u.first_seen <= u.last_seen).toBe(true)
       }
-      const brandCitations = model.computeBrandSeries({ ...p.brandSeries, metric: 'citations', granularity: 'day' })
+      const brandCitations = model.computeBrandSeries({
+        ...p.brandSeries,
+        metric: 'citations',
+        granularity: 'day',
+      })
       expect(total(brandCitations.data.items.map((x) => x.value))).toBe(
         total(urls.items.filter((u) => u.is_brand).map((u) => u.frequency)),
       )
@@ -240,7 +249,9 @@ describe('reference model invariants', () => {
       }
       expect(seen.length).toBe(first.total)
       expect(new Set(seen).size).toBe(first.total)
-      expect(model.computePromptList({ ...p.listPrompts, page: first.total_pages + 1 }).data.items).toEqual([])
+      expect(model.computePromptList({ ...p.listPrompts, page: first.total_pages + 1 }).data.items).toEqual(
+        [],
+      )
 
       for (const item of model.computeFanoutQueries(p.report).data.items) {
         const queries = item.fanout_queries.map((f) => f.query)

@@ -121,9 +121,9 @@ describe('ranges and buckets (extensions section 9)', () => {
 
   it('granularity: day, week or month on the time series only', () => {
     const g = (granularity: string) => ({ ...d, granularity }) as never
-    expect(issuePaths(() => model.computeBrandSeries({ ...d, metric: 'mentions', granularity: 'year' }))).toEqual([
-      'granularity',
-    ])
+    expect(
+      issuePaths(() => model.computeBrandSeries({ ...d, metric: 'mentions', granularity: 'year' })),
+    ).toEqual(['granularity'])
     expect(issuePaths(() => model.computeBrandRankings(g('week')))).toEqual(['granularity'])
     expect(issuePaths(() => model.computeCitations(g('day')))).toEqual(['granularity'])
     expect(issuePaths(() => model.computeSentimentOverview(g('day')))).toEqual(['granularity'])
@@ -135,7 +135,13 @@ describe('ranges and buckets (extensions section 9)', () => {
   })
 
   it('without the new parameters the first four answer with the same fields as before', () => {
-    expect(Object.keys(model.computePromptSeries(d))).toEqual(['data', 'domain_id', 'days', 'limit', 'generated_at'])
+    expect(Object.keys(model.computePromptSeries(d))).toEqual([
+      'data',
+      'domain_id',
+      'days',
+      'limit',
+      'generated_at',
+    ])
     expect(Object.keys(model.computeCompetitorSeries(d))).toEqual([
       'data',
       'domain_id',

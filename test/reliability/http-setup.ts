@@ -6,7 +6,7 @@
  * route of the table is fuzzed, access-checked and edge-tested, and so is every route added later.
  */
 import { ENDPOINTS as TABLE, type Endpoint, type EndpointId } from '../../src/api/index.js'
-import { CHANNELS, GRANULARITIES } from '../../src/types.js'
+import { CHANNELS, GRANULARITIES } from '../../src/foundation/vocabulary.js'
 import { openEngine, type ApiKeyInfo, type Engine, type Plan } from '../../src/index.js'
 import { dimRecords, makeAnalyses, makeDims, type Dims } from '../support/generate.js'
 
