@@ -304,7 +304,7 @@ export const MUTATIONS = {
   },
   badCitation: (w: World, s: number) => {
     const a = analysisRec(rng(s), w.dims, w.dims.domains[0]!.id as string, analysisId(0x7a, w.next()))
-    a.computeCitations = [{ url: 'https://ok.example/' }, { url: BAD_URLS[s % BAD_URLS.length] }]
+    a.citations = [{ url: 'https://ok.example/' }, { url: BAD_URLS[s % BAD_URLS.length] }]
     return { record: a, field: 'citations[1].url', kind: 'bad citation' }
   },
   danglingRef: (w: World, s: number) => {
