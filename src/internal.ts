@@ -17,3 +17,10 @@ export {
 export { adminGuard } from './http/plugins/admin.js'
 export { CLUSTER_DETAIL } from './http/errors.js'
 export { type ServiceContext } from './http/context.js'
+export {
+  methodOf,
+  REPORT_METHODS,
+  REPORT_ROWS,
+  type ReportMethod,
+  type ReportSection,
+} from './api/report-rows.js'

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { TimestampMillisecond, Table, tableFromJSON, vectorFromArray } from 'apache-arrow'
 import { afterAll, describe, expect, it } from 'vitest'
-import { IngestError, openEngine, type Engine } from '../src/index.js'
+import { IngestError, type Engine } from '../src/index.js'
 import {
   domain,
   DOMAIN,
@@ -22,6 +22,7 @@ import {
   team,
   toNdjson,
 } from './support/records.js'
+import { withOpenEngine } from './support/inline.js'
 
 const NOW = '2026-11-20T15:00:00Z'
 const tmp = mkdtempSync(join(tmpdir(), 'va-created-'))
@@ -61,18 +62,9 @@ async function stored(e: Engine) {
   return { domains, prompts }
 }
 
-async function withEngine(fn: (e: Engine) => Promise<void>): Promise<void> {
-  const e = await openEngine()
-  try {
-    await fn(e)
-  } finally {
-    await e.close()
-  }
-}
-
 describe('created_at through every ingest path', () => {
   it('JS objects: truncated to the millisecond, in UTC; absent and null read as null', async () => {
-    await withEngine(async (e) => {
+    await withOpenEngine(async (e) => {
       await e.ingest(records())
       expect(await stored(e)).toEqual({ domains: EXPECTED_DOMAINS, prompts: EXPECTED_PROMPTS })
       // A later record without the field replaces the value (upsert by id: the last one wins).
@@ -85,7 +77,7 @@ describe('created_at through every ingest path', () => {
     const file = join(tmp, 'records.ndjson')
     writeFileSync(file, toNdjson(records()))
     for (const onProgress of [undefined, () => {}]) {
-      await withEngine(async (e) => {
+      await withOpenEngine(async (e) => {
         await e.ingestFile(file, onProgress === undefined ? {} : { onProgress })
         expect(await stored(e)).toEqual({ domains: EXPECTED_DOMAINS, prompts: EXPECTED_PROMPTS })
       })
@@ -98,7 +90,7 @@ describe('created_at through every ingest path', () => {
       const { type: _type, ...rest } = r as Record<string, unknown>
       return rest
     }
-    await withEngine(async (e) => {
+    await withOpenEngine(async (e) => {
       await e.ingestArrow({
         teams: tableFromJSON([strip(t)]),
         domains: tableFromJSON([strip(d1), { ...strip(d2), created_at: null }]),
@@ -106,7 +98,7 @@ describe('created_at through every ingest path', () => {
       })
       expect(await stored(e)).toEqual({ domains: EXPECTED_DOMAINS, prompts: EXPECTED_PROMPTS })
     })
-    await withEngine(async (e) => {
+    await withOpenEngine(async (e) => {
       const ms = Date.parse(STORED)
       const domains = new Table({
         id: vectorFromArray([DOMAIN]),
@@ -129,11 +121,11 @@ describe('created_at through every ingest path', () => {
   })
 
   it('Parquet: an export keeps the milliseconds, and imports back', async () => {
-    await withEngine(async (source) => {
+    await withOpenEngine(async (source) => {
       await source.ingest(records())
       const dir = join(tmp, 'export')
       await source.exportParquet(dir)
-      await withEngine(async (copy) => {
+      await withOpenEngine(async (copy) => {
         await copy.ingestFile(dir)
         expect(await stored(copy)).toEqual({ domains: EXPECTED_DOMAINS, prompts: EXPECTED_PROMPTS })
       })
@@ -152,7 +144,7 @@ describe('a bad created_at is refused, naming the record and the field; nothing 
   ]
   for (const [value, message] of BAD) {
     it(`${JSON.stringify(value)}`, async () => {
-      await withEngine(async (e) => {
+      await withOpenEngine(async (e) => {
         await e.ingest([team()])
         const before = await e.stats()
         const error = await e
@@ -173,7 +165,7 @@ describe('a bad created_at is refused, naming the record and the field; nothing 
   }
 
   it('NDJSON names the line, Arrow the table', async () => {
-    await withEngine(async (e) => {
+    await withOpenEngine(async (e) => {
       const file = join(tmp, 'bad.ndjson')
       writeFileSync(file, toNdjson([team(), domain({ created_at: '2026-05-04T09:15:02' })]))
       const error = await e.ingestFile(file).catch((x: unknown) => x)

@@ -1,127 +1,140 @@
 /**
- * Golden cases (fixtures/cases, see fixtures/README.md): for each case, the reference model and
- * the engine (one engine per dataset, loaded with ingestFile) must give exactly expected.json; and
- * every expected.json has the documented keys in the documented order (api-reference.md section 2).
+ * Golden cases (fixtures/cases/<report>/<case>, see fixtures/README.md), one runner for every
+ * report of the endpoint table: each expected.json is a valid body of its row's payload schema,
+ * with every object's keys in the schema's order and the optional echo fields exactly those the
+ * case gives; and each runner (the reference model, the engine) gives exactly expected.json
+ * (values and key order) on the case's dataset.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import type { Endpoint } from '../src/api/endpoints.js'
 import { openEngine } from '../src/index.js'
-import type { Engine } from '../src/index.js'
 import { ReferenceModel } from './reference/model.js'
+import type { ExtInputRecord } from './reference/types.js'
 import {
-  DATAPOINT,
-  ENVELOPE,
-  FUNCTIONS,
-  ITEM,
+  PARAM_NAMES,
+  caseFolders,
   datasetPath,
   discoverCases,
-  toParams,
+  payloadProblems,
+  toExtParams,
+  type GoldenCase,
 } from './support/golden.js'
-import type { GoldenCase, GoldenFunction } from './support/golden.js'
 import { readJson, readNdjson } from './support/ndjson.js'
 
+/** A runner calls a report's engine method by name, with the case's library parameters. */
+type Call = (method: string, params: Record<string, unknown>) => Promise<unknown>
+
+interface RunnerFactory {
+  name: string
+  open(records: ExtInputRecord[]): Promise<{ call: Call; close(): Promise<void> }>
+}
+
+const byName = (target: object): Call => {
+  const methods = target as unknown as Record<string, ((p: unknown) => unknown) | undefined>
+  return async (method, params) => {
+    const fn = methods[method]
+    if (typeof fn !== 'function') throw new Error(`no method ${method}`)
+    return fn.call(target, params)
+  }
+}
+
+const RUNNERS: RunnerFactory[] = [
+  {
+    name: 'reference model',
+    open: async (records) => {
+      const model = new ReferenceModel()
+      model.ingest(records)
+      return { call: byName(model), close: async () => {} }
+    },
+  },
+  {
+    name: 'engine',
+    open: async (records) => {
+      const engine = await openEngine()
+      await engine.ingest(records)
+      const call = byName(engine)
+      return {
+        // The leaderboard takes no model. The library refuses a parameter it does not know (a
+        // misspelt one would silently fall back to its default); over HTTP it is ignored.
+        call: (method, params) => {
+          const { model: _ignored, ...rest } = params
+          return call(method, method === 'computeModelLeaderboard' ? rest : params)
+        },
+        close: () => engine.close(),
+      }
+    },
+  },
+]
+
 const cases = discoverCases()
-const datasets = [...new Set(cases.map((c) => c.params.dataset))].sort()
+const folders = caseFolders()
 
-/** Every key-order problem of a payload, as readable paths. */
-function shapeProblems(fn: GoldenFunction, payload: Record<string, unknown>): string[] {
-  const out: string[] = []
-  const check = (path: string, obj: unknown, keys: string[]): void => {
-    const got = Object.keys(obj as object)
-    if (JSON.stringify(got) !== JSON.stringify(keys))
-      out.push(`${path}: ${got.join(',')} != ${keys.join(',')}`)
-  }
-  check('$', payload, ENVELOPE[fn])
-  const data = payload.data as Record<string, unknown>
-  if (fn === 'sentiment-overview') {
-    check('$.data', data, ['positive_percent', 'negative_percent', 'total_mentions'])
-    return out
-  }
-  check('$.data', data, ['items'])
-  ;(data.items as Record<string, unknown>[]).forEach((item, i) => {
-    check(`$.data.items[${i}]`, item, ITEM[fn] ?? [])
-    const dp = DATAPOINT[fn]
-    if (dp === null) return
-    ;(item.series as unknown[]).forEach((point, j) => check(`$.data.items[${i}].series[${j}]`, point, dp))
-  })
-  return out
-}
+/** JSON as the wire carries it: no undefined, -0 written as 0, key order kept. */
+const wire = (x: unknown): string => JSON.stringify(x)
 
-type Runner = {
-  computePromptSeries(p: ReturnType<typeof toParams>): unknown
-  computeCompetitorSeries(p: ReturnType<typeof toParams>): unknown
-  computeSentimentOverview(p: ReturnType<typeof toParams>): unknown
-  computeSentimentThemes(p: ReturnType<typeof toParams>): unknown
-}
-async function compute(runner: Runner, c: GoldenCase): Promise<unknown> {
-  const p = toParams(c.params)
-  switch (c.fn) {
-    case 'prompt-series':
-      return runner.computePromptSeries(p)
-    case 'competitor-series':
-      return runner.computeCompetitorSeries(p)
-    case 'sentiment-overview':
-      return runner.computeSentimentOverview(p)
-    case 'sentiment-themes':
-      return runner.computeSentimentThemes(p)
-  }
-}
-
-/** JSON as the wire carries it: no undefined, -0 written as 0. */
-const wire = (x: unknown): unknown => JSON.parse(JSON.stringify(x))
+/** The row whose payload schema a case's body follows (rows of one report share it). */
+const rowOf = (c: GoldenCase): Endpoint => c.report.rows[0]!
 
 describe('golden cases', () => {
-  it('exist for every function and every dataset is used', () => {
-    for (const fn of FUNCTIONS) expect(cases.filter((c) => c.fn === fn).length, fn).toBeGreaterThan(3)
-    expect(datasets.length).toBeGreaterThan(3)
+  it('exist for every report folder, and several datasets are used', () => {
+    for (const { folder } of folders)
+      expect(cases.filter((c) => c.folder === folder).length, folder).toBeGreaterThan(0)
+    expect(new Set(cases.map((c) => c.params.dataset)).size).toBeGreaterThan(3)
   })
 
-  describe('expected.json has the documented field order', () => {
+  it('say why, in every folder whose cases say why', () => {
+    for (const { folder } of folders) {
+      const inFolder = cases.filter((c) => c.folder === folder)
+      if (!inFolder.some((c) => c.params.why !== undefined)) continue
+      for (const c of inFolder) expect(c.params.why?.length ?? 0, `${c.folder}/${c.name}`).toBeGreaterThan(10)
+    }
+  })
+
+  it('use only known parameters (a misspelt one would silently fall back to its default)', () => {
+    const known = new Set([...Object.keys(PARAM_NAMES), 'dataset', 'why'])
     for (const c of cases) {
-      it(`${c.fn}/${c.name}`, () => {
-        expect(shapeProblems(c.fn, readJson<Record<string, unknown>>(c.expectedPath))).toEqual([])
+      expect(
+        Object.keys(c.params).filter((k) => !known.has(k)),
+        `${c.folder}/${c.name}`,
+      ).toEqual([])
+    }
+  })
+
+  describe("expected.json is a body of the row's payload schema, keys in its order", () => {
+    for (const c of cases) {
+      it(`${c.folder}/${c.name}`, () => {
+        const row = rowOf(c)
+        const expected = readJson<Record<string, unknown>>(c.expectedPath)
+        expect(payloadProblems(row.payload, expected)).toEqual([])
+        // An optional echo field (a range, granularity) is there exactly when the case gives it.
+        const shape = (
+          row.payload as unknown as { shape: Record<string, { safeParse(x: unknown): { success: boolean } }> }
+        ).shape
+        const optional = Object.keys(row.params).filter(
+          (k) => k in shape && shape[k]!.safeParse(undefined).success,
+        )
+        for (const k of optional)
+          expect(k in expected, `${c.folder}/${c.name}: ${k}`).toBe(
+            c.params[k as keyof typeof c.params] !== undefined,
+          )
       })
     }
   })
 
-  describe('reference model', () => {
-    const models = new Map<string, ReferenceModel>()
-    for (const c of cases) {
-      it(`${c.fn}/${c.name}`, async () => {
-        let model = models.get(c.params.dataset)
-        if (model === undefined) {
-          model = new ReferenceModel()
-          model.ingest(readNdjson(datasetPath(c.params.dataset)))
-          models.set(c.params.dataset, model)
+  for (const factory of RUNNERS) {
+    for (const dataset of [...new Set(cases.map((c) => c.params.dataset))].sort()) {
+      describe(`${factory.name} on ${dataset}.ndjson`, async () => {
+        const { call, close } = await factory.open(readNdjson(datasetPath(dataset)) as ExtInputRecord[])
+        for (const c of cases.filter((x) => x.params.dataset === dataset)) {
+          it(`${c.folder}/${c.name}`, async () => {
+            const payload = await call(c.report.method, toExtParams(c.params))
+            // Same bytes as expected.json once both are compact: values and key order.
+            expect(wire(payload)).toBe(wire(readJson(c.expectedPath)))
+            expect(payloadProblems(rowOf(c).payload, payload)).toEqual([])
+          })
         }
-        expect(wire(await compute(model, c))).toStrictEqual(readJson(c.expectedPath))
+        it('closes', close)
       })
     }
-  })
-
-  for (const dataset of datasets) {
-    describe(`engine on ${dataset}.ndjson`, () => {
-      let engine: Engine
-      beforeAll(async () => {
-        engine = await openEngine()
-        await engine.ingestFile(datasetPath(dataset))
-      })
-      afterAll(async () => {
-        await engine.close()
-      })
-      for (const c of cases.filter((x) => x.params.dataset === dataset)) {
-        it(`${c.fn}/${c.name}`, async () => {
-          const runner: Runner = {
-            computePromptSeries: (p) => engine.computePromptSeries(p),
-            computeCompetitorSeries: (p) => engine.computeCompetitorSeries(p),
-            computeSentimentOverview: (p) => engine.computeSentimentOverview(p),
-            computeSentimentThemes: (p) => engine.computeSentimentThemes(p),
-          }
-          const payload = (await compute(runner, c)) as Record<string, unknown>
-          expect(payload).toEqual(readJson(c.expectedPath))
-          // The engine's own objects carry the documented key order too.
-          expect(shapeProblems(c.fn, payload)).toEqual([])
-        })
-      }
-    })
   }
 })

@@ -5,7 +5,7 @@
  * the golden cases and the differential test.
  */
 import { describe, expect, it } from 'vitest'
-import { isValidationError, openEngine } from '../src/index.js'
+import { isValidationError } from '../src/index.js'
 import type { AnalysisInputRecord, AnalysisRecord, CitationInput, Engine } from '../src/index.js'
 import {
   analysis as buildAnalysis,
@@ -16,22 +16,29 @@ import {
   team,
   theme,
 } from './support/records.js'
+import {
+  analysisId,
+  C1,
+  C2,
+  D,
+  D2,
+  NOW,
+  P1,
+  P2,
+  T1,
+  T2,
+  T3,
+  TEAM,
+  withEngine,
+  withOpenEngine,
+} from './support/inline.js'
 
-const NOW = '2026-11-20T15:00:00Z'
-const TEAM = '7ea00000-0000-4000-8000-000000000001'
-const D = 'd0000000-0000-4000-8000-000000000001'
-const D2 = 'd0000000-0000-4000-8000-000000000002'
-const P1 = 'f0000000-0000-4000-8000-000000000001'
-const P2 = 'f0000000-0000-4000-8000-000000000002'
-const C1 = 'c0000000-0000-4000-8000-000000000001'
-const C2 = 'c0000000-0000-4000-8000-000000000002'
-const T1 = 'e0000000-0000-4000-8000-000000000001'
-const T2 = 'e0000000-0000-4000-8000-000000000002'
-const T3 = 'e0000000-0000-4000-8000-000000000003'
+const id = analysisId
 
-const id = (n: number): string => `a0000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`
-
-/** Team, domain D (website www.acme.com unless given) with prompts P1, P2, and `more`. */
+/**
+ * Team (plan pro), domain D (website www.acme.com unless given) with prompts P1, P2 ('prompt one',
+ * 'prompt two'), and `more`: the citation rules' own dataset (support/inline.ts `base` has others).
+ */
 function base(
   website: string | null = 'www.acme.com',
   more: AnalysisInputRecord[] = [],
@@ -65,16 +72,6 @@ const cite = (url: string, title?: string | null, page_type?: string | null): Ci
   ...(title === undefined ? {} : { title }),
   ...(page_type === undefined ? {} : { page_type }),
 })
-
-async function withEngine<T>(records: unknown[], fn: (e: Engine) => Promise<T>): Promise<T> {
-  const engine = await openEngine()
-  try {
-    await engine.ingest(records)
-    return await fn(engine)
-  } finally {
-    await engine.close()
-  }
-}
 
 const citations = (e: Engine, p: { days?: number; model?: string; limit?: number } = {}) =>
   e.computeCitations({ domainId: D, days: 7, now: NOW, ...p })
@@ -111,8 +108,7 @@ describe('1. record additions as the reports show them', () => {
   })
 
   it('re-ingesting an analysis replaces its fan-out queries, titles and page types', async () => {
-    const engine = await openEngine()
-    try {
+    await withOpenEngine(async (engine) => {
       await engine.ingest([
         ...base(),
         analysis(1, '2026-11-19T10:00:00Z', {
@@ -130,9 +126,7 @@ describe('1. record additions as the reports show them', () => {
       expect((await citations(engine)).data.items.map((i) => [i.title, i.page_type])).toEqual([['New', null]])
       await engine.ingest([analysis(1, '2026-11-19T10:00:00Z')])
       expect((await fanout(engine)).data.items).toEqual([])
-    } finally {
-      await engine.close()
-    }
+    })
   })
 })
 

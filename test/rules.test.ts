@@ -3,7 +3,8 @@
  * payloads), each on a tiny inline dataset, each named after its rule and written to fail if that
  * rule broke. Engine only; the reference model has its own checks (golden cases, the spec example).
  */
-import { ENVELOPE, ITEM } from './support/golden.js'
+import { endpointById } from '../src/api/report-rows.js'
+import { payloadProblems } from './support/golden.js'
 import { describe, expect, it } from 'vitest'
 import { isValidationError, openEngine } from '../src/index.js'
 import type { AnalysisInputRecord, Engine } from '../src/index.js'
@@ -582,8 +583,8 @@ describe('7. numbers in payloads', () => {
     const r = await withEngine(records(), (e) =>
       e.computeCompetitorSeries({ domainId: D, days: 7, now: NOW }),
     )
-    expect(Object.keys(r)).toEqual(ENVELOPE['competitor-series'])
-    expect(Object.keys(r.data.items[0] ?? {})).toEqual(ITEM['competitor-series'])
+    expect(r.data.items.length).toBeGreaterThan(0)
+    expect(payloadProblems(endpointById('competitors').payload, r)).toEqual([])
   })
 })
 

@@ -61,6 +61,9 @@ export interface RateLimitState {
   reset: number
 }
 
+/** An engine method computing a report (`compute<Name>`). */
+export type ComputeMethod = Extract<keyof Engine, `compute${string}`>
+
 /** What a computation knows besides its parameters. */
 export interface ComputeContext {
   /** The clock (the request time over HTTP). */
@@ -100,6 +103,11 @@ export interface EndpointDefinition<P extends ParamSet = ParamSet, R extends z.Z
    * tools: the question it answers, the fields it returns, how to get its inputs.
    */
   readonly toolDescription?: string
+  /**
+   * The engine method `compute` calls (`compute<Name>`): what the batch report and the cluster call
+   * for this row (test/api/registry.test.ts checks it against `compute`).
+   */
+  readonly method: ComputeMethod
   /** Runs the engine function with the validated, normalized parameters. */
   compute(engine: Engine, params: ParamValues<P>, context: ComputeContext): Promise<z.output<R>>
 }
@@ -155,11 +163,17 @@ function exactPayload<R extends z.ZodType>(id: string, payload: R, params: Param
  * fields to the parameters' bounds and adds the query schema.
  * @example
  * defineEndpoint({ id: 'x', path: '/api/v1/x', operationId: 'getX', summary: 'X', access: 'none',
- *   cache: 'none', params: {}, payload: xPayloadSchema, compute: (engine) => engine.x() })
+ *   cache: 'none', params: {}, payload: xPayloadSchema, method: 'computeX',
+ *   compute: (engine) => engine.computeX() })
  */
-export function defineEndpoint<const I extends string, P extends ParamSet, R extends z.ZodType>(
-  definition: EndpointDefinition<P, R> & { readonly id: I },
-): Endpoint<P, R> & { readonly id: I } {
+export function defineEndpoint<
+  const I extends string,
+  const M extends ComputeMethod,
+  P extends ParamSet,
+  R extends z.ZodType,
+>(
+  definition: EndpointDefinition<P, R> & { readonly id: I; readonly method: M },
+): Endpoint<P, R> & { readonly id: I; readonly method: M } {
   for (const [key, param] of Object.entries(definition.params)) {
     if (key !== param.name)
       throw new Error(`endpoint ${definition.id}: parameter ${key} is named ${param.name}`)
@@ -246,6 +260,7 @@ function brandSeriesEndpoint<M extends BrandMetric>(metric: M, summary: string, 
     params: { ...BRAND_REPORT.params, granularity: granularityParam },
     payload: brandSeriesPayloadSchema,
     cli: `${metric}-series`,
+    method: 'computeBrandSeries',
     compute: (engine, p, { now }) => engine.computeBrandSeries({ ...brandArgs(p, now), metric }),
   })
 }
@@ -292,6 +307,7 @@ export const ENDPOINTS = [
       'each has a daily series of responses (AI answers analysed), mentions (answers mentioning the brand), citations ' +
       "(answers' citations of the brand's website) and avg_position (mean rank of the brand in the answers, 1 = named first). " +
       'All AI models together. Use it for "which questions is my brand recommended for", top prompts, prompt-level trends.',
+    method: 'computePromptSeries',
     compute: (engine, p, { now }) =>
       engine.computePromptSeries({ domainId: p.domain_id, ...windowArgs(p), limit: p.limit, now }),
   }),
@@ -321,6 +337,7 @@ export const ENDPOINTS = [
       'google-ai-mode). To compare periods (this month versus last month), take a window covering both (days=60 or more) ' +
       "and average the brand's daily visibility over each period's dates. Use it for brand visibility, share of voice, " +
       'competitor benchmarks, trends per AI assistant.',
+    method: 'computeCompetitorSeries',
     compute: (engine, p, { now }) =>
       engine.computeCompetitorSeries({ domainId: p.domain_id, ...windowArgs(p), model: p.model, now }),
   }),
@@ -338,6 +355,7 @@ export const ENDPOINTS = [
       "of the window's sentiment themes tagged positive and negative) and total_mentions (the sum of the themes' " +
       'occurrences). model narrows to an AI assistant or a raw model id. Use it for "what is the sentiment about my ' +
       'brand"; for the themes themselves use get_sentiment_themes. Requires a Pro, Business or Enterprise plan.',
+    method: 'computeSentimentOverview',
     compute: (engine, p, { now }) => engine.computeSentimentOverview(sentimentArgs(p, now)),
   }),
   defineEndpoint({
@@ -354,6 +372,7 @@ export const ENDPOINTS = [
       'positive or negative, with its number of occurrences, most frequent first. model narrows to an AI assistant or a raw ' +
       'model id. Use it for "why is sentiment negative", strengths and weaknesses as AI assistants describe them. ' +
       'Requires a Pro, Business or Enterprise plan.',
+    method: 'computeSentimentThemes',
     compute: (engine, p, { now }) => engine.computeSentimentThemes(sentimentArgs(p, now)),
   }),
   defineEndpoint({
@@ -370,6 +389,7 @@ export const ENDPOINTS = [
       'domain_id from this list; when the user names a brand, match it to name or website. Items: id, name, ' +
       'website, created_at.',
     cli: 'domains',
+    method: 'computeDomainList',
     compute: (engine, _params, { now, caller }) => listReadableDomains(engine, caller, now),
   }),
   // Listings, rankings and brand time series (docs/API.md, "Listings", "Rankings", "Brand time series").
@@ -385,6 +405,7 @@ export const ENDPOINTS = [
     keyed: true,
     params: {},
     payload: validatePayloadSchema,
+    method: 'computeKeyCheck',
     compute: (engine, _params, { now, caller, rateLimit }) => {
       if (caller === null || rateLimit == null) {
         throw new ValidationError([{ path: 'key', message: 'validate needs an API key and its rate limit.' }])
@@ -411,6 +432,7 @@ export const ENDPOINTS = [
     params: { domain_id: domainIdParam, page: pageParam, size: sizeParam },
     payload: promptListPayloadSchema,
     cli: 'prompt-list',
+    method: 'computePromptList',
     compute: (engine, p, { now }) =>
       engine.computePromptList({ domainId: p.domain_id, page: p.page, size: p.size, now }),
   }),
@@ -424,6 +446,7 @@ export const ENDPOINTS = [
     ...BRAND_REPORT,
     payload: brandRankingsPayloadSchema,
     cli: 'brand-rankings',
+    method: 'computeBrandRankings',
     compute: (engine, p, { now }) => engine.computeBrandRankings(brandArgs(p, now)),
   }),
   defineEndpoint({
@@ -437,6 +460,7 @@ export const ENDPOINTS = [
     params: { domain_id: domainIdParam, ...WINDOW_PARAMS },
     payload: modelLeaderboardPayloadSchema,
     cli: 'model-leaderboard',
+    method: 'computeModelLeaderboard',
     compute: (engine, p, { now }) =>
       engine.computeModelLeaderboard({ domainId: p.domain_id, ...windowArgs(p), now }),
   }),
@@ -464,6 +488,7 @@ export const ENDPOINTS = [
     ...CITATION_LISTS,
     payload: citationsPayloadSchema,
     cli: 'citations',
+    method: 'computeCitations',
     compute: (engine, p, { now }) => engine.computeCitations(citationArgs(p, now)),
   }),
   defineEndpoint({
@@ -476,6 +501,7 @@ export const ENDPOINTS = [
     ...CITATION_LISTS,
     payload: citedDomainsPayloadSchema,
     cli: 'cited-domains',
+    method: 'computeCitedDomains',
     compute: (engine, p, { now }) => engine.computeCitedDomains(citationArgs(p, now)),
   }),
   defineEndpoint({
@@ -490,6 +516,7 @@ export const ENDPOINTS = [
     params: { domain_id: domainIdParam, ...WINDOW_PARAMS, model: modelParam },
     payload: fanoutQueriesPayloadSchema,
     cli: 'fanout-queries',
+    method: 'computeFanoutQueries',
     compute: (engine, p, { now }) =>
       engine.computeFanoutQueries({ domainId: p.domain_id, ...windowArgs(p), model: p.model, now }),
   }),
@@ -503,6 +530,7 @@ export const ENDPOINTS = [
     params: { ...SENTIMENT.params, granularity: granularityParam },
     payload: sentimentSeriesPayloadSchema,
     cli: 'sentiment-series',
+    method: 'computeSentimentSeries',
     compute: (engine, p, { now }) => engine.computeSentimentSeries(sentimentArgs(p, now)),
   }),
 ] as const

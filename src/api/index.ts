@@ -9,6 +9,7 @@
 export {
   ENDPOINTS,
   type CacheGroup,
+  type ComputeMethod,
   type ComputeContext,
   type Endpoint,
   type EndpointDefinition,

@@ -2,7 +2,7 @@
 import type { Engine } from '../index.js'
 import type { ControlPlane, ShardInfo } from './control-plane.js'
 import { SHARD_PATHS, shardCall } from './shard-call.js'
-import type { ReportMethod } from './shard.js'
+import { methodOf, REPORT_METHODS, type ReportMethod } from '../internal.js'
 
 /** The engine methods of the batch report, each answered by a shard (see `clusterReportSource`). */
 export type ClusterReportSource = Pick<Engine, ReportMethod>
@@ -34,16 +34,13 @@ export async function clusterReportSource(
     async (params: { domainId: string }): Promise<never> =>
       call(await ownerOf(params.domainId), method, [params])
   const anyShard = shards[0]!
-  return {
-    computePromptSeries: byDomain('computePromptSeries'),
-    computeCompetitorSeries: byDomain('computeCompetitorSeries'),
-    sentimentOverview: byDomain('sentimentOverview'),
-    sentimentThemes: byDomain('sentimentThemes'),
-    modelLeaderboard: byDomain('modelLeaderboard'),
-    sentimentSeries: byDomain('sentimentSeries'),
-    citedDomains: byDomain('citedDomains'),
-    citations: byDomain('citations'),
-    getDomain: (id) => call(anyShard, 'getDomain', [id]),
-    listDomains: (params) => call(anyShard, 'listDomains', params === undefined ? [] : [params]),
+  // The directory (the domain list and lookup) from any shard; each report from the domain's owner.
+  const directory: Partial<Record<ReportMethod, (...args: never[]) => Promise<never>>> = {
+    getDomain: (id: string) => call(anyShard, 'getDomain', [id]),
+    [methodOf('domains')]: (params?: unknown) =>
+      call(anyShard, methodOf('domains'), params === undefined ? [] : [params]),
   }
+  return Object.fromEntries(
+    REPORT_METHODS.map((method) => [method, directory[method] ?? byDomain(method)]),
+  ) as unknown as ClusterReportSource
 }

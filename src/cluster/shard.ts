@@ -21,11 +21,13 @@ import {
   adminGuard,
   CLUSTER_DETAIL,
   FixedWindowRateLimiter,
+  REPORT_METHODS,
   windowDecision,
   windowStartOf,
   type RateLimitDecision,
   type RateLimiter,
   type RateLimitOptions,
+  type ReportMethod,
   type ServiceContext,
 } from '../internal.js'
 import type { Assignment, ControlPlane } from './control-plane.js'
@@ -35,26 +37,9 @@ import { DOMAIN_READ_METHODS, forwardingEngine, servedBy } from './forward.js'
 import { SHARD_PATHS } from './shard-call.js'
 import { confineDir } from './work-dir.js'
 
-export { CLUSTER_DETAIL, SHARD_PATHS }
-
-/**
- * The engine methods a shard computes for the cluster's batch report (`visibility report
- * --cluster`), called with the same arguments a local engine gets.
- */
-export const REPORT_METHODS = [
-  'computePromptSeries',
-  'computeCompetitorSeries',
-  'sentimentOverview',
-  'sentimentThemes',
-  'modelLeaderboard',
-  'sentimentSeries',
-  'citedDomains',
-  'citations',
-  'getDomain',
-  'listDomains',
-] as const satisfies ReadonlyArray<keyof Engine>
-
-export type ReportMethod = (typeof REPORT_METHODS)[number]
+// The engine methods a shard computes for the cluster's batch report (`visibility report
+// --cluster`), called with the same arguments a local engine gets: derived from the endpoint table.
+export { CLUSTER_DETAIL, REPORT_METHODS, SHARD_PATHS, type ReportMethod }
 
 /**
  * The engine a shard serves: its own store, with the key methods answered by the control plane

@@ -21,6 +21,7 @@ const row = (over: Partial<Parameters<typeof defineEndpoint>[0]>) =>
     cache: 'series',
     params: { domain_id: domainIdParam },
     payload: z.object({ data: z.object({}), domain_id: z.string(), generated_at: z.string() }),
+    method: 'computePromptSeries',
     compute: async () => ({}),
     ...over,
   })

@@ -9,7 +9,7 @@ import { ENDPOINTS, type Endpoint } from '../../src/api/endpoints.js'
 import { DEPRECATED_ENGINE_METHODS, DeprecatedEngineAliases } from '../../src/engine-aliases.js'
 import { openEngine } from '../../src/index.js'
 import { ReferenceModel } from '../reference/model.js'
-import { reportNameOf, reports } from '../support/registry.js'
+import { engineMethodOf, reportNameOf, reports } from '../support/registry.js'
 
 const root = new URL('../../', import.meta.url)
 const apiDoc = readFileSync(new URL('docs/API.md', root), 'utf8')
@@ -40,6 +40,13 @@ describe('every report of the endpoint table', () => {
       expect(mcpDoc.includes(`\`${snake(e.operationId)}\``), `docs/MCP.md: ${snake(e.operationId)}`).toBe(
         true,
       )
+    },
+  )
+
+  it.each((ENDPOINTS as readonly Endpoint[]).map((e) => [e.id, e] as const))(
+    '%s names the engine method its compute calls',
+    (_id, e) => {
+      expect(e.method).toBe(engineMethodOf(e))
     },
   )
 

@@ -1,7 +1,8 @@
 /**
  * Tiny inline datasets for the rules tests (test/rules*.test.ts): one team, domain D (website
  * acme.com unless told) with prompts P1-P3, the competitors and themes a test names, analyses
- * built from a time and mentions, and a fresh in-memory engine per dataset.
+ * built from a time and mentions, and a fresh in-memory engine per dataset (`withEngine`; every
+ * test of an engine opened in memory uses it or `withOpenEngine`).
  */
 import { openEngine } from '../../src/index.js'
 import type { AnalysisInputRecord, AnalysisRecord, Engine, MentionInput } from '../../src/index.js'
@@ -17,10 +18,16 @@ export const P3 = 'f0000000-0000-4000-8000-000000000003'
 export const C1 = 'c0000000-0000-4000-8000-000000000001'
 export const C2 = 'c0000000-0000-4000-8000-000000000002'
 export const C3 = 'c0000000-0000-4000-8000-000000000003'
+export const T1 = 'e0000000-0000-4000-8000-000000000001'
+export const T2 = 'e0000000-0000-4000-8000-000000000002'
+export const T3 = 'e0000000-0000-4000-8000-000000000003'
+
+/** Analysis id number `n` (a test that names its analyses). */
+export const analysisId = (n: number): string => `a0000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`
 
 let serial = 0
 /** A fresh analysis id. */
-export const aid = (): string => `a0000000-0000-4000-8000-${(++serial).toString(16).padStart(12, '0')}`
+export const aid = (): string => analysisId(++serial)
 
 /** A team, domain D (website acme.com) with prompts P1-P3, competitors and themes as given. */
 export function base(
@@ -56,16 +63,23 @@ export function analysis(
   })
 }
 
-/** Runs `fn` on a fresh in-memory engine holding `records`. */
-export async function withEngine<T>(
-  records: AnalysisInputRecord[],
-  fn: (e: Engine) => Promise<T>,
-): Promise<T> {
+/** Runs `fn` on a fresh, empty in-memory engine, closed afterwards whatever `fn` does. */
+export async function withOpenEngine<T>(fn: (e: Engine) => Promise<T>): Promise<T> {
   const engine = await openEngine()
   try {
-    await engine.ingest(records)
     return await fn(engine)
   } finally {
     await engine.close()
   }
+}
+
+/** Runs `fn` on a fresh in-memory engine holding `records`. */
+export async function withEngine<T>(
+  records: Parameters<Engine['ingest']>[0],
+  fn: (e: Engine) => Promise<T>,
+): Promise<T> {
+  return withOpenEngine(async (engine) => {
+    await engine.ingest(records)
+    return fn(engine)
+  })
 }

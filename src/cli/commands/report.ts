@@ -14,8 +14,8 @@ import {
   nowParam,
   startDateParam,
 } from '../../api/index.js'
-import type { ReportMethod } from '../../cluster/index.js'
 import { isValidationError, type DomainInfo, type Engine } from '../../index.js'
+import { methodOf, REPORT_ROWS, type ReportMethod, type ReportSection } from '../../internal.js'
 import {
   citationsCsv,
   citedDomainsCsv,
@@ -161,9 +161,12 @@ async function writeAtomic(path: string, text: string): Promise<void> {
 /** What the report reads: a local engine, or a cluster's shards (the same methods). */
 type ReportSource = Pick<Engine, ReportMethod>
 
+/** The engine method of a section of the report: its row's in the endpoint table. */
+const sectionMethod = <S extends ReportSection>(section: S) => methodOf(REPORT_ROWS[section])
+
 async function resolveDomains(engine: ReportSource, wanted: string[] | 'all'): Promise<DomainInfo[]> {
   if (wanted === 'all') {
-    const all = (await engine.listDomains()).data.items
+    const all = (await engine[methodOf('domains')]()).data.items
     if (all.length === 0) throw new Error('the database has no domains')
     return (await Promise.all(all.map((d) => engine.getDomain(d.id)))).filter((d) => d !== null)
   }
@@ -222,21 +225,21 @@ export async function reportCommand(
       clearBar = () => bar.clear()
       const base = { domainId: domain.id, ...args.window, now: args.now }
       const series = { ...base, ...(granularity === undefined ? {} : { granularity }) }
-      const prompts = await engine.computePromptSeries(series)
+      const prompts = await engine[sectionMethod('prompts')](series)
       bar.tick()
-      const competitors = await engine.computeCompetitorSeries({ ...series, model: competitorModel })
+      const competitors = await engine[sectionMethod('competitors')]({ ...series, model: competitorModel })
       bar.tick()
-      const overview = await engine.sentimentOverview({ ...base, model: args.model })
+      const overview = await engine[sectionMethod('overview')]({ ...base, model: args.model })
       bar.tick()
-      const themes = await engine.sentimentThemes({ ...base, model: args.model })
+      const themes = await engine[sectionMethod('themes')]({ ...base, model: args.model })
       bar.tick()
-      const leaderboard = await engine.modelLeaderboard(base)
+      const leaderboard = await engine[sectionMethod('leaderboard')](base)
       bar.tick()
-      const sentimentSeries = await engine.sentimentSeries({ ...series, model: args.model })
+      const sentimentSeries = await engine[sectionMethod('sentimentSeries')]({ ...series, model: args.model })
       bar.tick()
-      const citedDomains = await engine.citedDomains({ ...base, model: args.model })
+      const citedDomains = await engine[sectionMethod('citedDomains')]({ ...base, model: args.model })
       bar.tick()
-      const citations = await engine.citations({ ...base, model: args.model })
+      const citations = await engine[sectionMethod('citations')]({ ...base, model: args.model })
       bar.tick()
 
       const dir = join(args.out, domain.id)
