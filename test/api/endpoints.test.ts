@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ENDPOINTS, type Endpoint } from '../../src/api/index.js'
 import { COMPUTABLE } from '../../src/cli/commands/data.js'
 import { buildServer } from '../../src/http/index.js'
+import { csvLayout } from '../../src/http/csv.js'
 import { openEngine, type Engine } from '../../src/index.js'
 import { analysis, base, DOMAIN, NOW, TEAM } from '../support/records.js'
 
@@ -61,7 +62,9 @@ describe('endpoint table', () => {
       const op = doc.paths[row.path]!.get
       expect([op.operationId, op.summary]).toEqual([row.operationId, row.summary])
       const query = (op.parameters ?? []).filter((p) => p.in === 'query')
-      expect(query.map((p) => p.name)).toEqual(Object.keys(row.params))
+      // A list payload also takes `format` (json or csv), last (docs/HTTP.md, "HTTP conventions").
+      const format = csvLayout(row.payload) === null ? [] : ['format']
+      expect(query.map((p) => p.name)).toEqual([...Object.keys(row.params), ...format])
     }
   })
 

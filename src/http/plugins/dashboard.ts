@@ -71,7 +71,8 @@ export interface DashboardManifest {
 type Document = { paths?: Record<string, { get?: { parameters?: unknown[] } }> }
 
 /**
- * Each row of the endpoint table: its path and its query parameters from the OpenAPI document.
+ * Each row of the endpoint table: its path and its query parameters from the OpenAPI document (the
+ * row's own parameters; `format`, the CSV choice of list payloads, is not the page's).
  * @example
  * dashboardManifest(app.swagger()).endpoints.domains.path // '/api/v1/domains'
  */
@@ -88,7 +89,7 @@ export function dashboardManifest(document: unknown): DashboardManifest {
     endpoints[endpoint.id] = {
       path: endpoint.path,
       params: parameters
-        .filter((p) => p.in === 'query' && typeof p.name === 'string')
+        .filter((p) => p.in === 'query' && typeof p.name === 'string' && p.name in endpoint.params)
         .map((p) => ({ name: p.name as string, required: p.required === true, schema: p.schema ?? {} })),
     }
   }
