@@ -5,7 +5,7 @@
  * Retry-After (bounded); paged listings are async iterators.
  * @example
  * import { createVisibilityClient } from 'visibility-analytics/client'
- * const client = createVisibilityClient({ baseUrl: 'http://127.0.0.1:8787', apiKey: process.env.VA_KEY! })
+ * const client = createVisibilityClient({ baseUrl: 'http://127.0.0.1:8787', apiKey: 'va_live_...' })
  * const { data } = await client.GET('/api/v1/domains')
  */
 import createClient, { type Client } from 'openapi-fetch'
