@@ -16,6 +16,7 @@ export const PUBLIC_ENTRY_POINTS = [
   'mcp/index',
   'demo/index',
   'cluster/index',
+  'client/index',
 ]
 
 /**
@@ -121,7 +122,17 @@ export function layerConfigs() {
 }
 
 export default tseslint.config(
-  { ignores: ['scratch/**', 'dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'reports/**'] },
+  {
+    ignores: [
+      'scratch/**',
+      'src/client/openapi.ts',
+      'dist/**',
+      'node_modules/**',
+      'data/**',
+      'coverage/**',
+      'reports/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
