@@ -33,11 +33,13 @@ const MESSAGES = {
 }
 
 type Compute = 'computePromptSeries' | 'computeCompetitorSeries' | 'computeSentimentOverview'
-const PATHS: Record<Compute, string> = {
-  computePromptSeries: '/api/v1/prompt-statistics-time-series',
-  computeCompetitorSeries: '/api/v1/competitor-time-series',
-  computeSentimentOverview: '/api/v1/sentiment/overview',
-}
+/** Each engine function's route, read from the endpoint table. */
+const PATHS = Object.fromEntries(
+  (['computePromptSeries', 'computeCompetitorSeries', 'computeSentimentOverview'] as const).map((m) => [
+    m,
+    ENDPOINTS.find((e) => e.method === m)!.path,
+  ]),
+) as Record<Compute, string>
 
 /** [what, engine function, library value, query-string value, param, expected message] */
 const CASES: Array<[string, Compute, Record<string, unknown>, string, Param<unknown, unknown>, string]> = [
