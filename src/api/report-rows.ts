@@ -3,6 +3,7 @@
  * source): each section of the report is a row of the endpoint table, and the engine methods the
  * report calls are those rows' methods.
  */
+import { REPORT_SECTION_ROWS } from '../foundation/vocabulary.js'
 import { ENDPOINTS, type EndpointId } from './endpoints.js'
 
 /** The row of the table with this id. */
@@ -16,16 +17,7 @@ export type MethodOf<I extends EndpointId> = EndpointRow<I>['method']
  * @example
  * methodOf(REPORT_ROWS.leaderboard) // 'computeModelLeaderboard'
  */
-export const REPORT_ROWS = {
-  prompts: 'prompts',
-  competitors: 'competitors',
-  overview: 'overview',
-  themes: 'themes',
-  leaderboard: 'model-leaderboard',
-  sentimentSeries: 'sentiment-series',
-  citedDomains: 'cited-domains',
-  citations: 'citations',
-} as const satisfies Record<string, EndpointId>
+export const REPORT_ROWS = REPORT_SECTION_ROWS satisfies Record<string, EndpointId>
 
 /** A section of the batch report. */
 export type ReportSection = keyof typeof REPORT_ROWS

@@ -18,18 +18,10 @@ import {
   renderThemes,
   renderTrends,
 } from '../report/sections.js'
+import { REPORT_SECTION_ROWS } from '../foundation/vocabulary.js'
 
 /** The payloads of the report, by field of `ReportInput`, and the endpoint (row id) of each. */
-export const PAYLOAD_ENDPOINTS = {
-  prompts: 'prompts',
-  competitors: 'competitors',
-  overview: 'overview',
-  themes: 'themes',
-  leaderboard: 'model-leaderboard',
-  sentimentSeries: 'sentiment-series',
-  citedDomains: 'cited-domains',
-  citations: 'citations',
-} as const
+export const PAYLOAD_ENDPOINTS = REPORT_SECTION_ROWS
 
 export type PayloadName = keyof typeof PAYLOAD_ENDPOINTS
 

@@ -31,3 +31,21 @@ export const BRAND_METRICS = ['visibility', 'mentions', 'citations', 'citability
 
 /** What a `delete` record deletes, with everything under it (docs/API.md, "Delete records"). */
 export const DELETE_ENTITIES = ['team', 'domain', 'prompt', 'competitor', 'theme', 'analysis'] as const
+
+/**
+ * The sections of the batch report (the payload fields of its input) and the endpoint, by row id,
+ * each is drawn from: one list for the HTML report, `visibility report`, the cluster's report
+ * source (src/api/report-rows.ts checks the ids against the table) and the dashboard.
+ * @example
+ * REPORT_SECTION_ROWS.leaderboard // 'model-leaderboard'
+ */
+export const REPORT_SECTION_ROWS = {
+  prompts: 'prompts',
+  competitors: 'competitors',
+  overview: 'overview',
+  themes: 'themes',
+  leaderboard: 'model-leaderboard',
+  sentimentSeries: 'sentiment-series',
+  citedDomains: 'cited-domains',
+  citations: 'citations',
+} as const
