@@ -6,30 +6,15 @@
  * refused key back at the form. Without Chromium the suite is skipped, except under CI=true where
  * that is a failure. DASHBOARD_SCREENSHOT=path writes a full-page screenshot (docs/dashboard.png).
  */
-import { accessSync, constants } from 'node:fs'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ENDPOINTS } from '../../src/api/index.js'
 import { seedDemo, type DemoDomain } from '../../src/demo/index.js'
 import { startServer, type RunningServer } from '../../src/http/index.js'
 import { openEngine } from '../../src/index.js'
+import { CHROMIUM_PRESENT, launchChromium, warnWithoutChromium } from '../support/chromium.js'
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-
-function chromiumPresent(): boolean {
-  try {
-    accessSync(CHROMIUM, constants.X_OK)
-    return true
-  } catch {
-    return false
-  }
-}
-
-const present = chromiumPresent()
-if (!present && process.env.CI !== 'true')
-  console.warn(
-    `browser.test.ts: no Chromium at ${CHROMIUM} (set CHROMIUM_PATH); skipping the dashboard in a browser`,
-  )
+warnWithoutChromium('browser.test.ts', 'the dashboard in a browser')
 
 const WAIT = { timeout: 30_000 }
 const pathOf = (id: string): string => ENDPOINTS.find((e) => e.id === id)!.path
@@ -42,8 +27,6 @@ let domains: DemoDomain[]
 let starter: DemoDomain
 
 beforeAll(async () => {
-  if (!present)
-    throw new Error(`CI=true and no Chromium at ${CHROMIUM}: the dashboard must be tested in a browser`)
   const engine = await openEngine()
   const seed = await seedDemo(engine, { days: 40 })
   domains = seed.domains
@@ -60,17 +43,7 @@ beforeAll(async () => {
     logger: false,
     rateLimit: { limit: 1000, windowSeconds: 60 },
   })
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  })
+  browser = await launchChromium('the dashboard must be tested in a browser')
 }, 120_000)
 
 afterAll(async () => {
@@ -110,7 +83,7 @@ const text = (page: Page, selector: string): Promise<string> => page.locator(sel
 const calls = (urls: string[], id: string): URL[] =>
   urls.map((u) => new URL(u)).filter((u) => u.pathname === pathOf(id))
 
-describe.skipIf(!present && process.env.CI !== 'true')('dashboard in Chromium', () => {
+describe.skipIf(!CHROMIUM_PRESENT && process.env.CI !== 'true')('dashboard in Chromium', () => {
   it('takes the key from the fragment, clears it, draws the report and switches domain, window, granularity, model', async () => {
     const { context, page, urls, logs } = await open()
     try {

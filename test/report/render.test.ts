@@ -10,48 +10,22 @@
  */
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
-import { accessSync, constants } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { seedDemo } from '../../src/demo/index.js'
 import { openEngine } from '../../src/index.js'
 import { formatInt, formatPercent } from '../../src/report/format.js'
 import { renderReportHtml, type ReportInput } from '../../src/report/html.js'
+import { CHROMIUM_PRESENT, launchChromium, warnWithoutChromium } from '../support/chromium.js'
 import { emptySet, realisticSet } from './payloads.js'
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const CI = process.env.CI === 'true'
-
-function chromiumPresent(): boolean {
-  try {
-    accessSync(CHROMIUM, constants.X_OK)
-    return true
-  } catch {
-    return false
-  }
-}
-
-const present = chromiumPresent()
-if (!present && !CI)
-  console.warn(
-    `render.test.ts: no Chromium at ${CHROMIUM} (set CHROMIUM_PATH); SKIPPING the report rendering check`,
-  )
+warnWithoutChromium('render.test.ts', 'the report rendering check')
 
 let browser: Browser
 beforeAll(async () => {
-  if (!present) throw new Error(`CI=true and no Chromium at ${CHROMIUM}: the report must be rendered`)
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  })
+  browser = await launchChromium('the report must be rendered')
 }, 120_000)
 afterAll(async () => {
   await browser?.close()
@@ -153,7 +127,7 @@ function expectPayloadShown(s: Awaited<ReturnType<typeof shown>>, input: ReportI
 
 const CORE = ['Visibility and share of voice', 'Competitive landscape', 'Top prompts', 'Sentiment', 'Themes']
 
-describe.skipIf(!present && !CI)('report rendering in headless chromium', () => {
+describe.skipIf(!CHROMIUM_PRESENT && !CI)('report rendering in headless chromium', () => {
   it('a realistic report shows its sections, the payload figures and drawn charts', async () => {
     const input = realisticSet()
     const page = await open(renderReportHtml(input))
