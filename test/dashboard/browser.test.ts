@@ -152,11 +152,8 @@ describe.skipIf(!CHROMIUM_PRESENT && process.env.CI !== 'true')('dashboard in Ch
       await page.fill('#start', '2026-01-01')
       await page.fill('#end', '2026-01-07')
       await page.locator('#end').dispatchEvent('change')
-      await page.waitForFunction(
-        `document.querySelector('[data-section="header"] .meta')?.innerText.includes('(7 days)')`,
-        undefined,
-        WAIT,
-      )
+      // Waits through locators, not page functions: the page's CSP (no eval) refuses string predicates.
+      await page.locator('[data-section="header"] .meta', { hasText: '(7 days)' }).waitFor(WAIT)
       const ranged = calls(urls, 'competitors').at(-1)!
       expect(ranged.searchParams.get('start_date')).toBe('2026-01-01')
       expect(ranged.searchParams.get('end_date')).toBe('2026-01-07')
@@ -164,7 +161,7 @@ describe.skipIf(!CHROMIUM_PRESENT && process.env.CI !== 'true')('dashboard in Ch
 
       // A model.
       await page.selectOption('#days', '30')
-      await page.waitForFunction("!document.querySelector('.range:not([hidden])')", undefined, WAIT)
+      await page.waitForSelector('.range:not([hidden])', { state: 'detached', ...WAIT })
       await page.waitForSelector('body[data-state="ready"]', WAIT)
       const before = Number(await page.locator('#report').getAttribute('data-render'))
       await page.selectOption('#model', 'chatgpt')
