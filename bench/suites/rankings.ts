@@ -97,9 +97,15 @@ const call = (impl: Impl, c: Case): Promise<unknown> =>
   Promise.resolve((impl[c.fn] as (p: unknown) => unknown)(c.params))
 
 const engineImpl = (e: Engine): Impl => ({
-  brandRankings: (p) => e.brandRankings(p),
-  modelLeaderboard: (p) => e.modelLeaderboard(p),
-  brandSeries: (p) => e.brandSeries(p),
+  brandRankings: (p) => e.computeBrandRankings(p),
+  modelLeaderboard: (p) => e.computeModelLeaderboard(p),
+  brandSeries: (p) => e.computeBrandSeries(p),
+})
+
+const referenceImpl = (r: ReferenceModel): Impl => ({
+  brandRankings: (p) => r.computeBrandRankings(p),
+  modelLeaderboard: (p) => r.computeModelLeaderboard(p),
+  brandSeries: (p) => r.computeBrandSeries(p),
 })
 
 function check(c: Case, impl: string, got: unknown, want: unknown, against: string): boolean {
@@ -155,7 +161,7 @@ async function againstPeer(mod: EngineModule): Promise<void> {
     const got = await call(engineImpl(engine), c)
     let ok = check(c, 'engine', got, want, 'naive-sql')
     if (reference !== null) {
-      ok = check(c, 'engine', got, await call(reference as unknown as Impl, c), 'reference-model') && ok
+      ok = check(c, 'engine', got, await call(referenceImpl(reference), c), 'reference-model') && ok
     }
     if (!ok) wanted.delete(c.key)
   }
