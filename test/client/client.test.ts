@@ -14,9 +14,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { clientTypesSource, TARGET } from '../../scripts/client-types.js'
 import { ENDPOINTS, type Endpoint } from '../../src/api/index.js'
 import { allPrompts, createVisibilityClient, type VisibilityClient } from '../../src/client/index.js'
+import type { paths } from '../../src/client/openapi.js'
 import { seedDemo, type DemoDomain } from '../../src/demo/index.js'
 import { buildServer } from '../../src/http/index.js'
+import { DOC_PATHS } from '../../src/http/plugins/docs.js'
 import { openEngine, type ApiKeyInfo, type Engine } from '../../src/index.js'
+
+/** A path of the served document, read from the endpoint table (or the docs' paths), typed as the client's path ending in `end`. */
+const pathOf = <E extends string>(path: string, end: E): Extract<keyof paths, `${string}${E}`> => {
+  expect(path.endsWith(end)).toBe(true)
+  return path as Extract<keyof paths, `${string}${E}`>
+}
+const rowPath = (id: string): string => ENDPOINTS.find((e) => e.id === id)!.path
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const NOW = Date.parse('2026-11-20T15:00:30Z')
@@ -62,7 +71,7 @@ describe('the typed client', () => {
   })
 
   it('calls every operation of the served document; each table row answers what the engine computes', async () => {
-    const doc = (await client.GET('/api/v1/openapi.json')).data as unknown as Doc
+    const doc = (await client.GET(pathOf(DOC_PATHS.openapi, '/openapi.json'))).data as unknown as Doc
     let compared = 0
     for (const [path, ops] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(ops)) {
@@ -103,8 +112,8 @@ describe('the typed client', () => {
         return res
       }
       const retrying = createVisibilityClient({ baseUrl: url, apiKey: key, fetch: recording, maxAttempts: 5 })
-      expect((await retrying.GET('/api/v1/domains')).response.status).toBe(200)
-      expect((await retrying.GET('/api/v1/domains')).response.status).toBe(200)
+      expect((await retrying.GET(pathOf(rowPath('domains'), '/domains'))).response.status).toBe(200)
+      expect((await retrying.GET(pathOf(rowPath('domains'), '/domains'))).response.status).toBe(200)
       expect(statuses[0]).toBe(200)
       expect(statuses.slice(1).filter((s) => s === 429).length).toBeGreaterThanOrEqual(1)
       expect(statuses.at(-1)).toBe(200)
@@ -112,8 +121,8 @@ describe('the typed client', () => {
       statuses.length = 0
       const other = (await engine.createApiKey({ teamId: domain.teamId })).key
       const once = createVisibilityClient({ baseUrl: url, apiKey: other, fetch: recording, maxAttempts: 1 })
-      await once.GET('/api/v1/domains')
-      const refused = await once.GET('/api/v1/domains')
+      await once.GET(pathOf(rowPath('domains'), '/domains'))
+      const refused = await once.GET(pathOf(rowPath('domains'), '/domains'))
       expect(refused.response.status).toBe(429)
       expect(refused.error).toEqual({ detail: expect.any(String) })
       expect(statuses).toEqual([200, 429])
@@ -123,7 +132,7 @@ describe('the typed client', () => {
   })
 
   it('allPrompts iterates every page of the prompts listing', async () => {
-    const whole = await client.GET('/api/v1/prompts', {
+    const whole = await client.GET(pathOf(rowPath('prompt-list'), '/prompts'), {
       params: { query: { domain_id: domain.id, size: 500 } },
     })
     const all = whole.data!.data.items
