@@ -5,6 +5,7 @@
  */
 import { ApiError, callEndpoint, fetchManifest, paramOf, type Manifest, type Query } from './api.js'
 import { forgetKey, storedKey, storeKey, takeKeyFromFragment } from './key.js'
+import { modelLabel } from '../report/sections.js'
 import { DASHBOARD_CSS } from './styles.js'
 import { PAYLOAD_ENDPOINTS, renderDashboard, type Fetched, type PayloadName } from './view.js'
 
@@ -56,17 +57,6 @@ function option(value: string, label: string): HTMLOptionElement {
   return o
 }
 
-const MODEL_LABELS: Record<string, string> = {
-  all: 'All channels',
-  chatgpt: 'ChatGPT',
-  perplexity: 'Perplexity',
-  gemini: 'Gemini',
-  claude: 'Claude',
-  copilot: 'Copilot',
-  'google-ai-overviews': 'Google AI Overviews',
-  'google-ai-mode': 'Google AI Mode',
-}
-
 /** Fills the window, granularity and model choices from the parameters the API documents. */
 function fillChoices(m: Manifest): void {
   const days = paramOf(m, 'competitors', 'days')?.schema
@@ -82,7 +72,7 @@ function fillChoices(m: Manifest): void {
   ui.granularity.replaceChildren(...granularities.map((g) => option(g, g[0]!.toUpperCase() + g.slice(1))))
   // The competitor series takes channels only: its choices fit every endpoint with a model.
   const models = (paramOf(m, 'competitors', 'model')?.schema.enum ?? ['all']).map(String)
-  ui.model.replaceChildren(...models.map((v) => option(v, MODEL_LABELS[v] ?? v)))
+  ui.model.replaceChildren(...models.map((v) => option(v, modelLabel(v))))
   showRange()
 }
 
