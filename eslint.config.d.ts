@@ -1,4 +1,4 @@
-// Types of eslint.config.js, whose named exports test/tooling.test.ts checks.
+// Types of eslint.config.js, whose named exports test/repo/tooling.test.ts checks.
 import type { Linter } from 'eslint'
 
 export declare const PUBLIC_ENTRY_POINTS: string[]

@@ -5,7 +5,7 @@ import globals from 'globals'
 /**
  * The package's public entry points, as paths under src/ without `.js`: exactly the modules the
  * package.json `exports` map publishes (".", "./api", "./http", "./report", "./arrow", "./mcp", "./demo", "./cluster";
- * test/tooling.test.ts keeps the two lists equal).
+ * test/repo/tooling.test.ts keeps the two lists equal).
  */
 export const PUBLIC_ENTRY_POINTS = [
   'index',

@@ -1,7 +1,7 @@
 /**
  * The generated blocks of the docs, from the endpoint table and the CLI's registry: the curls
  * `npm start` prints, the MCP tool list and the CLI synopsis. `npm run docs` writes them between
- * `<!-- generated:NAME -->` and `<!-- /generated:NAME -->`; test/docs.test.ts checks the files
+ * `<!-- generated:NAME -->` and `<!-- /generated:NAME -->`; test/repo/docs.test.ts checks the files
  * hold exactly these.
  */
 import { demoCurls } from '../src/cli/commands/demo.js'

@@ -1,5 +1,5 @@
 -- The rows of agg_citation_day for one domain's analyses of one raw model, computed from the raw
--- tables (the reports' slower path for a raw model id; test/aggregates-by-model.test.ts checks
+-- tables (the reports' slower path for a raw model id; test/tables/aggregates-by-model.test.ts checks
 -- they add up to the stored table over every model).
 -- Columns: those of agg_citation_day in AGGREGATE_TABLES (src/tables/aggregates.ts), every one
 -- DOUBLE NOT NULL, rows by day.

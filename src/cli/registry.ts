@@ -1,7 +1,7 @@
 /**
  * The commands of `visibility`, once: what each runs, its usage and its subcommands. The top-level
  * help, `visibility <command> --help`, `visibility <command> <subcommand> --help` and the tests
- * (test/cli-help.test.ts) all read this registry; the `compute` subcommands come from the endpoint
+ * (test/cli/help.test.ts) all read this registry; the `compute` subcommands come from the endpoint
  * table (src/cli/synopsis.ts).
  */
 import { USAGE as CLUSTER_USAGE, clusterCommand } from './commands/cluster.js'

@@ -63,7 +63,7 @@ const fromPipeline = (phase: 'replace' | 'aggregates'): DeletionStep[] =>
 /**
  * Where each local index lives outside the aggregates: the tables renumbered when a domain loses
  * a member. A new table carrying prompt_idx, entity_idx or theme_idx joins this list with its
- * `delete/renumber_<table>_<column>.sql` (test/deletions.test.ts checks the list against the schema).
+ * `delete/renumber_<table>_<column>.sql` (test/ingest/deletions.test.ts checks the list against the schema).
  */
 export const LOCAL_INDEX_COLUMNS = {
   prompt_idx: ['prompts', 'analyses', 'mentions'],

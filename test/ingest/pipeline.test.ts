@@ -1,0 +1,168 @@
+/**
+ * The ingest pipeline list (src/ingest/pipeline.ts) against the files of sql/ingest: every step has
+ * its file and every file its step, each header names the step's phase, parameters and the steps
+ * before it, the order respects those, and each count of an IngestResult comes from one step. So
+ * a renamed, added or reordered file fails here instead of silently changing the counts.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { DuckDBInstance } from '@duckdb/node-api'
+import { describe, expect, it } from 'vitest'
+import { openEngine } from '../../src/index.js'
+import {
+  AFFECTED_DOMAINS_QUERY,
+  AGGREGATE_CHUNK_QUERIES,
+  STAGED_QUERY,
+  INGEST_STEPS,
+  stepFile,
+  type IngestStep,
+} from '../../src/ingest/pipeline.js'
+import { checkSqlText } from '../reliability/sql-scan.js'
+import { analysis, base, COMPETITOR, domain, mention, OTHER_PROMPT, prompt } from '../support/records.js'
+
+const DIR = new URL('../../sql/ingest/', import.meta.url).pathname
+const text = (sqlId: string) => readFileSync(join(DIR, `${sqlId.replace(/^ingest\//, '')}.sql`), 'utf8')
+const files = (s: IngestStep) => [stepFile(s, false), stepFile(s, true)]
+
+describe('ingest pipeline', () => {
+  it('lists every file of sql/ingest exactly once, and every listed file exists', () => {
+    const listed = new Set([
+      AFFECTED_DOMAINS_QUERY,
+      ...AGGREGATE_CHUNK_QUERIES,
+      STAGED_QUERY,
+      ...INGEST_STEPS.flatMap((s) => files(s).map((f) => f.sql)),
+    ])
+    const onDisk = readdirSync(DIR).map((f) => `ingest/${f.replace(/\.sql$/, '')}`)
+    expect([...listed].sort()).toEqual(onDisk.sort())
+    expect(new Set(INGEST_STEPS.map((s) => s.id)).size).toBe(INGEST_STEPS.length)
+  })
+
+  it('each file header names its step, phase, parameters and the steps before it', () => {
+    for (const s of INGEST_STEPS) {
+      for (const f of files(s)) {
+        const sql = text(f.sql)
+        const header = sql
+          .split('\n')
+          .filter((l) => l.startsWith('--'))
+          .join(' ')
+          .replace(/\s*--\s*/g, ' ')
+        expect(header, f.sql).toMatch(new RegExp(`^ Ingest step ${s.id}\\b.*; phase ${s.phase} `))
+        expect(checkSqlText(sql).params, `${f.sql}: parameters used`).toEqual([...f.params].sort())
+        const params = /Parameters: (.*?)\. Runs after/.exec(header)?.[1]
+        expect(params, f.sql).toEqual(
+          f.params.length === 0 ? 'none' : expect.stringContaining('$base BIGINT'),
+        )
+        const after = /Runs after: (.*?)\.(?: |$)/.exec(header)?.[1]
+        expect(after, f.sql).toBe(
+          s.after.length === 0 ? 'the staging tables and handle maps (IngestCall.stage)' : s.after.join(', '),
+        )
+      }
+    }
+  })
+
+  it('runs every step after the steps it needs', () => {
+    const seen = new Set<string>()
+    for (const s of INGEST_STEPS) {
+      for (const a of s.after) expect(seen.has(a), `${s.id} needs ${a} first`).toBe(true)
+      seen.add(s.id)
+    }
+  })
+
+  it('takes each fact count from exactly one step', () => {
+    const counting = INGEST_STEPS.filter((s) => s.counts).map((s) => s.counts)
+    expect(counting.sort()).toEqual([
+      'analyses',
+      'citations',
+      'fanout_queries',
+      'mentions',
+      'theme_occurrences',
+    ])
+  })
+
+  it('reports the rows it stored, with distinct analysis ids and with a repeated one', async () => {
+    const engine = await openEngine()
+    const a = analysis({
+      mentions: [
+        { entity_id: 'brand', position: 1, sentiment: 80 },
+        { entity_id: COMPETITOR, position: 2, sentiment: null },
+      ],
+      citations: [
+        { url: 'https://www.acme.com/a' },
+        { url: 'https://globex.com/' },
+        { url: 'https://x.org/' },
+      ],
+    })
+    const distinct = await engine.ingest([...base(), a, analysis()])
+    expect(distinct).toMatchObject({ analyses: 2, mentions: 3, citations: 4, theme_occurrences: 2 })
+    // The same id twice in one call: the de-duplicating steps run and the last record wins.
+    const again = await engine.ingest([a, { ...a, mentions: [], citations: [], themes: [] }])
+    expect(again).toMatchObject({ analyses: 1, mentions: 0, citations: 0, theme_occurrences: 0 })
+    expect(await engine.stats()).toMatchObject({
+      analyses: 2,
+      mentions: 1,
+      citations: 1,
+      theme_occurrences: 1,
+    })
+    await engine.close()
+  })
+})
+
+describe('ingest pipeline: skipped steps', () => {
+  /** Every stored table's rows after the calls, in one order. */
+  async function storedRows(calls: unknown[][]): Promise<Record<string, unknown[]>> {
+    const dir = mkdtempSync(join(tmpdir(), 'va-skip-'))
+    try {
+      const path = join(dir, 's.duckdb')
+      const engine = await openEngine({ path })
+      for (const records of calls) await engine.ingest(records)
+      await engine.close()
+      const db = await DuckDBInstance.create(path)
+      const conn = await db.connect()
+      const tables = (await conn.runAndReadAll('SELECT table_name FROM duckdb_tables() WHERE NOT temporary'))
+        .getRows()
+        .map(([t]) => String(t))
+        .sort()
+      const out: Record<string, unknown[]> = {}
+      for (const t of tables)
+        out[t] = (await conn.runAndReadAll(`SELECT * FROM "${t}" ORDER BY ALL`)).getRowsJson()
+      conn.closeSync()
+      db.closeSync()
+      return out
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
+
+  it('stores the same rows as running every step, whatever a call holds', async () => {
+    const a = analysis({
+      citations: [{ url: 'https://www.acme.com/a', title: 'A' }],
+      fanout_queries: ['q one'],
+    })
+    const b = analysis({ channel: 'perplexity', mentions: [mention(COMPETITOR, 1, 20)] })
+    const calls: unknown[][] = [
+      [...base(), a, b],
+      // Replaces a (the old rows go), adds texts; analyses only.
+      [{ ...a, citations: [{ url: 'https://globex.com/x', page_type: 'blog' }], fanout_queries: ['q two'] }],
+      // Dimensions only: the domain's website changes (every stored day is recomputed), a new prompt.
+      [domain({ website: 'https://globex.com' }), prompt({ id: OTHER_PROMPT, text: 'Other' })],
+      // Mentions and themes without citations or fan-out, on another day.
+      [
+        analysis({
+          prompt_id: OTHER_PROMPT,
+          answered_at: '2026-11-10T10:00:00Z',
+          citations: [],
+          fanout_queries: [],
+        }),
+      ],
+    ]
+    const skipping = await storedRows(calls)
+    process.env.VA_INGEST_SKIP = 'never'
+    try {
+      expect(await storedRows(calls)).toEqual(skipping)
+    } finally {
+      delete process.env.VA_INGEST_SKIP
+    }
+    expect(skipping.texts!.length).toBeGreaterThan(0)
+  })
+})
