@@ -41,6 +41,13 @@ export interface PromptRecord {
   estimated_search_volume: number | null
   /** When the prompt was created: ISO 8601 with Z or an offset; absent or null: unknown. */
   created_at?: string | null
+  /** The prompt's topic: 1-100 UTF-16 code units once trimmed; stored trimmed. Absent or null: none. */
+  topic?: string | null
+  /**
+   * The prompt's tags: at most 20, each 1-50 UTF-16 code units once trimmed; stored trimmed, exact
+   * duplicates removed. Absent: none. Re-ingesting the prompt replaces them.
+   */
+  tags?: string[]
 }
 export interface CompetitorRecord {
   type: 'competitor'
@@ -91,6 +98,10 @@ export interface AnalysisRecord {
    * 1-500 UTF-16 code units once trimmed (JavaScript `trim()`); stored trimmed. Absent: none.
    */
   fanout_queries?: string[]
+  /** Where the answer was asked: two ASCII letters (ISO 3166-1 alpha-2), any case; stored upper case. */
+  country?: string | null
+  /** The answer's text: 0-200,000 UTF-16 code units. Absent or null: not kept. */
+  response?: string | null
 }
 export type AnalysisInputRecord =
   TeamRecord | DomainRecord | PromptRecord | CompetitorRecord | ThemeRecord | AnalysisRecord
@@ -470,7 +481,8 @@ export type ArrowTables = Partial<
     | 'citations'
     | 'theme_occurrences'
     | 'deletes'
-    | 'fanout_queries',
+    | 'fanout_queries'
+    | 'prompt_tags',
     ArrowTable
   >
 >

@@ -5,7 +5,7 @@
 -- resolved to keys.
 INSERT INTO stg_final
 SELECT s.seq, $base + s.seq, s.id::UUID, dm.domain_key, pm.prompt_idx, s.channel, mm.model_key,
-       s.answered_ms::BIGINT, DATE '1970-01-01' + s.day
+       s.answered_ms::BIGINT, DATE '1970-01-01' + s.day, s.country
 FROM stg_analyses s
 JOIN (SELECT id, max(seq) AS seq FROM stg_analyses GROUP BY id) last ON last.seq = s.seq
 JOIN stg_domain_map dm ON dm.h = s.domain_h

@@ -6,7 +6,7 @@
 -- rows without the de-duplication join.
 INSERT INTO stg_final
 SELECT s.seq, $base + s.seq, s.id::UUID, dm.domain_key, pm.prompt_idx, s.channel, mm.model_key,
-       s.answered_ms::BIGINT, DATE '1970-01-01' + s.day
+       s.answered_ms::BIGINT, DATE '1970-01-01' + s.day, s.country
 FROM stg_analyses s
 JOIN stg_domain_map dm ON dm.h = s.domain_h
 JOIN stg_prompt_map pm ON pm.h = s.prompt_h

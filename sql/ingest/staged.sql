@@ -12,4 +12,5 @@ SELECT (SELECT count(DISTINCT id) = count(*) FROM stg_analyses) AS "unique",
        (SELECT count(*) FROM stg_mentions)::INTEGER AS mentions,
        (SELECT count(*) FROM stg_citations)::INTEGER AS citations,
        (SELECT count(*) FROM stg_theme_occ)::INTEGER AS theme_occ,
-       (SELECT count(*) FROM stg_fanout)::INTEGER AS fanout
+       (SELECT count(*) FROM stg_fanout)::INTEGER AS fanout,
+       (SELECT count(*) FROM stg_responses)::INTEGER AS responses

@@ -8,7 +8,7 @@ CREATE OR REPLACE TEMP TABLE stg_domains (
   created_ms DOUBLE);
 CREATE OR REPLACE TEMP TABLE stg_prompts (
   domain_key INTEGER, prompt_idx INTEGER, id VARCHAR, text VARCHAR, estimated_search_volume BIGINT,
-  created_ms DOUBLE);
+  created_ms DOUBLE, topic VARCHAR, tags VARCHAR[]);
 CREATE OR REPLACE TEMP TABLE stg_competitors (
   domain_key INTEGER, entity_idx INTEGER, id VARCHAR, name VARCHAR, website VARCHAR);
 CREATE OR REPLACE TEMP TABLE stg_themes (
@@ -17,7 +17,7 @@ CREATE OR REPLACE TEMP TABLE stg_themes (
 CREATE OR REPLACE TEMP TABLE stg_models (model_key INTEGER, model VARCHAR);
 CREATE OR REPLACE TEMP TABLE stg_analyses (
   seq INTEGER, id VARCHAR, domain_h INTEGER, prompt_h INTEGER, channel UTINYINT, model_h INTEGER,
-  answered_ms DOUBLE, day INTEGER);
+  answered_ms DOUBLE, day INTEGER, country VARCHAR);
 -- Mentions, citations, theme occurrences and fan-out queries also carry their analysis's handles,
 -- channel and day, so that a call without repeated analysis ids inserts them without joining
 -- stg_final. A citation carries its position in the analysis (ord), its URL as written, its host,
@@ -32,6 +32,8 @@ CREATE OR REPLACE TEMP TABLE stg_theme_occ (
   seq INTEGER, theme_h INTEGER, occurrences INTEGER, domain_h INTEGER, channel UTINYINT, model_h INTEGER,
   day INTEGER);
 CREATE OR REPLACE TEMP TABLE stg_fanout (seq INTEGER, ord INTEGER, query VARCHAR, domain_h INTEGER, day INTEGER);
+-- Answer texts of the call's analyses (those whose `response` is not null).
+CREATE OR REPLACE TEMP TABLE stg_responses (seq INTEGER, domain_h INTEGER, response VARCHAR);
 CREATE OR REPLACE TEMP TABLE stg_domain_map (h INTEGER, domain_key INTEGER);
 -- The call's distinct texts with their index in the per-domain dictionaries (table texts), fresh
 -- when the call adds them (sql/ingest/call_texts.sql).
@@ -43,6 +45,6 @@ CREATE OR REPLACE TEMP TABLE stg_theme_map (h INTEGER, theme_idx INTEGER);
 CREATE OR REPLACE TEMP TABLE stg_model_map (h INTEGER, model_key INTEGER);
 CREATE OR REPLACE TEMP TABLE stg_final (
   seq INTEGER, analysis_key BIGINT, id UUID, domain_key INTEGER, prompt_idx INTEGER, channel UTINYINT,
-  model_key INTEGER, answered_ms BIGINT, day DATE);
+  model_key INTEGER, answered_ms BIGINT, day DATE, country VARCHAR);
 CREATE OR REPLACE TEMP TABLE stg_affected (domain_key INTEGER, day DATE);
 CREATE OR REPLACE TEMP TABLE stg_old (analysis_key BIGINT);

@@ -10,8 +10,12 @@ import { DomainMovingError } from './errors.js'
 import { backendOf, setRoute, writeMapFile, type HaproxyFiles } from './haproxy.js'
 import { SHARD_PATHS, shardCall } from './shard-call.js'
 
-/** The directory tables: every shard holds them whole, so a move does not compare them. */
-const DIRECTORY_TABLES = new Set(['teams', 'domains'])
+/**
+ * Tables a move does not compare by count: the directory tables (every shard holds them whole),
+ * and prompt_tags, which an import stores inside the prompts rows (the import's result counts
+ * prompts, not tags; the prompts count is compared).
+ */
+const DIRECTORY_TABLES = new Set(['teams', 'domains', 'prompt_tags'])
 
 export interface MoveOptions {
   adminToken: string

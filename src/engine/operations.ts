@@ -243,6 +243,8 @@ export async function restoreBackup(open: OpenInternals, params: RestoreParams):
       { path: VARCHAR },
     )
     const apiKeys = keys.rowsChanged
+    const tags = await engine.write.runAndReadAll(sqlText('backup/count_prompt_tags'))
+    result.prompt_tags = tags.getRows()[0]![0] as number
     const tables: Record<string, number> = {}
     for (const [table, expected] of Object.entries(manifest.tables)) {
       const got = table === 'api_keys' ? apiKeys : result[table]

@@ -35,7 +35,18 @@ const BATCH_ROWS = 2048
 const NO_NULLS: NullMarker[] = []
 const MENTION_NULLS: NullMarker[] = ['none', 'none', 'zero', 'nan']
 
-const ANALYSIS_TYPES: DuckDBType[] = [INTEGER, VARCHAR, INTEGER, INTEGER, UTINYINT, INTEGER, DOUBLE, INTEGER]
+const ANALYSIS_TYPES: DuckDBType[] = [
+  INTEGER,
+  VARCHAR,
+  INTEGER,
+  INTEGER,
+  UTINYINT,
+  INTEGER,
+  DOUBLE,
+  INTEGER,
+  VARCHAR,
+]
+const RESPONSE_TYPES: DuckDBType[] = [INTEGER, INTEGER, VARCHAR]
 const MENTION_TYPES: DuckDBType[] = [INTEGER, INTEGER, INTEGER, DOUBLE, INTEGER, INTEGER, UTINYINT, INTEGER]
 const CITATION_TYPES: DuckDBType[] = [
   INTEGER,
@@ -78,6 +89,7 @@ export class IngestCall {
   #citations!: ChunkWriter
   #themeOcc!: ChunkWriter
   #fanout!: ChunkWriter
+  #responses!: ChunkWriter
 
   private constructor(conn: DuckDBConnection, catalog: Catalog) {
     this.#conn = conn
@@ -96,6 +108,7 @@ export class IngestCall {
     call.#citations = await ChunkWriter.open(conn, 'stg_citations', CITATION_TYPES)
     call.#themeOcc = await ChunkWriter.open(conn, 'stg_theme_occ', THEME_OCC_TYPES)
     call.#fanout = await ChunkWriter.open(conn, 'stg_fanout', FANOUT_TYPES)
+    call.#responses = await ChunkWriter.open(conn, 'stg_responses', RESPONSE_TYPES)
     return call
   }
 
@@ -124,7 +137,7 @@ export class IngestCall {
   /** Appends a batch of analyses validated elsewhere (an NDJSON worker). */
   addBatch(b: AnalysisBatch): void {
     this.#analyses.appendColumns(
-      [b.seq, b.id, b.domainH, b.promptH, b.channel, b.modelH, b.answeredMs, b.day],
+      [b.seq, b.id, b.domainH, b.promptH, b.channel, b.modelH, b.answeredMs, b.day, b.country],
       b.analyses,
       NO_NULLS,
     )
@@ -144,6 +157,7 @@ export class IngestCall {
       NO_NULLS,
     )
     this.#fanout.appendColumns([b.fSeq, b.fOrd, b.fQuery, b.fDomainH, b.fDay], b.fanout, NO_NULLS)
+    this.#responses.appendColumns([b.rSeq, b.rDomainH, b.rText], b.responses, NO_NULLS)
   }
 
   /**
@@ -223,6 +237,6 @@ export class IngestCall {
   }
 
   #writers(): (ChunkWriter | undefined)[] {
-    return [this.#analyses, this.#mentions, this.#citations, this.#themeOcc, this.#fanout]
+    return [this.#analyses, this.#mentions, this.#citations, this.#themeOcc, this.#fanout, this.#responses]
   }
 }

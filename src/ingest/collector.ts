@@ -285,6 +285,7 @@ export class RecordCollector {
       this.modelH.get(a.model),
       ms,
       Math.floor(ms / DAY_MS),
+      a.country == null ? null : a.country.toUpperCase(),
     )
     for (let i = 0; i < mentions.length; i++) {
       const m = mentions[i]!
@@ -306,6 +307,7 @@ export class RecordCollector {
     const fanout = a.fanout_queries
     if (fanout !== undefined)
       for (let i = 0; i < fanout.length; i++) sink.fanoutQuery(seq, i, fanout[i]!.trim())
+    if (a.response != null) sink.response(seq, a.response)
   }
 }
 

@@ -15,6 +15,8 @@ export interface AnalysisBatch {
   modelH: Int32Array
   answeredMs: Float64Array
   day: Int32Array
+  /** Upper case, or null. */
+  country: (string | null)[]
   mentions: number
   mSeq: Int32Array
   mEntityH: Int32Array
@@ -52,6 +54,11 @@ export interface AnalysisBatch {
   fQuery: string[]
   fDomainH: Int32Array
   fDay: Int32Array
+  /** Answer texts (analyses whose `response` is not null). */
+  responses: number
+  rSeq: Int32Array
+  rDomainH: Int32Array
+  rText: string[]
 }
 
 /** One citation entry as staged: where it was in its analysis, its URL, host, identity and page. */
@@ -79,11 +86,14 @@ export interface StagingSink {
     modelH: number,
     ms: number,
     day: number,
+    country: string | null,
   ): void
   mention(seq: number, entityH: number, position: number | null, sentiment: number | null): void
   citation(seq: number, c: StagedCitation): void
   themeOcc(seq: number, themeH: number, occurrences: number): void
   fanoutQuery(seq: number, ord: number, query: string): void
+  /** The analysis's answer text (only when not null). */
+  response(seq: number, text: string): void
 }
 
 /** Fills column batches and hands each full one to `flush` (and the last one on `end()`). */
@@ -110,11 +120,12 @@ export class BatchBuilder implements StagingSink {
     modelH: number,
     ms: number,
     day: number,
+    country: string | null,
   ): void {
     const b = this.#b
     if (b.analyses === b.seq.length) {
       this.end()
-      this.analysis(seq, id, domainH, promptH, channel, modelH, ms, day)
+      this.analysis(seq, id, domainH, promptH, channel, modelH, ms, day, country)
       return
     }
     const i = b.analyses++
@@ -131,6 +142,7 @@ export class BatchBuilder implements StagingSink {
     b.modelH[i] = modelH
     b.answeredMs[i] = ms
     b.day[i] = day
+    b.country.push(country)
   }
 
   mention(seq: number, entityH: number, position: number | null, sentiment: number | null): void {
@@ -213,6 +225,18 @@ export class BatchBuilder implements StagingSink {
     b.fQuery.push(query)
   }
 
+  response(seq: number, text: string): void {
+    const b = this.#b
+    if (b.responses === b.rSeq.length) {
+      b.rSeq = grow(b.rSeq)
+      b.rDomainH = grow(b.rDomainH)
+    }
+    const i = b.responses++
+    b.rSeq[i] = seq
+    b.rDomainH[i] = this.#domainH
+    b.rText.push(text)
+  }
+
   /** Hands over what is buffered, if anything. */
   end(): void {
     const b = this.#b
@@ -240,6 +264,7 @@ function emptyBatch(n: number): AnalysisBatch {
     modelH: new Int32Array(n),
     answeredMs: new Float64Array(n),
     day: new Int32Array(n),
+    country: [],
     mentions: 0,
     mSeq: new Int32Array(n * 2),
     mEntityH: new Int32Array(n * 2),
@@ -273,6 +298,10 @@ function emptyBatch(n: number): AnalysisBatch {
     fQuery: [],
     fDomainH: new Int32Array(n * 2),
     fDay: new Int32Array(n * 2),
+    responses: 0,
+    rSeq: new Int32Array(n),
+    rDomainH: new Int32Array(n),
+    rText: [],
   }
 }
 

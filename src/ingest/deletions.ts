@@ -47,6 +47,9 @@ export interface DeletionStep {
 /** How a pass finds the analyses it removes: the call's delete records, or a prune's cut-off date. */
 export type Collect = { kind: 'deleted' } | { kind: 'expired'; before: string }
 
+/** Replace steps whose rows are part of an analysis rather than a count of their own. */
+const UNCOUNTED: ReadonlySet<string> = new Set(['delete_old_analysis_responses'])
+
 const own = (name: string, phase: DeletionPhase, counts?: string): DeletionStep => ({
   sql: `delete/${name}`,
   phase,
@@ -56,8 +59,9 @@ const fromPipeline = (phase: 'replace' | 'aggregates'): DeletionStep[] =>
   INGEST_STEPS.filter((s) => s.phase === phase).map((s) => ({
     sql: `ingest/${s.id}`,
     phase,
-    // delete_old_<table> removes rows of <table>: that count.
-    ...(phase === 'replace' ? { counts: s.id.replace(/^delete_old_/, '') } : {}),
+    // delete_old_<table> removes rows of <table>: that count (an answer text is counted with its
+    // analysis: it has no count of its own).
+    ...(phase === 'replace' && !UNCOUNTED.has(s.id) ? { counts: s.id.replace(/^delete_old_/, '') } : {}),
   }))
 
 /**
@@ -92,7 +96,9 @@ export const DELETION_STEPS: readonly DeletionStep[] = [
   ...fromPipeline('aggregates'),
 ]
 /** The tables a prune reports: those the pipeline's replace steps delete from (analyses and below). */
-export const PRUNED_TABLES: readonly string[] = fromPipeline('replace').map((s) => s.counts!)
+export const PRUNED_TABLES: readonly string[] = fromPipeline('replace').flatMap((s) =>
+  s.counts === undefined ? [] : [s.counts],
+)
 
 /** Run last: the staging tables emptied for the upserts of the same call. */
 const RESET_STEPS: readonly DeletionStep[] = [own('reset_old', 'reset'), own('reset_affected', 'reset')]

@@ -9,12 +9,14 @@ import {
   DOUBLE,
   DuckDBDateValue,
   INTEGER,
+  LIST,
+  listValue,
   VARCHAR,
   type DuckDBConnection,
 } from '@duckdb/node-api'
 import type { Catalog, CompetitorRow, PromptRow, TeamRow, ThemeRow } from '../catalog.js'
 import { ChunkWriter } from '../db/chunk-writer.js'
-import { siteHost, storedTimestamp, timestampMs } from '../schemas/records.js'
+import { normalizeTags, normalizeTopic, siteHost, storedTimestamp, timestampMs } from '../schemas/records.js'
 import type { RecordCollector } from './collector.js'
 import type { Handles, Located } from './handles.js'
 
@@ -130,11 +132,22 @@ export async function stageDimensions(
     VARCHAR,
     BIGINT,
     DOUBLE,
+    VARCHAR,
+    LIST(VARCHAR),
   ])
   for (const [id, { rec }] of c.prompts) {
     const k = plan.promptKeys.get(id)!
     const esv = rec.estimated_search_volume === null ? null : BigInt(rec.estimated_search_volume)
-    prompts.push(k.domainKey, k.idx, id, rec.text, esv, createdMs(rec.created_at))
+    prompts.push(
+      k.domainKey,
+      k.idx,
+      id,
+      rec.text,
+      esv,
+      createdMs(rec.created_at),
+      normalizeTopic(rec.topic),
+      listValue(normalizeTags(rec.tags)),
+    )
   }
   prompts.close()
   const comps = await ChunkWriter.open(conn, 'stg_competitors', [INTEGER, INTEGER, VARCHAR, VARCHAR, VARCHAR])

@@ -16,6 +16,7 @@ export const FLAT_TABLES = [
   'citations',
   'theme_occurrences',
   'fanout_queries',
+  'prompt_tags',
 ] as const
 /**
  * Tables accepted on input only (Arrow): `deletes`, one delete record per row (entity, id). An
@@ -74,15 +75,16 @@ const SINGLE: Record<string, string> = {
 const COLUMNS: Record<FlatTableName, string[]> = {
   teams: ['id', 'name', 'plan', 'developer_access'],
   domains: ['id', 'team_id', 'brand_name', 'website', 'created_at'],
-  prompts: ['id', 'domain_id', 'text', 'estimated_search_volume', 'created_at'],
+  prompts: ['id', 'domain_id', 'text', 'estimated_search_volume', 'created_at', 'topic'],
   competitors: ['id', 'domain_id', 'name', 'website'],
   themes: ['id', 'domain_id', 'name', 'custom_name', 'archived', 'sentiment', 'created_at'],
-  analyses: ['id', 'domain_id', 'prompt_id', 'channel', 'model', 'answered_at'],
+  analyses: ['id', 'domain_id', 'prompt_id', 'channel', 'model', 'answered_at', 'country', 'response'],
   mentions: ['analysis_id', 'entity_id', 'position', 'sentiment'],
   citations: ['analysis_id', 'url', 'title', 'page_type', 'ord'],
   theme_occurrences: ['analysis_id', 'theme_id', 'occurrences'],
   deletes: ['entity', 'id'],
   fanout_queries: ['analysis_id', 'query', 'ord'],
+  prompt_tags: ['prompt_id', 'tag'],
 }
 
 /** Columns holding a calendar date (`YYYY-MM-DD`) and columns holding an instant (ISO 8601), by `table.column`. */
@@ -129,6 +131,9 @@ const NULLABLE = new Set([
   'sentiment',
   'title',
   'page_type',
+  'topic',
+  'country',
+  'response',
 ])
 
 /** A flat table's known columns (docs/API.md, "Ingest: records"), normalized, in COLUMNS order; undefined for a missing one. */
@@ -286,17 +291,47 @@ function groupItems(
   return out
 }
 
+/** The tags of each prompt id (lower case) in a prompt_tags table, in row order. */
+function tagsByPrompt(source: FlatRows['prompt_tags']): Map<string, unknown[]> {
+  const p = columnsOf(source, 'prompt_tags')
+  const [ids, tags] = [valuesOf(p, 0), valuesOf(p, 1)]
+  const out = new Map<string, unknown[]>()
+  for (let i = 0; i < p.n; i++) {
+    const key = String(ids[i]).toLowerCase()
+    let list = out.get(key)
+    if (list === undefined) out.set(key, (list = []))
+    list.push(tags[i])
+  }
+  return out
+}
+
 /**
- * Yields the records of flat tables: dimension rows as they are, and one analysis per analyses row
+ * Yields the records of flat tables: dimension rows as they are (a prompt with its tags gathered
+ * from prompt_tags by prompt_id; none: no tags), and one analysis per analyses row
  * with its mentions, citations, theme occurrences and fan-out queries gathered by analysis_id (an
  * analysis without fan-out rows has none; a repeated analyses row gets them once, with the first);
- * last, one entry per analysis_id of child rows that matches no analyses row.
+ * last, one entry per analysis_id of child rows that matches no analyses row. An entry with
+ * `orphanOf` and table `prompt_tags` is a prompt_id of prompt_tags rows that matches no prompts row.
  */
 export function* flatToRecords(tables: FlatRows): Generator<FlatRecord> {
+  const tags = tagsByPrompt(tables.prompt_tags)
   for (const table of ['teams', 'domains', 'prompts', 'competitors', 'themes', 'deletes'] as const) {
     const p = columnsOf(tables[table], table)
-    for (let i = 0; i < p.n; i++) yield { record: { type: SINGLE[table], ...rowObject(p, i) }, table, row: i }
+    for (let i = 0; i < p.n; i++) {
+      const record: Record<string, unknown> = { type: SINGLE[table], ...rowObject(p, i) }
+      if (table === 'prompts') {
+        const key = String(record.id).toLowerCase()
+        const own = tags.get(key)
+        if (own !== undefined) {
+          record.tags = own
+          tags.delete(key) // a repeated prompts row gets them once, with the first
+        }
+      }
+      yield { record, table, row: i }
+    }
   }
+  for (const promptId of tags.keys())
+    yield { record: undefined, table: 'prompt_tags', row: -1, orphanOf: promptId }
   const mentions = columnsOf(tables.mentions, 'mentions')
   const citations = columnsOf(tables.citations, 'citations')
   const occurrences = columnsOf(tables.theme_occurrences, 'theme_occurrences')
@@ -337,9 +372,8 @@ export function* flatToRecords(tables: FlatRows): Generator<FlatRecord> {
  * error (a damaged export).
  */
 export function* flatRecords(tables: FlatRows): Generator<unknown> {
-  for (const { record, orphanOf } of flatToRecords(tables)) {
-    if (orphanOf !== undefined)
-      throw new ValidationError([{ path: 'analysis_id', message: orphanMessage(orphanOf) }])
+  for (const { record, table, orphanOf } of flatToRecords(tables)) {
+    if (orphanOf !== undefined) throw new ValidationError([orphanIssue(table, orphanOf)])
     yield record
   }
 }
@@ -347,3 +381,10 @@ export function* flatRecords(tables: FlatRows): Generator<unknown> {
 /** The problem with child rows whose analysis_id matches no analyses row. */
 export const orphanMessage = (analysisId: string): string =>
   `${analysisId} has mentions, citations, theme occurrences or fan-out queries but no analyses row`
+
+/** The issue of an orphan entry of flatToRecords: its id field and the problem. */
+export function orphanIssue(table: FlatTableName, id: string): { path: string; message: string } {
+  return table === 'prompt_tags'
+    ? { path: 'prompt_tags.prompt_id', message: `${id} has prompt_tags rows but no prompts row` }
+    : { path: 'analysis_id', message: orphanMessage(id) }
+}

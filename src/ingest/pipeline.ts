@@ -12,9 +12,9 @@ import { sqlScript, sqlText } from '../db/sql.js'
 
 export type IngestPhase =
   | 'resolve' // the call's final analyses and the (domain, day) pairs whose aggregates change
-  | 'replace' // stored analyses the call replaces, with their mentions, citations, themes, fan-out
+  | 'replace' // stored analyses the call replaces, with their mentions, citations, themes, fan-out, text
   | 'dimensions' // teams, domains, prompts, competitors, themes, models (upsert by id), texts
-  | 'facts' // analyses, mentions, citations, theme occurrences, fan-out queries
+  | 'facts' // analyses, mentions, citations, theme occurrences, fan-out queries, answer texts
   | 'aggregates' // the agg_* rows of the affected days: cleared, then recomputed
 
 /** A parameter a step binds: `base`, the first free analysis_key (BIGINT). */
@@ -39,6 +39,7 @@ export type StepInput =
   | 'citations'
   | 'theme_occ'
   | 'fanout'
+  | 'responses'
   | 'old'
 
 /** The rows of each input of a call (from STAGED_QUERY, and collect_old's changed rows). */
@@ -89,6 +90,7 @@ export const INGEST_STEPS: readonly IngestStep[] = [
   step('delete_old_citations', 'replace', ['collect_old'], OLD),
   step('delete_old_theme_occurrences', 'replace', ['collect_old'], OLD),
   step('delete_old_fanout_queries', 'replace', ['collect_old'], OLD),
+  step('delete_old_analysis_responses', 'replace', ['collect_old'], OLD),
   step('delete_old_analyses', 'replace', ['collect_old', 'affected_old'], OLD),
 
   step('delete_teams', 'dimensions', [], { when: ['teams'] }),
@@ -128,6 +130,12 @@ export const INGEST_STEPS: readonly IngestStep[] = [
     counts: 'fanout_queries',
     when: ['fanout'],
     unique: { id: 'insert_fanout_queries_unique', params: ['base'] },
+  }),
+
+  // An analysis's answer text: no count of its own (it is part of the analysis), no aggregate.
+  step('insert_analysis_responses', 'facts', ['final_analyses', 'delete_old_analysis_responses'], {
+    when: ['responses'],
+    unique: { id: 'insert_analysis_responses_unique', params: ['base'] },
   }),
 
   ...aggregate('agg_prompt_day', [

@@ -11,7 +11,7 @@ import {
   FLAT_TABLES,
   INPUT_ONLY_TABLES,
   flatToRecords,
-  orphanMessage,
+  orphanIssue,
   type FlatRows,
   type FlatTableName,
 } from './flat.js'
@@ -70,7 +70,8 @@ export function feedFlat(call: IngestCall, rows: FlatRows): void {
   for (const { record, table, row, orphanOf } of flatToRecords(rows)) {
     if (orphanOf !== undefined) {
       call.fieldPrefix = ''
-      call.issue({ index: 0 }, 'analysis_id', orphanMessage(orphanOf))
+      const { path, message } = orphanIssue(table, orphanOf)
+      call.issue({ index: 0 }, path, message)
       continue
     }
     call.fieldPrefix = `${table}.`

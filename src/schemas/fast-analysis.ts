@@ -7,10 +7,12 @@
 import { CHANNELS } from '../foundation/vocabulary.js'
 import {
   ANSWERED_AT_RE,
+  COUNTRY_RE,
   FANOUT_MAX_QUERIES,
   FANOUT_QUERY_MAX,
   MODEL_ID_RE,
   PAGE_TYPE_MAX,
+  RESPONSE_MAX,
   TITLE_MAX,
   URL_RE,
 } from './records.js'
@@ -71,12 +73,33 @@ function isPlainFanout(v: unknown): boolean {
   return true
 }
 
+/** The analysis fields that may be absent: fan-out queries, country and the answer's text. */
+function optionalFieldsValid(r: Record<string, unknown>): number {
+  let present = 0
+  if (Object.hasOwn(r, 'fanout_queries')) {
+    if (!isPlainFanout(r.fanout_queries)) return -1
+    present++
+  }
+  if (Object.hasOwn(r, 'country')) {
+    const c = r.country
+    if (c !== null && !(typeof c === 'string' && COUNTRY_RE.test(c))) return -1
+    present++
+  }
+  if (Object.hasOwn(r, 'response')) {
+    const t = r.response
+    if (t !== null && !(typeof t === 'string' && t.length <= RESPONSE_MAX)) return -1
+    present++
+  }
+  return present
+}
+
 export function isPlainValidAnalysis(r: Record<string, unknown>): boolean {
   if (ANSWERED_AT_RE === undefined) return false
   const keys = keyCount(r)
-  if (keys === 11) {
-    if (!Object.hasOwn(r, 'fanout_queries') || !isPlainFanout(r.fanout_queries)) return false
-  } else if (keys !== 10) return false
+  if (keys !== 10) {
+    const optional = optionalFieldsValid(r)
+    if (optional < 0 || keys !== 10 + optional) return false
+  }
   if (r.type !== 'analysis' || !isUuid(r.id) || !isUuid(r.domain_id) || !isUuid(r.prompt_id)) return false
   if (!CHANNEL_SET.has(r.channel)) return false
   if (typeof r.model !== 'string' || !MODEL_ID_RE.test(r.model)) return false

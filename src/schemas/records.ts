@@ -74,6 +74,62 @@ export const domainSchema = z.strictObject({
   created_at: createdAtSchema,
 })
 
+/** Prompt topics: 1-100 UTF-16 code units once trimmed (docs/API.md, "Ingest: records"). */
+export const TOPIC_MAX = 100
+/** Prompt tags: at most 20, each 1-50 UTF-16 code units once trimmed. */
+export const TAGS_MAX = 20
+export const TAG_MAX = 50
+/** An analysis's answer text: 0-200,000 UTF-16 code units. */
+export const RESPONSE_MAX = 200_000
+/** A country: two ASCII letters (ISO 3166-1 alpha-2), any case; stored upper case. */
+export const COUNTRY_RE = /^[A-Za-z]{2}$/
+
+/**
+ * At most `max` UTF-16 code units (JavaScript `length`): zod's own `max` on strings counts code
+ * points, so a character outside the BMP would count once where the bound counts it twice.
+ */
+const codeUnitsAtMost = (max: number) => (s: string) => s.length <= max
+
+const topicError = `must be a string of 1 to ${TOPIC_MAX} characters once trimmed, or null`
+const topicSchema = z
+  .union(
+    [
+      z
+        .string()
+        .trim()
+        .min(1, { error: topicError })
+        .refine(codeUnitsAtMost(TOPIC_MAX), { error: topicError }),
+      z.null(),
+    ],
+    { error: topicError },
+  )
+  .optional()
+const tagError = `must be a string of 1 to ${TAG_MAX} characters once trimmed`
+const tagsSchema = z
+  .array(
+    z
+      .string({ error: tagError })
+      .trim()
+      .min(1, { error: tagError })
+      .refine(codeUnitsAtMost(TAG_MAX), { error: tagError }),
+    { error: 'must be an array of strings' },
+  )
+  .max(TAGS_MAX, { error: `must hold at most ${TAGS_MAX} tags` })
+  .optional()
+
+/**
+ * A prompt's tags as stored: trimmed, exact duplicates removed, sorted by UTF-16 code units
+ * (docs/API.md, "Ingest: records").
+ */
+export function normalizeTags(tags: readonly string[] | undefined): string[] {
+  if (tags === undefined || tags.length === 0) return []
+  return [...new Set(tags.map((t) => t.trim()))].sort()
+}
+
+/** A prompt's topic as stored: trimmed, or null. */
+export const normalizeTopic = (topic: string | null | undefined): string | null =>
+  topic == null ? null : topic.trim()
+
 export const promptSchema = z.strictObject({
   type: z.literal('prompt'),
   id: uuidSchema,
@@ -86,6 +142,8 @@ export const promptSchema = z.strictObject({
     },
   ),
   created_at: createdAtSchema,
+  topic: topicSchema,
+  tags: tagsSchema,
 })
 
 export const competitorSchema = z.strictObject({
@@ -164,6 +222,9 @@ const answeredAtSchema = z.iso.datetime({
   error: 'must be an ISO 8601 timestamp with Z or an offset',
 })
 
+const COUNTRY_ERROR = 'must be two letters A-Z or a-z (an ISO 3166-1 alpha-2 code), or null'
+const RESPONSE_ERROR = `must be a string of at most ${RESPONSE_MAX} characters, or null`
+
 export const analysisSchema = z.strictObject({
   type: z.literal('analysis'),
   id: uuidSchema,
@@ -176,6 +237,14 @@ export const analysisSchema = z.strictObject({
   citations: z.array(citationSchema, { error: 'must be an array' }),
   themes: z.array(themeOccurrenceSchema, { error: 'must be an array' }),
   fanout_queries: fanoutQueriesSchema.optional(),
+  country: z
+    .union([z.string().regex(COUNTRY_RE, { error: COUNTRY_ERROR }), z.null()], { error: COUNTRY_ERROR })
+    .optional(),
+  response: z
+    .union([z.string().refine(codeUnitsAtMost(RESPONSE_MAX), { error: RESPONSE_ERROR }), z.null()], {
+      error: RESPONSE_ERROR,
+    })
+    .optional(),
 })
 
 /** The pattern zod checks `answered_at` against (so a fast path can check the very same thing). */

@@ -69,6 +69,8 @@ const validAnalysis = fc.record(
       maxLength: 3,
     }),
     fanout_queries: fc.array(fanoutQuery, { maxLength: 5 }),
+    country: fc.oneof(fc.constant(null), fc.stringMatching(/^[A-Za-z]{2}$/)),
+    response: fc.oneof(fc.constant(null), fc.constant(''), fc.string({ maxLength: 200 })),
   },
   {
     requiredKeys: [
@@ -111,6 +113,8 @@ const junk = fc.oneof(
   fc.constant('x'.repeat(501)),
   fc.constant('x'.repeat(1001)),
   fc.constant(Array.from({ length: 101 }, () => 'q')),
+  fc.constant('x'.repeat(200_001)),
+  fc.constantFrom('us', 'USA', 'U', 'u1', '\u00c9S', 'us '),
   fc.constant([' ']),
   fc.array(fc.anything(), { maxLength: 2 }),
   fc.object({ maxDepth: 1 }),
@@ -157,6 +161,8 @@ const paths = [
   ['citations', '0', 'page_type'],
   ['fanout_queries'],
   ['fanout_queries', '0'],
+  ['country'],
+  ['response'],
   ['themes', '0', 'theme_id'],
   ['themes', '0', 'occurrences'],
 ]
