@@ -190,6 +190,45 @@ const FANOUT_MODIFIERS = [
   'templates',
 ]
 
+/**
+ * Segments (docs/API.md, "Ingest: records"): the countries analyses are asked from (weighted, a few
+ * with none), the prompts' topics (a few with none) and tags (0-3 per prompt).
+ */
+const COUNTRIES = ['US', 'GB', 'DE', 'FR', 'BR', 'IN'] as const
+const COUNTRY_WEIGHTS = [0.34, 0.16, 0.14, 0.12, 0.12, 0.08] // the rest (4%): no country
+const SEGMENT_TOPICS = [
+  'Pricing',
+  'Alternatives',
+  'Integrations',
+  'Reviews',
+  'Getting started',
+  'Enterprise',
+  'Security',
+  'Comparisons',
+]
+const TAGS = [
+  'branded',
+  'non-branded',
+  'top-funnel',
+  'mid-funnel',
+  'bottom-funnel',
+  'smb',
+  'enterprise',
+  'emea',
+  'north-america',
+  'q4-campaign',
+  'competitor',
+  'how-to',
+]
+
+/** What a dataset's records carry beyond the reports' fields. */
+export interface GenerateOptions {
+  /** Countries, topics and tags (default true); drawn from streams of their own. */
+  segments?: boolean
+  /** Answer texts, 1-6 KB each (default false: they make a file several times larger). */
+  answers?: boolean
+}
+
 const DAY_MS = 86_400_000
 
 function dayNumber(date: string): number {
@@ -277,8 +316,10 @@ export class DomainGenerator {
   }
 
   /** Team, domain, prompts, competitors and themes. */
-  *entityRecords(): Generator<AnalysisInputRecord> {
+  *entityRecords(opts: GenerateOptions = {}): Generator<AnalysisInputRecord> {
     const r = new Rng(hashInts(this.seed, this.index, 3))
+    // Topics and tags from a stream of their own: no other number of the dataset moves.
+    const seg = opts.segments === false ? null : new Rng(hashInts(this.seed, this.index, 0x70b1c))
     yield team({ id: this.teamId, name: `${this.brandName} team`, plan: 'pro', developer_access: true })
     yield domain({
       id: this.domainId,
@@ -293,6 +334,7 @@ export class DomainGenerator {
         domain_id: this.domainId,
         text: `best ${topic} tool for teams #${i + 1}`,
         estimated_search_volume: r.chance(0.1) ? null : Math.round(10 ** (1 + 3 * r.next())),
+        ...(seg === null ? {} : promptSegments(seg)),
       })
     }
     for (let i = 0; i < this.competitorIds.length; i++) {
@@ -326,9 +368,12 @@ export class DomainGenerator {
   }
 
   /** The analyses of day `d` (0-based from the first day). */
-  *analysesOfDay(d: number): Generator<AnalysisRecord> {
+  *analysesOfDay(d: number, opts: GenerateOptions = {}): Generator<AnalysisRecord> {
     const s = this.shape
     const r = new Rng(hashInts(this.rngSeed, d))
+    // Countries and answers from streams of their own: no other number of the dataset moves.
+    const seg = opts.segments === false ? null : new Rng(hashInts(this.rngSeed, d, 0xc0ded))
+    const answers = opts.answers === true ? new AnswerWriter(hashInts(this.rngSeed, d, 0xa45)) : null
     const n = this.analysesOnDay(d)
     const trend = 1 + 0.2 * Math.sin((2 * Math.PI * d) / 90)
     const trend2 = 1 + 0.25 * Math.cos((2 * Math.PI * d) / 120)
@@ -413,6 +458,7 @@ export class DomainGenerator {
       }
       const ms = dayMs + Math.floor(r.next() * DAY_MS)
       const fanout = extras.fanout(TOPICS[p % TOPICS.length] as string)
+      const names = answers === null ? null : this.mentionedNames(mentions)
       yield analysis({
         id: uuidFrom(this.seed, this.index, 100 + d, k),
         domain_id: this.domainId,
@@ -424,8 +470,123 @@ export class DomainGenerator {
         citations,
         themes,
         ...(fanout === null ? {} : { fanout_queries: fanout }),
+        ...(seg === null ? {} : { country: drawCountry(seg) }),
+        ...(names === null ? {} : { response: answers!.write(TOPICS[p % TOPICS.length] as string, names) }),
       })
     }
+  }
+
+  /** The names of the mentioned entities, by position (those without one last). */
+  private mentionedNames(mentions: { entity_id: string; position: number | null }[]): string[] {
+    return [...mentions]
+      .sort((a, b) => (a.position ?? Infinity) - (b.position ?? Infinity))
+      .map((m) =>
+        m.entity_id === 'brand'
+          ? this.brandName
+          : this.competitorName(this.competitorIds.indexOf(m.entity_id)),
+      )
+  }
+}
+
+/** A prompt's topic (1 in 10 without) and 0-3 distinct tags. */
+function promptSegments(r: Rng): { topic: string | null; tags: string[] } {
+  const topic = r.chance(0.1) ? null : r.pick(SEGMENT_TOPICS)
+  const n = r.int(0, 3)
+  const tags = new Set<string>()
+  for (let i = 0; i < n; i++) tags.add(r.pick(TAGS))
+  return { topic, tags: [...tags] }
+}
+
+/** A country by COUNTRY_WEIGHTS, in any case as sources send it (1 in 5 lower case), or null. */
+function drawCountry(r: Rng): string | null {
+  let u = r.next()
+  for (let i = 0; i < COUNTRIES.length; i++) {
+    u -= COUNTRY_WEIGHTS[i]!
+    if (u < 0) return r.chance(0.2) ? COUNTRIES[i]!.toLowerCase() : COUNTRIES[i]!
+  }
+  return null
+}
+
+/**
+ * Answer vocabulary: 3,000 made-up words built from syllables, in a fixed order; drawn about 1/k as
+ * often as the first (a Zipf-like law, as words in text), so DuckDB's compression meets text with
+ * the repetition of real answers.
+ */
+const VOCABULARY: readonly string[] = (() => {
+  const onsets = [
+    'b',
+    'c',
+    'd',
+    'f',
+    'g',
+    'l',
+    'm',
+    'n',
+    'p',
+    'r',
+    's',
+    't',
+    'v',
+    'pr',
+    'st',
+    'tr',
+    'ch',
+    'pl',
+  ]
+  const vowels = ['a', 'e', 'i', 'o', 'u', 'ai', 'ea', 'ou']
+  const codas = ['', 'n', 'r', 's', 't', 'l', 'nd', 'ng', 'ck', 'st']
+  const common = ['the', 'a', 'and', 'to', 'of', 'for', 'is', 'in', 'with', 'that', 'it', 'you', 'can', 'on']
+  const words: string[] = [...common]
+  const r = new Rng(0x70ca)
+  const seen = new Set(words)
+  while (words.length < 3000) {
+    const syllables = 1 + Math.floor(r.next() * 3)
+    let w = ''
+    for (let i = 0; i < syllables; i++)
+      w += r.pick(onsets) + r.pick(vowels) + (i === syllables - 1 ? r.pick(codas) : '')
+    if (!seen.has(w)) {
+      seen.add(w)
+      words.push(w)
+    }
+  }
+  return words
+})()
+
+/** Writes answers: 1-6 KB of sentences on the prompt's topic, naming the mentioned entities in order. */
+class AnswerWriter {
+  readonly #r: Rng
+  constructor(seed: number) {
+    this.#r = new Rng(seed)
+  }
+
+  #sentence(): string {
+    const r = this.#r
+    const n = r.int(8, 22)
+    let s = ''
+    for (let i = 0; i < n; i++) {
+      const w = VOCABULARY[Math.floor(VOCABULARY.length ** r.next()) - 1]!
+      s += i === 0 ? w[0]!.toUpperCase() + w.slice(1) : ` ${w}`
+    }
+    return `${s}.`
+  }
+
+  write(topic: string, names: readonly string[]): string {
+    const r = this.#r
+    const target = Math.floor(1024 * 6 ** r.next()) // 1-6 KB, log-uniform
+    const parts = [`Here is an overview of ${topic} tools.`]
+    let length = parts[0]!.length
+    let next = 0
+    while (length < target) {
+      // Each mentioned entity gets its sentence, spread over the answer in position order.
+      const s =
+        next < names.length && r.chance(0.35)
+          ? `${names[next++]!} ${r.pick(['is a strong option for', 'is often recommended for', 'stands out in', 'is worth a look for'])} ${topic}; ${this.#sentence()}`
+          : this.#sentence()
+      parts.push(s)
+      length += s.length + 1
+    }
+    for (; next < names.length; next++) parts.push(`${names[next]!} is also mentioned by reviewers.`)
+    return parts.join(r.chance(0.3) ? '\n\n' : ' ')
   }
 }
 
@@ -500,18 +661,18 @@ export function mainDomainId(spec: DatasetSpec): string {
  */
 export function* datasetRecords(
   spec: DatasetSpec,
-  opts: { fromDay?: number; toDay?: number; entities?: boolean } = {},
+  opts: { fromDay?: number; toDay?: number; entities?: boolean } & GenerateOptions = {},
 ): Generator<AnalysisInputRecord> {
   const gens = domainGenerators(spec)
   const maxDays = Math.max(...gens.map((g) => g.shape.days))
   const from = opts.fromDay ?? 0
   const to = Math.min(opts.toDay ?? maxDays, maxDays)
-  if (opts.entities ?? from === 0) for (const g of gens) yield* g.entityRecords()
+  if (opts.entities ?? from === 0) for (const g of gens) yield* g.entityRecords(opts)
   for (let d = from; d < to; d++) {
     for (const g of gens) {
       // Domains with fewer days end on the same date as the others.
       const gd = d - (maxDays - g.shape.days)
-      if (gd >= 0) yield* g.analysesOfDay(gd)
+      if (gd >= 0) yield* g.analysesOfDay(gd, opts)
     }
   }
 }
