@@ -378,6 +378,32 @@ describe('replacing and deleting', () => {
   })
 })
 
+describe('the bytes of a deleted answer', () => {
+  it('a store restored from a backup taken after the delete holds no byte of it', async () => {
+    const marker = 'MARKER-7f3c9e-the-deleted-answer'
+    const { engine, path } = await fileEngine()
+    await engine.ingest([
+      ...base(),
+      analysis({ id: A1, response: marker }),
+      analysis({ id: A2, response: 'kept' }),
+    ])
+    await engine.close()
+    const holds = (file: string) => readFileSync(file).includes(Buffer.from(marker))
+    // The check can see the text: a small table keeps it uncompressed in the file.
+    expect(holds(path)).toBe(true)
+    const again = await openEngine({ path })
+    await again.ingest([{ type: 'delete', entity: 'analysis', id: A1 }])
+    const dir = join(tmp(), 'backup')
+    await again.backup(dir)
+    await again.close()
+    expect((await stored(path)).responses).toEqual([{ id: A2, response: 'kept' }])
+    const restored = join(tmp(), 'restored.duckdb')
+    await restoreBackup({ from: dir, path: restored })
+    expect(holds(restored)).toBe(false)
+    expect((await stored(restored)).responses).toEqual([{ id: A2, response: 'kept' }])
+  })
+})
+
 describe('files of schema version 4 (fixtures/legacy, written before these additions)', () => {
   const example = fixture('spec-example/data.ndjson')
   const EXAMPLE_DOMAIN = '5b0e6c1a-8f2d-4e3b-a7c9-1d2e3f4a5b6c'
