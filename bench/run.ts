@@ -169,6 +169,12 @@ async function main(): Promise<number> {
   const runs: SuiteRun[] = []
   const tree = baseline ? prepareBaseline(baseline.rev, baseline.dir) : null
   const comparisons: Comparison[] = []
+  // Interrupted: the temporary tree goes too (the suite child gets the signal from the terminal).
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => {
+      tree?.remove()
+      process.exit(130)
+    })
   try {
     for (const s of PLAN) {
       if (only && !only.includes(s.id)) continue

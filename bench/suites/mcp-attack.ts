@@ -192,7 +192,7 @@ async function main(): Promise<void> {
     const counts = await new Promise<Flood>((resolve) => flooder.once('message', (m) => resolve(m as Flood)))
     const cpu1 = (await ask<{ cpu: NodeJS.CpuUsage }>('cpu')).cpu
     const cpuMs = (cpu1.user - cpu0.user + cpu1.system - cpu0.system) / 1000
-    flooder.disconnect()
+    if (flooder.connected) flooder.disconnect() // it may have exited after its last message
     return {
       ...counts,
       healthz: { n: samples.length, p50: ms(quantile(samples, 0.5)), p99: ms(quantile(samples, 0.99)) },
