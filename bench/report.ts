@@ -382,12 +382,7 @@ export function renderMarkdown(
     '- Left out: chDB (field notes: ~147 ms on the competitor query; its native addon was not tried for lack of time), duckdb-wasm (the same DuckDB engine, single-threaded in WASM; ~400 ms in the field notes), arquero (~1 s) and better-sqlite3 (~1 s; 12.x builds from source on Node 20, 13.x needs Node 22): all slower than naive-sql on this query in the field notes, so they would not change which baseline binds.',
   )
   L.push('')
-  L.push('## Case 6: HTTP')
-  L.push('')
-  L.push(
-    'Slot: the HTTP service is built by another helper; its end-to-end latency (autocannon against the four endpoints, cache on and off) goes here.',
-  )
-  L.push('')
+  L.push(...otherSuitesSection(runs))
   L.push('## Correctness')
   L.push('')
   L.push('| suite | checks | wrong | against |')
@@ -430,6 +425,43 @@ export function renderMarkdown(
   L.push('')
   if (notes.trim()) L.push(notes.trim(), '')
   return L.join('\n')
+}
+
+/** The suites with a section of their own above; every other suite gets the generic table. */
+const OWN_SECTION = new Set([
+  'reference',
+  'compute',
+  'crowd',
+  'ingest',
+  'columnar',
+  'rankings',
+  'citations',
+  'buckets',
+])
+
+/**
+ * The other suites (first-query, mcp, mcp-attack, cluster, ...): their timed rows as written (the
+ * suite's notes say what its p95 column holds) and their raw figures.
+ */
+function otherSuitesSection(runs: SuiteRun[]): string[] {
+  const L: string[] = []
+  for (const r of runs) {
+    const out = r.output
+    if (out === null || OWN_SECTION.has(out.suite)) continue
+    L.push(`## Suite ${r.id}`, '')
+    if (out.notes.length) L.push(out.notes.join('; ') + '.', '')
+    if (out.timings.length) {
+      L.push('| case | impl | median (ms) | p95 (ms) | samples |')
+      L.push('|---|---|---:|---:|---:|')
+      for (const t of out.timings)
+        L.push(
+          `| ${t.case} | ${t.impl} | ${ms(t.median)} | ${ms(t.p95)} | ${Number.isNaN(t.samples) ? '–' : t.samples} |`,
+        )
+      L.push('')
+    }
+    if (out.extra !== undefined) L.push('```json', JSON.stringify(out.extra, null, 1), '```', '')
+  }
+  return L
 }
 
 /** Hand-written analysis kept next to the generated tables. */

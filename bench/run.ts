@@ -1,26 +1,68 @@
 /**
- * `npm run bench [-- --quick] [-- --only=compute-L,crowd-Crowd]`: runs every suite, each in its own
- * Node process (no shared heap or GC between suites), then writes bench/out/results.json and
- * bench/RESULTS.md (with --quick: bench/out/results-quick.json and bench/out/RESULTS-quick.md, so
- * the smoke run never overwrites the full results). Exits non-zero when a suite crashed or any
- * implementation returned a wrong payload.
+ * `npm run bench [-- --quick] [-- --only=compute-L,crowd-Crowd] [-- --baseline=<git rev>]`: runs
+ * every suite, each in its own Node process (no shared heap or GC between suites), then writes
+ * bench/out/results.json and bench/RESULTS.md (with --quick: bench/out/results-quick.json and
+ * bench/out/RESULTS-quick.md, so the smoke run never overwrites the full results; with --only:
+ * bench/out/RESULTS-partial.md). Exits non-zero when a suite crashed or any implementation returned
+ * a wrong payload. Arguments the runner does not read are passed to every suite (--calls, --seconds).
+ *
+ * --baseline=<rev> builds that revision in a temporary git worktree (node_modules hard-linked,
+ * `npm run build` there; or reuses a built tree given by --baseline-dir, copying its dist/) and runs
+ * each selected suite from both trees, alternating, --baseline-rounds times (default 2); the report
+ * gains a side-by-side section (bench/lib/baseline.ts states the noise rule).
  */
-import { spawnSync, execSync } from 'node:child_process'
-import { cpus, loadavg, release, totalmem, type as osType } from 'node:os'
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { spawnSync, execSync, execFileSync } from 'node:child_process'
+import { cpus, loadavg, release, totalmem, tmpdir, type as osType } from 'node:os'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
-import { ROOT, outPath, parseArgs, readJson, writeJson, type SuiteOutput } from './lib/suite.js'
+import {
+  ROOT,
+  outPath,
+  parseArgs,
+  readJson,
+  writeJson,
+  type SuiteOutput,
+  type TimingRow,
+} from './lib/suite.js'
 import { evaluateTargets, readNotes, renderMarkdown, type Machine, type SuiteRun } from './report.js'
+import {
+  compareSuite,
+  parseBaselineArgs,
+  renderBaselineSection,
+  roundOrder,
+  type Comparison,
+} from './lib/baseline.js'
 
 interface PlannedSuite {
   id: string
-  script?: string
-  dataset?: string
+  script: string
+  dataset: string
   heapMB?: number
-  slot?: string
+  /** Runs only when named in --only: what it needs that a machine may not have. */
+  optIn?: string
 }
+
+/** The runner's own arguments; every other one goes to the suites. */
+const RUNNER_ARGS = new Set([
+  'quick',
+  'only',
+  'reuse',
+  'report-only',
+  'baseline',
+  'baseline-dir',
+  'baseline-rounds',
+  'crowd-domains',
+])
 
 const args = parseArgs()
 const quick = args.quick === true
@@ -29,6 +71,14 @@ const only = typeof args.only === 'string' ? args.only.split(',') : null
 // report says so, with that run's commit and start time). For a shared machine where one suite
 // takes too long to repeat.
 const reuse = typeof args.reuse === 'string' ? args.reuse.split(',') : []
+const baseline = parseBaselineArgs(args)
+const passThrough = process.argv.slice(2).filter((a) => {
+  const name = /^--([^=]+)/.exec(a)?.[1]
+  return name !== undefined && !RUNNER_ARGS.has(name)
+})
+/** PostgreSQL and HAProxy: the cluster suite's needs. */
+const CLUSTER_NEEDS =
+  'opt-in: needs PostgreSQL (pg_ctl, initdb) and HAProxy on this machine; run it with --only=cluster'
 
 const PLAN: PlannedSuite[] = quick
   ? [
@@ -38,12 +88,16 @@ const PLAN: PlannedSuite[] = quick
       { id: 'ingest-S', script: 'ingest', dataset: 'S' },
       // Issue 14: Parquet and Arrow ingest, against NDJSON in the same run.
       { id: 'columnar-S', script: 'columnar', dataset: 'S' },
-      { id: 'http', slot: 'slot: HTTP suite comes with the HTTP service (another helper)' },
       { id: 'rankings-S', script: 'rankings', dataset: 'S' },
       // Issue 11: citations, cited domains, fan-out queries, sentiment over time.
       { id: 'citations-S', script: 'citations', dataset: 'S' },
       // Issue 15: every time series by day, week and month over 365 days.
       { id: 'buckets-S', script: 'buckets', dataset: 'S' },
+      // The first query after a commit, MCP beside REST, the /mcp attacks, the cluster.
+      { id: 'first-query-S', script: 'first-query', dataset: 'S' },
+      { id: 'mcp-S', script: 'mcp', dataset: 'S' },
+      { id: 'mcp-attack-S', script: 'mcp-attack', dataset: 'S' },
+      { id: 'cluster', script: 'cluster', dataset: 'local', optIn: CLUSTER_NEEDS },
     ]
   : [
       { id: 'reference-S', script: 'reference', dataset: 'S' },
@@ -53,13 +107,17 @@ const PLAN: PlannedSuite[] = quick
       { id: 'ingest-L', script: 'ingest', dataset: 'L', heapMB: 8192 },
       // Issue 14: Parquet and Arrow ingest, against NDJSON in the same run.
       { id: 'columnar-L', script: 'columnar', dataset: 'L', heapMB: 8192 },
-      { id: 'http', slot: 'slot: HTTP suite comes with the HTTP service (another helper)' },
       { id: 'rankings-L', script: 'rankings', dataset: 'L', heapMB: 8192 },
       { id: 'rankings-Crowd', script: 'rankings', dataset: 'Crowd', heapMB: 8192 },
       // Issue 11: citations, cited domains, fan-out queries, sentiment over time.
       { id: 'citations-L', script: 'citations', dataset: 'L', heapMB: 8192 },
       // Issue 15: every time series by day, week and month over 365 days.
       { id: 'buckets-L', script: 'buckets', dataset: 'L', heapMB: 8192 },
+      // The first query after a commit, MCP beside REST, the /mcp attacks, the cluster.
+      { id: 'first-query-L', script: 'first-query', dataset: 'L', heapMB: 8192 },
+      { id: 'mcp-Lq', script: 'mcp', dataset: 'Lq' },
+      { id: 'mcp-attack-S', script: 'mcp-attack', dataset: 'S' },
+      { id: 'cluster', script: 'cluster', dataset: 'local', optIn: CLUSTER_NEEDS },
     ]
 
 async function duckdbVersion(): Promise<string> {
@@ -109,68 +167,57 @@ async function main(): Promise<number> {
   const started = new Date()
   const loadBefore = loadavg()
   const runs: SuiteRun[] = []
-  for (const s of PLAN) {
-    if (only && !only.includes(s.id)) continue
-    if (!s.script) {
-      runs.push({
-        id: s.id,
-        exitCode: null,
-        wallSec: 0,
-        loadAfter: loadavg(),
-        output: null,
-        slot: s.slot ?? '',
-      })
-      continue
-    }
-    const outName = `suite-${s.script}-${s.dataset}.json`
-    if (reuse.includes(s.id)) {
-      const prev = readJson<SuiteOutput>(outName)
-      const when = `${prev?.startedAt ?? 'unknown time'}, commit ${prev?.commit ?? 'unknown'}`
-      runs.push({
-        id: s.id,
-        exitCode: prev && prev.failures.length === 0 ? 0 : 1,
-        wallSec: 0,
-        loadAfter: loadavg(),
-        output: prev,
-        slot: `reused from an earlier invocation (${when})`,
-      })
-      console.log(`\n=== ${s.id}: reused (${when}) ===`)
-      continue
-    }
-    rmSync(outPath(outName), { force: true })
-    const script = fileURLToPath(new URL(`./suites/${s.script}.js`, import.meta.url))
-    if (!existsSync(script)) {
-      runs.push({
-        id: s.id,
-        exitCode: null,
-        wallSec: 0,
-        loadAfter: loadavg(),
-        output: null,
-        slot: `not built: ${s.script}.ts is missing`,
-      })
-      continue
-    }
-    const nodeArgs = [
-      '--expose-gc',
-      `--max-old-space-size=${s.heapMB ?? 4096}`,
-      script,
-      `--dataset=${s.dataset}`,
-    ]
-    if (quick) nodeArgs.push('--quick')
-    if ((s.script === 'crowd' || s.script === 'citations') && typeof args['crowd-domains'] === 'string')
-      nodeArgs.push(`--crowd-domains=${args['crowd-domains']}`)
-    console.log(`\n=== ${s.id} ===`)
-    const t0 = performance.now()
-    const r = spawnSync(process.execPath, nodeArgs, { cwd: ROOT, stdio: 'inherit' })
-    const wallSec = (performance.now() - t0) / 1000
-    runs.push({
-      id: s.id,
-      exitCode: r.status,
-      wallSec,
-      loadAfter: loadavg(),
-      output: readJson<SuiteOutput>(outName),
+  const tree = baseline ? prepareBaseline(baseline.rev, baseline.dir) : null
+  const comparisons: Comparison[] = []
+  // Interrupted: the temporary tree goes too (the suite child gets the signal from the terminal).
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => {
+      tree?.remove()
+      process.exit(130)
     })
-    console.log(`=== ${s.id}: exit ${r.status} in ${wallSec.toFixed(1)} s ===`)
+  try {
+    for (const s of PLAN) {
+      if (only && !only.includes(s.id)) continue
+      if (s.optIn !== undefined && !only?.includes(s.id)) {
+        console.log(`\n=== ${s.id}: skipped (${s.optIn}) ===`)
+        runs.push({ id: s.id, exitCode: null, wallSec: 0, loadAfter: loadavg(), output: null, slot: s.optIn })
+        continue
+      }
+      const outName = `suite-${s.script}-${s.dataset}.json`
+      if (reuse.includes(s.id)) {
+        const prev = readJson<SuiteOutput>(outName)
+        const when = `${prev?.startedAt ?? 'unknown time'}, commit ${prev?.commit ?? 'unknown'}`
+        runs.push({
+          id: s.id,
+          exitCode: prev && prev.failures.length === 0 ? 0 : 1,
+          wallSec: 0,
+          loadAfter: loadavg(),
+          output: prev,
+          slot: `reused from an earlier invocation (${when})`,
+        })
+        console.log(`\n=== ${s.id}: reused (${when}) ===`)
+        continue
+      }
+      if (tree === null) {
+        runs.push(runSuite(s, ROOT, ''))
+        continue
+      }
+      // Side by side: both trees, alternating, `rounds` times.
+      const rounds = { current: [] as SuiteRun[], baseline: [] as SuiteRun[] }
+      for (let i = 0; i < baseline!.rounds; i += 1) {
+        for (const which of roundOrder(i)) {
+          const root = which === 'current' ? ROOT : tree.root
+          rounds[which].push(runSuite(s, root, ` (${which}, round ${i + 1} of ${baseline!.rounds})`))
+        }
+      }
+      const last = rounds.current[rounds.current.length - 1]!
+      const failed = [...rounds.current, ...rounds.baseline].find((r) => r.exitCode !== 0)
+      runs.push({ ...last, exitCode: failed?.exitCode ?? last.exitCode })
+      const rows = (rs: SuiteRun[]): TimingRow[][] => rs.map((r) => r.output?.timings ?? [])
+      comparisons.push(...compareSuite(s.id, rows(rounds.current), rows(rounds.baseline)))
+    }
+  } finally {
+    tree?.remove()
   }
   const finished = new Date()
   const cpu = cpus()
@@ -199,8 +246,15 @@ async function main(): Promise<number> {
     quick,
     targets,
     suites: runs,
+    ...(tree ? { baseline: { rev: baseline!.rev, commit: tree.commit, comparisons } } : {}),
   })
-  const md = renderMarkdown(machine, runs, targets, quick, quick ? '' : readNotes())
+  const side = tree
+    ? renderBaselineSection(
+        { rev: baseline!.rev, commit: tree.commit, rounds: baseline!.rounds, currentCommit: machine.commit },
+        comparisons,
+      ).join('\n')
+    : ''
+  const md = `${renderMarkdown(machine, runs, targets, quick, quick ? '' : readNotes())}\n${side}`
   const mdPath = quick ? outPath('RESULTS-quick.md') : join(ROOT, 'bench', 'RESULTS.md')
   if (!only || quick) writeFileSync(mdPath, md)
   else writeFileSync(outPath('RESULTS-partial.md'), md)
@@ -218,6 +272,88 @@ async function main(): Promise<number> {
   }
   console.log('\nall payloads correct')
   return 0
+}
+
+/** Runs one suite from the tree at `root` in its own process; reads its JSON from that tree. */
+function runSuite(s: PlannedSuite, root: string, label: string): SuiteRun {
+  const outName = `suite-${s.script}-${s.dataset}.json`
+  const outFile = join(root, 'bench', 'out', outName)
+  rmSync(outFile, { force: true })
+  const script = join(root, 'dist', 'bench', 'suites', `${s.script}.js`)
+  if (!existsSync(script)) {
+    return {
+      id: s.id,
+      exitCode: null,
+      wallSec: 0,
+      loadAfter: loadavg(),
+      output: null,
+      slot: `not built: ${s.script}.ts is missing${label}`,
+    }
+  }
+  const nodeArgs = [
+    '--expose-gc',
+    `--max-old-space-size=${s.heapMB ?? 4096}`,
+    script,
+    `--dataset=${s.dataset}`,
+  ]
+  if (quick) nodeArgs.push('--quick')
+  if ((s.script === 'crowd' || s.script === 'citations') && typeof args['crowd-domains'] === 'string')
+    nodeArgs.push(`--crowd-domains=${args['crowd-domains']}`)
+  nodeArgs.push(...passThrough)
+  console.log(`\n=== ${s.id}${label} ===`)
+  const t0 = performance.now()
+  const r = spawnSync(process.execPath, nodeArgs, { cwd: root, stdio: 'inherit' })
+  const wallSec = (performance.now() - t0) / 1000
+  console.log(`=== ${s.id}${label}: exit ${r.status} in ${wallSec.toFixed(1)} s ===`)
+  const output = existsSync(outFile) ? (JSON.parse(readFileSync(outFile, 'utf8')) as SuiteOutput) : null
+  return { id: s.id, exitCode: r.status, wallSec, loadAfter: loadavg(), output }
+}
+
+/**
+ * The baseline tree: a temporary git worktree of `rev` with node_modules hard-linked and built; or,
+ * with `dir`, a scratch copy of that built tree's dist/ (hard links) beside a link to its
+ * node_modules, so the suites' output never lands in it.
+ */
+function prepareBaseline(rev: string, dir: string | null): { root: string; commit: string; remove(): void } {
+  const scratch = mkdtempSync(join(tmpdir(), 'va-bench-baseline-'))
+  const git = (cwd: string, ...a: string[]) =>
+    execFileSync('git', a, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim()
+  if (dir !== null) {
+    const commit = git(dir, 'rev-parse', '--short', 'HEAD')
+    const wanted = git(ROOT, 'rev-parse', '--short', rev)
+    if (commit !== wanted) throw new Error(`--baseline-dir ${dir} is at ${commit}, not ${rev} (${wanted})`)
+    // dist/ copied (a link would resolve back to `dir`: the suites find the root from their own
+    // path); bench/ rebuilt without out/; everything else linked.
+    for (const entry of readdirSync(dir)) {
+      if (entry === 'dist') execFileSync('cp', ['-al', join(dir, 'dist'), join(scratch, 'dist')])
+      else if (entry === 'bench') {
+        mkdirSync(join(scratch, 'bench', 'out'), { recursive: true })
+        for (const b of readdirSync(join(dir, 'bench')))
+          if (b !== 'out') symlinkSync(join(dir, 'bench', b), join(scratch, 'bench', b))
+      } else if (entry !== '.git') symlinkSync(join(dir, entry), join(scratch, entry))
+    }
+    console.log(`baseline ${rev}: the built tree ${dir} (dist/ copied to ${scratch})`)
+    return { root: scratch, commit, remove: () => rmSync(scratch, { recursive: true, force: true }) }
+  }
+  const root = join(scratch, 'tree')
+  git(ROOT, 'worktree', 'add', '--detach', root, rev)
+  const remove = () => {
+    try {
+      git(ROOT, 'worktree', 'remove', '--force', root)
+    } finally {
+      rmSync(scratch, { recursive: true, force: true })
+    }
+  }
+  try {
+    execFileSync('cp', ['-al', join(ROOT, 'node_modules'), join(root, 'node_modules')])
+    console.log(`baseline ${rev}: building in ${root}`)
+    execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' })
+    mkdirSync(join(root, 'bench', 'out'), { recursive: true })
+    return { root, commit: git(root, 'rev-parse', '--short', 'HEAD'), remove }
+  } catch (e) {
+    remove()
+    throw e
+  }
 }
 
 main().then(

@@ -98,6 +98,9 @@ export interface TimingRow {
   days: number
   impl: string
   median: number
+  /** Quartiles, when the suite kept its samples (absent in results of older revisions). */
+  p25?: number
+  p75?: number
   p95: number
   mean: number
   min: number

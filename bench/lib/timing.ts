@@ -16,6 +16,9 @@ export interface TimingOptions {
 
 export interface Timing {
   median: number
+  /** First and third quartiles (the spread a baseline comparison reads, bench/lib/baseline.ts). */
+  p25?: number
+  p75?: number
   p95: number
   mean: number
   min: number
@@ -39,6 +42,8 @@ export function summarize(samples: readonly number[]): Timing {
   const sorted = [...samples].sort((a, b) => a - b)
   return {
     median: quantile(sorted, 0.5),
+    p25: quantile(sorted, 0.25),
+    p75: quantile(sorted, 0.75),
     p95: quantile(sorted, 0.95),
     mean: sorted.reduce((a, b) => a + b, 0) / sorted.length,
     min: sorted[0] ?? NaN,
@@ -75,6 +80,8 @@ export async function timeCase(
   return {
     timing: {
       median: quantile(samples, 0.5),
+      p25: quantile(samples, 0.25),
+      p75: quantile(samples, 0.75),
       p95: quantile(samples, 0.95),
       mean: r.latency.mean,
       min: r.latency.min,

@@ -18,10 +18,12 @@ import {
 } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)))
+const HERE = resolve(fileURLToPath(new URL('../..', import.meta.url)))
+/** The repository root, from the sources (vitest) or from their build (dist/test/cluster, the bench). */
+const ROOT = basename(HERE) === 'dist' ? dirname(HERE) : HERE
 export const CLI = join(ROOT, 'dist/src/cli/main.js')
 export const ADMIN_TOKEN = 'cluster-test-admin-token-0123456789'
 /** Requests per key and minute on the test shards. */

@@ -1,77 +1,90 @@
 /**
  * A small in-memory Engine for HTTP tests that need to force what the real engine will not do on
  * demand: slow queries, failures with DuckDB-looking messages, counting calls.
+ *
+ * Its reports are derived from the endpoint table: each row's `method` (and each deprecated name)
+ * runs one generic computation that counts the call, waits `delayMs`, throws `failWith`, and then
+ * answers what the reference model (test/reference/model.ts) answers for the records ingested so
+ * far. A new row needs no edit here.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
-import { NotFoundError, ValidationError } from '../../src/errors.js'
-import { keyReadsDomain } from '../../src/key-scope.js'
-import { DeprecatedEngineAliases } from '../../src/engine-aliases.js'
+import { ENDPOINTS, type ComputeMethod, type Endpoint } from '../../src/api/endpoints.js'
+import { DEPRECATED_ENGINE_METHODS } from '../../src/engine-aliases.js'
+import { NotFoundError } from '../../src/errors.js'
 import type {
-  BackupResult,
-  EngineStatus,
-  PruneResult,
+  AnalysisInputRecord,
   ApiKeyInfo,
-  BrandRankingsParams,
-  BrandRankingsPayload,
-  BrandSeriesParams,
-  BrandSeriesPayload,
-  ListDomainsParams,
-  ListDomainsPayload,
-  ListPromptsParams,
-  ListPromptsPayload,
-  ModelLeaderboardParams,
-  ModelLeaderboardPayload,
-  ValidateParams,
-  ValidatePayload,
-  CitationsParams,
-  CitationsPayload,
-  CitedDomainsPayload,
-  FanoutQueriesParams,
-  FanoutQueriesPayload,
-  SentimentSeriesPayload,
-  CompetitorSeriesParams,
-  CompetitorSeriesPayload,
+  BackupResult,
   CreateApiKeyParams,
   CreatedApiKey,
+  DeprecatedEngineMethods,
   DomainInfo,
   Engine,
+  EngineStatus,
   IngestResult,
-  PromptSeriesParams,
-  PromptSeriesPayload,
+  PruneResult,
   RecordSource,
-  SentimentOverviewPayload,
-  SentimentParams,
-  SentimentThemesPayload,
   TeamInfo,
 } from '../../src/types.js'
+import { ReferenceModel } from '../reference/model.js'
 
-const iso = (now: Date | string | undefined): string => new Date(now ?? Date.now()).toISOString()
+/** The engine methods the fake derives: the table's `compute<Name>` methods and the old names. */
+type DerivedMethod = ComputeMethod | keyof DeprecatedEngineMethods
 
-export class FakeEngine extends DeprecatedEngineAliases implements Engine {
+/** The compute methods of the endpoint table, once each. */
+const TABLE_METHODS = [...new Set((ENDPOINTS as readonly Endpoint[]).map((row) => row.method))]
+
+/** The derived report methods, typed as the Engine's (assigned on the prototype below). */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- methods added below
+export interface FakeEngine extends Pick<Engine, DerivedMethod> {}
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface
+export class FakeEngine implements Engine {
   teams = new Map<string, TeamInfo>()
   domains = new Map<string, DomainInfo>()
   keys = new Map<string, { info: ApiKeyInfo; hash: Buffer }>()
-  /** Calls of the four compute functions. */
+  /** Calls of the report methods (any row of the endpoint table). */
   computeCalls = 0
   /** Milliseconds each compute call takes. */
   delayMs = 0
   /** When set, compute calls throw it. */
   failWith: unknown = undefined
   #open = true
+  /** Computes every report from the records ingested (teams and domains included). */
+  readonly #model = new ReferenceModel()
+
+  /**
+   * One report call: counted, delayed, failed on demand; a domain the fake does not hold is a
+   * NotFoundError (tests delete from `domains` to fake one vanishing); else the reference model's
+   * answer.
+   */
+  async report(method: ComputeMethod, params: unknown): Promise<unknown> {
+    this.computeCalls += 1
+    if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs))
+    if (this.failWith !== undefined) throw this.failWith
+    const domainId = (params as { domainId?: unknown } | undefined)?.domainId
+    if (typeof domainId === 'string' && !this.domains.has(domainId.toLowerCase()))
+      throw new NotFoundError('domain', domainId)
+    const compute = this.#model[method as keyof ReferenceModel] as (p: unknown) => unknown
+    if (typeof compute !== 'function') throw new Error(`the reference model has no ${method}`)
+    return compute.call(this.#model, params ?? {})
+  }
 
   addTeam(team: Partial<TeamInfo> & { id: string }): TeamInfo {
     const info: TeamInfo = { name: 'Team', plan: 'pro', developer_access: true, ...team }
     this.teams.set(info.id, info)
+    this.#model.ingest([{ type: 'team', ...info }])
     return info
   }
 
   addDomain(domain: Partial<DomainInfo> & { id: string; team_id: string }): DomainInfo {
     const info: DomainInfo = { brand_name: 'Brand', website: null, ...domain }
     this.domains.set(info.id, info)
+    this.#model.ingest([{ type: 'domain', ...info }])
     return info
   }
 
-  /** Stores team and domain records (other types are counted as analyses and dropped). */
+  /** Stores every record in the reference model; teams and domains also in `teams`, `domains`. */
   async ingest(records: RecordSource): Promise<IngestResult> {
     const result: IngestResult = {
       teams: 0,
@@ -94,7 +107,10 @@ export class FakeEngine extends DeprecatedEngineAliases implements Engine {
         const { type: _type, ...domain } = record as unknown as DomainInfo & { type: string }
         this.addDomain({ ...domain, id: domain.id.toLowerCase(), team_id: domain.team_id.toLowerCase() })
         result.domains += 1
-      } else result.analyses += 1
+      } else {
+        this.#model.ingest([record as unknown as AnalysisInputRecord])
+        result.analyses += 1
+      }
     }
     return result
   }
@@ -103,7 +119,7 @@ export class FakeEngine extends DeprecatedEngineAliases implements Engine {
     throw new Error('not in the fake')
   }
 
-  // Operations (issue 13): not in the fake.
+  // Operations: not in the fake.
   async prune(): Promise<PruneResult> {
     throw new Error('not in the fake')
   }
@@ -120,169 +136,6 @@ export class FakeEngine extends DeprecatedEngineAliases implements Engine {
 
   async exportParquet(): Promise<never> {
     throw new Error('not in the fake')
-  }
-
-  async #compute(domainId: string): Promise<void> {
-    this.computeCalls += 1
-    if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs))
-    if (this.failWith !== undefined) throw this.failWith
-    if (!this.domains.has(domainId)) throw new NotFoundError('domain', domainId)
-  }
-
-  #days(days: number | undefined): number {
-    const d = days ?? 30
-    if (!Number.isInteger(d) || d < 1 || d > 365) {
-      throw new ValidationError([{ path: 'days', message: 'days must be an integer from 1 to 365.' }])
-    }
-    return d
-  }
-
-  async computePromptSeries(p: PromptSeriesParams): Promise<PromptSeriesPayload> {
-    await this.#compute(p.domainId)
-    return {
-      data: {
-        items: [
-          {
-            id: randomUUID(),
-            text: 'best tool',
-            estimated_search_volume: null,
-            series: [{ date: '2026-11-20', mentions: 1, responses: 2, citations: 0, avg_position: null }],
-          },
-        ],
-      },
-      domain_id: p.domainId,
-      days: this.#days(p.days),
-      limit: p.limit ?? 25,
-      generated_at: iso(p.now),
-    }
-  }
-
-  async computeCompetitorSeries(p: CompetitorSeriesParams): Promise<CompetitorSeriesPayload> {
-    await this.#compute(p.domainId)
-    return {
-      data: { items: [] },
-      domain_id: p.domainId,
-      days: this.#days(p.days),
-      model: p.model ?? 'all',
-      generated_at: iso(p.now),
-    }
-  }
-
-  async computeSentimentOverview(p: SentimentParams): Promise<SentimentOverviewPayload> {
-    await this.#compute(p.domainId)
-    return {
-      data: { positive_percent: 50, negative_percent: 50, total_mentions: 3 },
-      domain_id: p.domainId,
-      days: this.#days(p.days),
-      model: p.model ?? 'all',
-      generated_at: iso(p.now),
-    }
-  }
-
-  async computeSentimentThemes(p: SentimentParams): Promise<SentimentThemesPayload> {
-    await this.#compute(p.domainId)
-    return {
-      data: { items: [] },
-      domain_id: p.domainId,
-      days: this.#days(p.days),
-      model: p.model ?? 'all',
-      generated_at: iso(p.now),
-    }
-  }
-
-  /** Like the engine: the domains the key may read, by name then id, as one page. */
-  async computeDomainList(p: ListDomainsParams = {}): Promise<ListDomainsPayload> {
-    const key = p.key ?? null
-    const items = [...this.domains.values()]
-      .filter((d) => key === null || keyReadsDomain(key, d, this.teams.get(d.team_id)))
-      .sort((a, b) =>
-        a.brand_name < b.brand_name ? -1 : a.brand_name > b.brand_name ? 1 : a.id < b.id ? -1 : 1,
-      )
-      .map((d) => ({ id: d.id, name: d.brand_name, website: d.website, created_at: null }))
-    return {
-      data: { items, total: items.length, page: 1, size: items.length, total_pages: 1 },
-      generated_at: iso(p.now),
-    }
-  }
-
-  async computeKeyCheck(p: ValidateParams): Promise<ValidatePayload> {
-    const team = this.teams.get(p.key.teamId.toLowerCase())
-    if (team === undefined) throw new NotFoundError('team', p.key.teamId)
-    return {
-      data: {
-        team_id: team.id,
-        team_name: team.name,
-        plan: team.plan,
-        developer_access: team.developer_access,
-        scoped_team_ids: [...p.key.scopeTeamIds].sort(),
-        allowed_domains: p.key.allowedDomains,
-        rate_limit: {
-          limit_per_minute: p.rateLimit.limitPerMinute,
-          remaining: Math.max(0, p.rateLimit.limitPerMinute - p.rateLimit.used),
-          reset_at: iso(p.rateLimit.resetAt),
-        },
-      },
-      generated_at: iso(p.now),
-    }
-  }
-
-  async computePromptList(p: ListPromptsParams): Promise<ListPromptsPayload> {
-    await this.#compute(p.domainId)
-    const page = p.page ?? 1
-    const size = p.size ?? 50
-    return {
-      data: { items: [], total: 0, page, size, total_pages: 1 },
-      domain_id: p.domainId,
-      page,
-      size,
-      generated_at: iso(p.now),
-    }
-  }
-
-  async computeBrandRankings(p: BrandRankingsParams): Promise<BrandRankingsPayload> {
-    await this.#compute(p.domainId)
-    const echo = { domain_id: p.domainId, days: this.#days(p.days), model: p.model ?? 'all' }
-    return { data: { items: [] }, ...echo, generated_at: iso(p.now) }
-  }
-
-  async computeModelLeaderboard(p: ModelLeaderboardParams): Promise<ModelLeaderboardPayload> {
-    await this.#compute(p.domainId)
-    return { data: { items: [] }, domain_id: p.domainId, days: this.#days(p.days), generated_at: iso(p.now) }
-  }
-
-  async computeBrandSeries(p: BrandSeriesParams): Promise<BrandSeriesPayload> {
-    await this.#compute(p.domainId)
-    const echo = { domain_id: p.domainId, days: this.#days(p.days), model: p.model ?? 'all' }
-    return { data: { items: [] }, ...echo, generated_at: iso(p.now) }
-  }
-
-  // Citations, cited domains, fan-out queries, sentiment over time: empty bodies.
-  computeCitations(p: CitationsParams): Promise<CitationsPayload> {
-    return this.#citationList(p)
-  }
-
-  computeCitedDomains(p: CitationsParams): Promise<CitedDomainsPayload> {
-    return this.#citationList(p)
-  }
-
-  async #citationList(p: CitationsParams) {
-    await this.#compute(p.domainId)
-    const data = { items: [], total: 0 }
-    return { data, ...this.#echo(p), limit: p.limit ?? 100, generated_at: iso(p.now) }
-  }
-
-  async computeFanoutQueries(p: FanoutQueriesParams): Promise<FanoutQueriesPayload> {
-    await this.#compute(p.domainId)
-    return { data: { items: [], total: 0 }, ...this.#echo(p), generated_at: iso(p.now) }
-  }
-
-  async computeSentimentSeries(p: SentimentParams): Promise<SentimentSeriesPayload> {
-    await this.#compute(p.domainId)
-    return { data: { items: [] }, ...this.#echo(p), generated_at: iso(p.now) }
-  }
-
-  #echo(p: FanoutQueriesParams): { domain_id: string; days: number; model: string } {
-    return { domain_id: p.domainId, days: this.#days(p.days), model: p.model ?? 'all' }
   }
 
   async getDomain(id: string): Promise<DomainInfo | null> {
@@ -339,4 +192,23 @@ export class FakeEngine extends DeprecatedEngineAliases implements Engine {
   async close(): Promise<void> {
     this.#open = false
   }
+}
+
+for (const method of TABLE_METHODS) {
+  Object.defineProperty(FakeEngine.prototype, method, {
+    value(this: FakeEngine, params: unknown) {
+      return this.report(method, params)
+    },
+    writable: true,
+    configurable: true,
+  })
+}
+for (const [old, method] of Object.entries(DEPRECATED_ENGINE_METHODS)) {
+  Object.defineProperty(FakeEngine.prototype, old, {
+    value(this: FakeEngine, params: unknown) {
+      return (this[method] as (p: unknown) => Promise<unknown>)(params)
+    },
+    writable: true,
+    configurable: true,
+  })
 }

@@ -1,7 +1,8 @@
 /**
- * `npx tsx scripts/cluster-bench.ts [--seconds N] [--move-analyses N]`: the figures of
- * docs/SCALING.md, measured on 127.0.0.1 with the test bench (test/cluster/harness.ts: PostgreSQL
- * by pg_ctl, shards as `visibility serve --cluster` processes, HAProxy). Needs `npm run build`.
+ * Suite "cluster" (opt-in: `npm run bench -- --only=cluster [--seconds=N] [--move-analyses=N]
+ * [--part=throughput|move]`): the figures of docs/SCALING.md, measured on 127.0.0.1 with the test
+ * bench (test/cluster/harness.ts: PostgreSQL by pg_ctl, shards as `visibility serve --cluster`
+ * processes, HAProxy). Needs PostgreSQL and HAProxy installed, so the default and quick runs skip it.
  *
  *   throughput   the same dataset (9 domains, --analyses per domain) behind HAProxy on 1, 2 and 3
  *                shards, and a plain `visibility serve` node and one shard called directly:
@@ -11,33 +12,31 @@
  *                between two shards while other domains are read: seconds, rows, read failures
  *                and the slowest read meanwhile (source_mb: the source's file and WAL growth)
  *
- * Prints one JSON object. Run it alone on the machine: the figures are CPU-bound.
+ * Prints one JSON object; writes bench/out/suite-cluster-local.json. Run it alone on the machine:
+ * the figures are CPU-bound.
  */
 import { spawn } from 'node:child_process'
 import { existsSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
 import type autocannonType from 'autocannon'
-import { ENDPOINTS } from '../src/api/index.js'
-import { ControlPlane } from '../src/cluster/index.js'
-import { Bench, CLI, freePort, waitFor } from '../test/cluster/harness.js'
-import { dimRecords, makeAnalyses, makeDims, type Dims } from '../test/support/generate.js'
+import { ENDPOINTS } from '../../src/api/index.js'
+import { ControlPlane } from '../../src/cluster/index.js'
+import { Bench, CLI, freePort, waitFor } from '../../test/cluster/harness.js'
+import { dimRecords, makeAnalyses, makeDims, type Dims } from '../../test/support/generate.js'
+import { startSuite, writeJson } from '../lib/suite.js'
 
 const autocannon = ((await import('autocannon' as string)) as { default: typeof autocannonType }).default
 
-const { values } = parseArgs({
-  options: {
-    seconds: { type: 'string', default: '10' },
-    analyses: { type: 'string', default: '2000' },
-    'move-analyses': { type: 'string', default: '128000' },
-    only: { type: 'string' },
-  },
-})
-const SECONDS = Number(values.seconds)
+const suite = startSuite('cluster', { defaultDataset: 'local' as never })
+const option = (name: string, fallback: string): string => {
+  const v = suite.args[name]
+  return typeof v === 'string' ? v : fallback
+}
+const SECONDS = Number(option('seconds', '10'))
 /** `throughput` or `move`: one part only. */
-const ONLY = values.only
-const PER_DOMAIN = Number(values.analyses)
-const MOVE_ANALYSES = Number(values['move-analyses'])
+const ONLY = typeof suite.args.part === 'string' ? suite.args.part : undefined
+const PER_DOMAIN = Number(option('analyses', '2000'))
+const MOVE_ANALYSES = Number(option('move-analyses', '128000'))
 const SHARD_ENV = { VA_RATE_LIMIT: '1000000', VA_LOG_LEVEL: 'error', VA_CLUSTER_STALE_S: '30' }
 const DOMAIN_ENDPOINTS = ENDPOINTS.filter((e) => 'domain_id' in e.params)
 
@@ -238,3 +237,23 @@ if (ONLY === undefined || ONLY === 'move') {
 }
 
 process.stdout.write(`${JSON.stringify(out, null, 2)}\n`)
+suite.out.sizes = { analyses_per_domain: PER_DOMAIN, domains: dims.domains.length, seconds_per_run: SECONDS }
+for (const [name, value] of Object.entries(out)) {
+  const r = value as Record<string, number>
+  if (typeof r !== 'object' || r === null || !('p50_ms' in r)) continue
+  suite.out.timings.push({
+    case: `${name}: ${r.requests_per_s} requests/s, ${r.non_2xx} non-2xx`,
+    fn: 'autocannon',
+    days: 0,
+    impl: name,
+    median: r.p50_ms!,
+    p95: r.p99_ms!,
+    mean: NaN,
+    min: NaN,
+    max: NaN,
+    samples: NaN,
+  })
+}
+suite.out.notes.push('p95 column: autocannon p99')
+suite.out.extra = out
+writeJson('suite-cluster-local.json', suite.out)

@@ -1,8 +1,8 @@
 /**
- * The /mcp attacks of issue 21, measured again after the fix (docs/RELIABILITY.md, "MCP: every
- * request ends, every POST counts"), on 127.0.0.1 only, bounded in time:
+ * Suite "mcp-attack": the /mcp attacks measured again after the fix (docs/RELIABILITY.md, "MCP:
+ * every request ends, every POST counts"), on 127.0.0.1 only, bounded in time:
  *
- *   npx tsx bench/mcp-attack.ts [--rounds=25] [--flood-s=10] [--idle-s=5]
+ *   npm run bench -- --only=mcp-attack-S [--rounds=25] [--flood-s=10] [--idle-s=5]
  *
  * The service runs in a child process (dataset S, cache off so that calls compute), as two
  * servers over one engine: the attack's bounds (8 connections, 4 MCP sessions) and the defaults
@@ -12,31 +12,37 @@
  *    key's initialize;
  * 2. measures /healthz (one keep-alive connection, sequential) idle, then while 8 connections
  *    flood `initialize` with a key already over its limit, and reports the statuses of the flood
- *    and the server's CPU per flood request. Prints a table and one JSON line.
+ *    and the server's CPU per flood request. Prints a table; writes
+ *    bench/out/suite-mcp-attack-S.json.
  */
 import { fork } from 'node:child_process'
 import * as http from 'node:http'
-import { parseArgs } from 'node:util'
-import { ENDPOINTS, type Endpoint } from '../src/api/index.js'
-import { API_PATHS, startServer } from '../src/http/index.js'
-import { openEngine } from '../src/index.js'
-import { BENCH_NOW, DATASETS, datasetRecords, mainDomainId } from './data/generator.js'
-import { quantile } from './lib/timing.js'
-import { INITIALIZE, RawConnection, mcpRequest, rawOnce } from '../test/mcp/helpers.js'
+import { ENDPOINTS, type Endpoint } from '../../src/api/index.js'
+import { API_PATHS, startServer } from '../../src/http/index.js'
+import { openEngine } from '../../src/index.js'
+import { toolName } from '../../src/mcp/tools.js'
+import { BENCH_NOW, DATASETS, datasetRecords, mainDomainId } from '../data/generator.js'
+import { quantile } from '../lib/timing.js'
+import { startSuite, writeJson } from '../lib/suite.js'
+import { INITIALIZE, RawConnection, mcpRequest, rawOnce } from '../../test/mcp/helpers.js'
 
-const { values } = parseArgs({
-  options: {
-    rounds: { type: 'string', default: '25' },
-    'flood-s': { type: 'string', default: '10' },
-    'idle-s': { type: 'string', default: '5' },
-    serve: { type: 'boolean', default: false },
-    flood: { type: 'string' },
-    port: { type: 'string' },
-    key: { type: 'string' },
-  },
-})
+const suite = startSuite('mcp-attack', { defaultDataset: 'S' })
+const values = {
+  rounds: String(suite.args.rounds ?? (suite.quick ? 5 : 25)),
+  'flood-s': String(suite.args['flood-s'] ?? (suite.quick ? 2 : 10)),
+  'idle-s': String(suite.args['idle-s'] ?? (suite.quick ? 1 : 5)),
+  serve: suite.args.serve === true,
+  flood: typeof suite.args.flood === 'string' ? suite.args.flood : undefined,
+  port: suite.args.port,
+  key: typeof suite.args.key === 'string' ? suite.args.key : undefined,
+}
 const spec = DATASETS.S
 const domainId = mainDomainId(spec)
+const ROWS = ENDPOINTS as readonly Endpoint[]
+/** The tool called: the competitor series row's, by its engine method in the endpoint table. */
+const TOOL = toolName(ROWS.find((e) => e.method === 'computeCompetitorSeries')!)
+/** The REST path flooded: the domain list's, by its engine method in the endpoint table. */
+const DOMAIN_LIST = ROWS.find((e) => e.method === 'computeDomainList')!
 
 interface Served {
   /** The attack's bounds (8 connections, 4 sessions), a limit that never stops the run. */
@@ -90,7 +96,7 @@ async function serveChild(): Promise<void> {
 const ms = (n: number) => Math.round(n * 100) / 100
 
 async function main(): Promise<void> {
-  const child = fork(new URL(import.meta.url).pathname, ['--serve'], { execArgv: ['--import', 'tsx'] })
+  const child = fork(new URL(import.meta.url).pathname, ['--serve'], { execArgv: process.execArgv })
   const served = await new Promise<Served>((resolve) => child.once('message', (m) => resolve(m as Served)))
   const ask = <T>(what: string) =>
     new Promise<T>((resolve) => {
@@ -104,7 +110,7 @@ async function main(): Promise<void> {
     jsonrpc: '2.0',
     id,
     method: 'tools/call',
-    params: { name: 'get_competitor_time_series', arguments: { domain_id: domainId } },
+    params: { name: TOOL, arguments: { domain_id: domainId } },
   })
   const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' })
 
@@ -170,9 +176,8 @@ async function main(): Promise<void> {
   }
   const idle = await sampleHealth(Number(values['idle-s']))
   // Put the attacker over its limit with REST requests (derived from the endpoint table).
-  const domains = (ENDPOINTS as readonly Endpoint[]).find((e) => e.id === 'domains')!
   let restStatus = 0
-  for (let i = 0; i < 61 && restStatus !== 429; i += 1) restStatus = await get(domains.path, attacker)
+  for (let i = 0; i < 61 && restStatus !== 429; i += 1) restStatus = await get(DOMAIN_LIST.path, attacker)
   /** One flood phase in its own process (so that it does not slow this one's /healthz client). */
   const floodPhase = async (what: 'initialize' | 'rest') => {
     const seconds = Number(values['flood-s'])
@@ -180,16 +185,14 @@ async function main(): Promise<void> {
     const flooder = fork(
       new URL(import.meta.url).pathname,
       [`--flood=${what}`, `--port=${port}`, `--key=${attacker}`, `--flood-s=${seconds}`],
-      {
-        execArgv: ['--import', 'tsx'],
-      },
+      { execArgv: process.execArgv },
     )
     await new Promise((resolve) => flooder.once('message', resolve)) // started
     const samples = await sampleHealth(seconds)
     const counts = await new Promise<Flood>((resolve) => flooder.once('message', (m) => resolve(m as Flood)))
     const cpu1 = (await ask<{ cpu: NodeJS.CpuUsage }>('cpu')).cpu
     const cpuMs = (cpu1.user - cpu0.user + cpu1.system - cpu0.system) / 1000
-    flooder.disconnect()
+    if (flooder.connected) flooder.disconnect() // it may have exited after its last message
     return {
       ...counts,
       healthz: { n: samples.length, p50: ms(quantile(samples, 0.5)), p99: ms(quantile(samples, 0.99)) },
@@ -232,6 +235,29 @@ async function main(): Promise<void> {
     )
   }
   console.log(JSON.stringify(result))
+  const { out } = suite
+  out.sizes = { rounds, sockets: 8, sessions: 4, floodSeconds: Number(values['flood-s']) }
+  const healthRow = (name: string, h: { n: number; p50: number; p99: number }) =>
+    out.timings.push({
+      case: `${API_PATHS.health} ${name}`,
+      fn: 'healthz',
+      days: 0,
+      impl: 'server',
+      median: h.p50,
+      p95: h.p99,
+      mean: NaN,
+      min: NaN,
+      max: NaN,
+      samples: h.n,
+    })
+  healthRow('idle', result.healthzIdle)
+  healthRow('during a REST flood over the limit', restFlood.healthz)
+  healthRow('during an MCP initialize flood over the limit', mcpFlood.healthz)
+  out.notes.push('p95 column: p99 of the sequential /healthz calls')
+  if (tally.hung > 0) out.failures.push(`${tally.hung} pipelined calls hung (no answer within 10 s)`)
+  out.extra = result
+  writeJson('suite-mcp-attack-S.json', out)
+  process.exit(out.failures.length > 0 ? 1 : 0)
 }
 
 interface Flood {
@@ -244,7 +270,6 @@ interface Flood {
 async function flood(what: string, port: number, key: string, seconds: number): Promise<void> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 6 })
   const body = JSON.stringify(INITIALIZE)
-  const domains = (ENDPOINTS as readonly Endpoint[]).find((e) => e.id === 'domains')!
   const out: Flood = { sent: 0, statuses: {}, detail: '' }
   const once = () =>
     new Promise<void>((resolve) => {
@@ -257,7 +282,7 @@ async function flood(what: string, port: number, key: string, seconds: number): 
         })
       }
       const method = what === 'initialize' ? 'POST' : 'GET'
-      const path = what === 'initialize' ? '/mcp' : domains.path
+      const path = what === 'initialize' ? '/mcp' : DOMAIN_LIST.path
       const req = http.request({ host: '127.0.0.1', port, path, method, agent, headers }, (res) => {
         const chunks: Buffer[] = []
         res.on('data', (c: Buffer) => chunks.push(c))

@@ -1,8 +1,8 @@
 /**
- * Tool-call latency over MCP (Streamable HTTP, the SDK's client) beside the REST latency of the same
- * query, on 127.0.0.1 (documented in docs/MCP.md):
+ * Suite "mcp": tool-call latency over MCP (Streamable HTTP, the SDK's client) beside the REST
+ * latency of the same query, on 127.0.0.1 (documented in docs/MCP.md):
  *
- *   npx tsx bench/mcp-latency.ts [--dataset=Lq] [--calls=2000] [--rounds=10]
+ *   npm run bench -- --only=mcp-Lq [--calls=2000] [--rounds=10]
  *
  * The service runs in a child process over a generated dataset (bench/data/generator.ts; Lq by
  * default, L for the full year); this process runs one sequential client per transport (keep-alive;
@@ -10,33 +10,32 @@
  * domain, 30 days, all models. Two servers: the response cache on (every answer after the first is a
  * HIT: the cost of the transport itself) and off (every answer computed: the engine's in-memory
  * aggregates, then the transport). REST and MCP alternate in rounds so that load from other
- * processes falls on both alike. Prints a table and one JSON line.
+ * processes falls on both alike. The query's path and tool come from the endpoint table (the row
+ * computing the competitor series). Prints a table; writes bench/out/suite-mcp-<dataset>.json.
  */
 import { fork } from 'node:child_process'
-import { parseArgs } from 'node:util'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { startServer, type RunningServer } from '../src/http/index.js'
-import { openEngine } from '../src/index.js'
-import { BENCH_NOW, DATASETS, datasetRecords, mainDomainId, type DatasetName } from './data/generator.js'
-import { quantile } from './lib/timing.js'
+import { ENDPOINTS, type Endpoint } from '../../src/api/index.js'
+import { startServer, type RunningServer } from '../../src/http/index.js'
+import { openEngine } from '../../src/index.js'
+import { toolName } from '../../src/mcp/tools.js'
+import { BENCH_NOW, DATASETS, datasetRecords, mainDomainId } from '../data/generator.js'
+import { quantile } from '../lib/timing.js'
+import { startSuite, writeJson } from '../lib/suite.js'
 
-const { values } = parseArgs({
-  options: {
-    dataset: { type: 'string', default: 'Lq' },
-    calls: { type: 'string', default: '2000' },
-    rounds: { type: 'string', default: '10' },
-    serve: { type: 'boolean', default: false },
-  },
-})
-const spec = DATASETS[values.dataset as DatasetName]
-if (spec === undefined) throw new Error(`unknown dataset ${values.dataset}`)
-const calls = Number(values.calls)
-const rounds = Number(values.rounds)
+const { args: values, quick, dsName, out, log } = startSuite('mcp', { defaultDataset: 'Lq' })
+const spec = DATASETS[dsName]
+if (spec === undefined) throw new Error(`unknown dataset ${dsName}`)
+const calls = Number(values.calls ?? (quick ? 200 : 2000))
+const rounds = Number(values.rounds ?? (quick ? 2 : 10))
 const perRound = Math.ceil(calls / rounds)
 const domainId = mainDomainId(spec)
+/** The row measured: the competitor series, found by its engine method in the endpoint table. */
+const row = (ENDPOINTS as readonly Endpoint[]).find((e) => e.method === 'computeCompetitorSeries')!
 const args = { domain_id: domainId, days: 30, model: 'all' }
-const query = `/api/v1/competitor-time-series?domain_id=${domainId}&days=30&model=all`
+const query = `${row.path}?${new URLSearchParams({ ...args, days: '30' }).toString()}`
+const tool = toolName(row)
 
 /** What the serving child tells its parent. */
 interface Served {
@@ -101,7 +100,7 @@ async function measure(url: string, key: string): Promise<{ rest: Stats; mcp: St
     return (await res.json()) as unknown
   }
   const mcpOnce = async () => {
-    const result = await client.callTool({ name: 'get_competitor_time_series', arguments: args })
+    const result = await client.callTool({ name: tool, arguments: args })
     if (result.isError) throw new Error(`tool error: ${JSON.stringify(result.content)}`)
     return result
   }
@@ -130,7 +129,7 @@ async function measure(url: string, key: string): Promise<{ rest: Stats; mcp: St
   return { rest: stats(rest), mcp: stats(mcp) }
 }
 
-if (values.serve) {
+if (values.serve === true) {
   await serveChild()
 } else {
   const child = fork(new URL(import.meta.url).pathname, [...process.argv.slice(2), '--serve'], {
@@ -149,6 +148,33 @@ if (values.serve) {
   }
   child.disconnect()
   report(results)
+  out.sizes = { calls: results.calls }
+  for (const [cache, pair] of [
+    ['cache hit', results.cacheOn],
+    ['computed', results.cacheOff],
+  ] as const) {
+    for (const [impl, st] of [
+      ['REST', pair.rest],
+      ['MCP tool call', pair.mcp],
+    ] as const) {
+      out.timings.push({
+        case: `${tool}, ${cache}`,
+        fn: row.method,
+        days: 30,
+        impl,
+        median: st.p50,
+        p95: st.p99,
+        mean: st.mean,
+        min: NaN,
+        max: NaN,
+        samples: st.samples,
+      })
+    }
+  }
+  out.notes.push('p95 column: p99 of the sequential calls')
+  out.extra = results
+  writeJson(`suite-mcp-${dsName}.json`, out)
+  log('done')
 }
 
 function report(results: {
@@ -160,7 +186,7 @@ function report(results: {
 }): void {
   const row = (name: string, s: Stats) =>
     `| ${name.padEnd(28)} | ${s.p50.toFixed(3).padStart(8)} | ${s.p99.toFixed(3).padStart(8)} | ${s.mean.toFixed(3).padStart(8)} |`
-  console.log(`dataset ${spec.name}, ${results.calls} sequential calls per transport, ${query}`)
+  console.log(`dataset ${spec!.name}, ${results.calls} sequential calls per transport, ${query}`)
   console.log('| transport                    | p50 (ms) | p99 (ms) | mean     |')
   console.log('| ---------------------------- | -------- | -------- | -------- |')
   console.log(row('REST, cache hit', results.cacheOn.rest))
