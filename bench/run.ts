@@ -256,10 +256,10 @@ async function main(): Promise<number> {
     : ''
   const md = `${renderMarkdown(machine, runs, targets, quick, quick ? '' : readNotes())}\n${side}`
   const mdPath = quick ? outPath('RESULTS-quick.md') : join(ROOT, 'bench', 'RESULTS.md')
-  if (!only || quick) writeFileSync(mdPath, md)
-  else writeFileSync(outPath('RESULTS-partial.md'), md)
+  const written = !only || quick ? mdPath : outPath('RESULTS-partial.md')
+  writeFileSync(written, md)
   const bad = runs.filter((r) => r.exitCode !== null && r.exitCode !== 0)
-  console.log(`\nwrote ${mdPath}`)
+  console.log(`\nwrote ${written}`)
   for (const t of targets)
     console.log(
       `${t.met === null ? '   ' : t.met ? 'met' : 'MISSED'}  ${t.name}: ${t.measured} (goal ${t.goal})`,
