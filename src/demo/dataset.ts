@@ -23,7 +23,7 @@ import { analysis, competitor, domain, mention, prompt, team, theme } from './re
 
 /**
  * Whether the demo emits the record additions (fan-out queries, citation titles and page types,
- * `created_at` of domains and prompts) by default: on, since the ingest takes them (a test keeps
+ * `created_at` of domains and prompts, countries, answer texts, prompt topics and tags) by default: on, since the ingest takes them (a test keeps
  * the flag equal to what the ingest accepts).
  */
 export const DEMO_RECORD_ADDITIONS = true
@@ -219,6 +219,77 @@ function fanoutQueries(b: DemoBrand, text: string, year: number): string[] {
   ]
 }
 
+/** Countries answers are asked from, with their weights (the rest: none given). */
+const COUNTRIES: ReadonlyArray<[code: string, weight: number]> = [
+  ['US', 0.4],
+  ['GB', 0.15],
+  ['DE', 0.12],
+  ['FR', 0.1],
+  ['BR', 0.1],
+  ['IN', 0.08],
+]
+const TAGS = [
+  'branded',
+  'non-branded',
+  'top-funnel',
+  'bottom-funnel',
+  'smb',
+  'enterprise',
+  'how-to',
+  'q4-campaign',
+]
+
+/** A prompt's topic, read from its text (one in five has none), and 0-2 tags. */
+function promptSegments(
+  text: string,
+  brandIndex: number,
+  promptIndex: number,
+): { topic: string | null; tags: string[] } {
+  const topic =
+    promptIndex % 5 === 4
+      ? null
+      : /\bvs\b|versus|compare|comparison/i.test(text)
+        ? 'Comparisons'
+        : /price|pricing|cheap|cost|free|budget/i.test(text)
+          ? 'Pricing'
+          : /alternative/i.test(text)
+            ? 'Alternatives'
+            : /how|setup|set up|guide/i.test(text)
+              ? 'How-to'
+              : 'Recommendations'
+  const r = new Rng(hashInts(SEED, brandIndex, promptIndex, 0x7a65))
+  const tags = new Set<string>()
+  for (let k = r.int(0, 2); k > 0; k--) tags.add(r.pick(TAGS))
+  return { topic, tags: [...tags] }
+}
+
+/** An answer's text: the prompt answered by naming the mentioned entities in their order. */
+function answerText(r: Rng, question: string, names: readonly string[]): string {
+  const opener = r.pick([
+    `Here are the options most often recommended for "${question}":`,
+    `Short answer: it depends on your needs. For "${question}", these stand out:`,
+    `Looking at reviews and documentation for "${question}", the main choices are:`,
+  ])
+  const reasons = [
+    'strong reviews from long-time users',
+    'good value for the price',
+    'the widest range of options',
+    'helpful customer service',
+    'reliable quality',
+    'being easy to get started with',
+  ]
+  const lines = names.map((n, i) => `${i + 1}. ${n}: known for ${r.pick(reasons)}.`)
+  const closer =
+    names.length === 0
+      ? 'No single product fits every case; compare a few trials against your own requirements.'
+      : r.pick([
+          'Try two of them on a real project before deciding.',
+          'Prices change often, so check the sellers’ sites for current details.',
+          'Which one fits best depends on how and how often you will use it.',
+        ])
+  return [opener, ...lines, closer].join('\n\n')
+}
+
 /** One analysis of a prompt on a channel on a UTC date, or null when it was not run that day. */
 function drawAnalysis(
   plan: BrandPlan,
@@ -322,9 +393,15 @@ function drawAnalysis(
         r.chance(0.35),
       )
     : []
-  // Typed apart: the record types gain these fields with the extensions.
-  const fanout: Record<string, unknown> = { fanout_queries: searches }
-  return { ...record, ...fanout }
+  // Country and answer from a stream of their own: the numbers above do not move.
+  const s = new Rng(hashInts(SEED, plan.index, day, promptIndex, channelIndex, 0xa45))
+  let u = s.next()
+  const country = COUNTRIES.find(([, w]) => (u -= w) < 0)?.[0] ?? null
+  const names = mentioned.map((m) =>
+    m.id === 'brand' ? b.brand : b.competitors[plan.competitorIds.indexOf(m.id)]!.name,
+  )
+  const response = answerText(s, b.prompts[promptIndex]![0], names)
+  return { ...record, fanout_queries: searches, country, response }
 }
 
 /**
@@ -379,7 +456,7 @@ export function demoDataset(options: DemoOptions = {}): DemoDataset {
           text,
           estimated_search_volume: volume,
         })
-        dims.push({ ...record, ...createdAt })
+        dims.push({ ...record, ...createdAt, ...(additions ? promptSegments(text, index, i) : {}) })
       })
       b.competitors.forEach((c, i) =>
         dims.push(
