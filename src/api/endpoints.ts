@@ -3,8 +3,8 @@
  * service generates its routes and OpenAPI operations from it, the CLI its `compute`
  * subcommands, and the MCP server (src/mcp) its tools (tool name = the snake_case operationId).
  *
- * Adding an endpoint = one row here + its parameter rules (src/schemas/params.ts, usually
- * reused) + its payload schema (src/schemas/payloads.ts) + its engine function.
+ * Adding an endpoint = one row here + its report folder, src/reports/<id>/ (docs/ARCHITECTURE.md,
+ * "Adding a read endpoint"); its parameters come from the catalogue in src/schemas/params.ts.
  */
 import { z } from 'zod'
 import {
@@ -38,7 +38,7 @@ import {
   sentimentOverviewPayloadSchema,
   sentimentThemesPayloadSchema,
   validatePayloadSchema,
-} from '../schemas/payloads.js'
+} from '../reports/index.js'
 import { payloadNames } from '../schemas/payloads.js'
 import { ValidationError } from '../errors.js'
 import { keyScopeOf } from '../key-scope.js'
@@ -218,8 +218,8 @@ const SENTIMENT = {
   params: { domain_id: sentimentDomainIdParam, ...WINDOW_PARAMS, model: modelParam },
 } as const
 
-/** The engine's parameters of a sentiment endpoint. */
-const sentimentArgs = (p: WindowValues & { domain_id: string; model: string }, now: Clock) => ({
+/** The engine's parameters of a request with domain_id, the window and model (sentiment, brand reports). */
+const modelReportArgs = (p: WindowValues & { domain_id: string; model: string }, now: Clock) => ({
   domainId: p.domain_id,
   ...windowArgs(p),
   model: p.model,
@@ -232,14 +232,6 @@ const BRAND_REPORT = {
   cache: 'series',
   params: { domain_id: domainIdParam, ...WINDOW_PARAMS, model: modelParam },
 } as const
-
-/** The engine's parameters of a brand report. */
-const brandArgs = (p: WindowValues & { domain_id: string; model: string }, now: Clock) => ({
-  domainId: p.domain_id,
-  ...windowArgs(p),
-  model: p.model,
-  now,
-})
 
 const METRIC_ID = {
   visibility: 'Visibility',
@@ -261,7 +253,7 @@ function brandSeriesEndpoint<M extends BrandMetric>(metric: M, summary: string, 
     payload: brandSeriesPayloadSchema,
     cli: `${metric}-series`,
     method: 'computeBrandSeries',
-    compute: (engine, p, { now }) => engine.computeBrandSeries({ ...brandArgs(p, now), metric }),
+    compute: (engine, p, { now }) => engine.computeBrandSeries({ ...modelReportArgs(p, now), metric }),
   })
 }
 
@@ -338,8 +330,7 @@ export const ENDPOINTS = [
       "and average the brand's daily visibility over each period's dates. Use it for brand visibility, share of voice, " +
       'competitor benchmarks, trends per AI assistant.',
     method: 'computeCompetitorSeries',
-    compute: (engine, p, { now }) =>
-      engine.computeCompetitorSeries({ domainId: p.domain_id, ...windowArgs(p), model: p.model, now }),
+    compute: (engine, p, { now }) => engine.computeCompetitorSeries(modelReportArgs(p, now)),
   }),
   defineEndpoint({
     id: 'overview',
@@ -356,7 +347,7 @@ export const ENDPOINTS = [
       'occurrences). model narrows to an AI assistant or a raw model id. Use it for "what is the sentiment about my ' +
       'brand"; for the themes themselves use get_sentiment_themes. Requires a Pro, Business or Enterprise plan.',
     method: 'computeSentimentOverview',
-    compute: (engine, p, { now }) => engine.computeSentimentOverview(sentimentArgs(p, now)),
+    compute: (engine, p, { now }) => engine.computeSentimentOverview(modelReportArgs(p, now)),
   }),
   defineEndpoint({
     id: 'themes',
@@ -373,7 +364,7 @@ export const ENDPOINTS = [
       'model id. Use it for "why is sentiment negative", strengths and weaknesses as AI assistants describe them. ' +
       'Requires a Pro, Business or Enterprise plan.',
     method: 'computeSentimentThemes',
-    compute: (engine, p, { now }) => engine.computeSentimentThemes(sentimentArgs(p, now)),
+    compute: (engine, p, { now }) => engine.computeSentimentThemes(modelReportArgs(p, now)),
   }),
   defineEndpoint({
     id: 'domains',
@@ -447,7 +438,7 @@ export const ENDPOINTS = [
     payload: brandRankingsPayloadSchema,
     cli: 'brand-rankings',
     method: 'computeBrandRankings',
-    compute: (engine, p, { now }) => engine.computeBrandRankings(brandArgs(p, now)),
+    compute: (engine, p, { now }) => engine.computeBrandRankings(modelReportArgs(p, now)),
   }),
   defineEndpoint({
     id: 'model-leaderboard',
@@ -517,8 +508,7 @@ export const ENDPOINTS = [
     payload: fanoutQueriesPayloadSchema,
     cli: 'fanout-queries',
     method: 'computeFanoutQueries',
-    compute: (engine, p, { now }) =>
-      engine.computeFanoutQueries({ domainId: p.domain_id, ...windowArgs(p), model: p.model, now }),
+    compute: (engine, p, { now }) => engine.computeFanoutQueries(modelReportArgs(p, now)),
   }),
   defineEndpoint({
     id: 'sentiment-series',
@@ -531,7 +521,7 @@ export const ENDPOINTS = [
     payload: sentimentSeriesPayloadSchema,
     cli: 'sentiment-series',
     method: 'computeSentimentSeries',
-    compute: (engine, p, { now }) => engine.computeSentimentSeries(sentimentArgs(p, now)),
+    compute: (engine, p, { now }) => engine.computeSentimentSeries(modelReportArgs(p, now)),
   }),
 ] as const
 

@@ -11,6 +11,16 @@ import type {
   EngineStatus,
   PruneResult,
   ApiKeyInfo,
+  CreateApiKeyParams,
+  CreatedApiKey,
+  DomainInfo,
+  Engine,
+  IngestResult,
+  RecordSource,
+  SentimentParams,
+  TeamInfo,
+} from '../../src/types.js'
+import type {
   BrandRankingsParams,
   BrandRankingsPayload,
   BrandSeriesParams,
@@ -31,19 +41,11 @@ import type {
   SentimentSeriesPayload,
   CompetitorSeriesParams,
   CompetitorSeriesPayload,
-  CreateApiKeyParams,
-  CreatedApiKey,
-  DomainInfo,
-  Engine,
-  IngestResult,
   PromptSeriesParams,
   PromptSeriesPayload,
-  RecordSource,
   SentimentOverviewPayload,
-  SentimentParams,
   SentimentThemesPayload,
-  TeamInfo,
-} from '../../src/types.js'
+} from '../../src/reports/index.js'
 
 const iso = (now: Date | string | undefined): string => new Date(now ?? Date.now()).toISOString()
 

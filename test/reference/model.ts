@@ -11,12 +11,14 @@
 import type {
   DeletionCounts,
   AnalysisInputRecord,
+} from '../../src/types.js'
+import type {
   CompetitorDatapoint,
   CompetitorEntry,
   PromptDatapoint,
   PromptEntry,
   ThemeEntry,
-} from '../../src/types.js'
+} from '../../src/reports/index.js'
 import { bucketOf, formatGeneratedAt, granularityEcho, resolveWindow, toMs } from './buckets.js'
 import type { Window } from './buckets.js'
 import * as ext from './extensions.js'

@@ -4,15 +4,17 @@
  */
 import { readFileSync } from 'node:fs'
 import type {
+  DomainInfo,
+} from '../../src/types.js'
+import type {
   CompetitorEntry,
   CompetitorSeriesPayload,
-  DomainInfo,
   PromptEntry,
   PromptSeriesPayload,
   SentimentOverviewPayload,
   SentimentThemesPayload,
   ThemeEntry,
-} from '../../src/types.js'
+} from '../../src/reports/index.js'
 import { rng } from '../support/random.js'
 
 export interface PayloadSet {
