@@ -170,7 +170,7 @@ async function main(): Promise<void> {
   }
   const idle = await sampleHealth(Number(values['idle-s']))
   // Put the attacker over its limit with REST requests (derived from the endpoint table).
-  const domains = (ENDPOINTS as readonly Endpoint[]).find((e) => e.id === 'domains')!
+  const domains = (ENDPOINTS as readonly Endpoint[]).find((e) => e.id === 'domain-list')!
   let restStatus = 0
   for (let i = 0; i < 61 && restStatus !== 429; i += 1) restStatus = await get(domains.path, attacker)
   /** One flood phase in its own process (so that it does not slow this one's /healthz client). */
@@ -244,7 +244,7 @@ interface Flood {
 async function flood(what: string, port: number, key: string, seconds: number): Promise<void> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 6 })
   const body = JSON.stringify(INITIALIZE)
-  const domains = (ENDPOINTS as readonly Endpoint[]).find((e) => e.id === 'domains')!
+  const domains = (ENDPOINTS as readonly Endpoint[]).find((e) => e.id === 'domain-list')!
   const out: Flood = { sent: 0, statuses: {}, detail: '' }
   const once = () =>
     new Promise<void>((resolve) => {

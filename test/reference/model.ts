@@ -8,10 +8,7 @@
  * This file holds the four first reports; the other endpoints are in extensions.ts, the window and
  * buckets in buckets.ts, hosts in hosts.ts, arithmetic in numbers.ts, storage in store.ts.
  */
-import type {
-  DeletionCounts,
-  AnalysisInputRecord,
-} from '../../src/types.js'
+import type { DeletionCounts, AnalysisInputRecord } from '../../src/types.js'
 import type {
   CompetitorDatapoint,
   CompetitorEntry,

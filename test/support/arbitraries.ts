@@ -19,10 +19,7 @@ import type {
   SentimentParams,
   ThemeRecord,
 } from '../../src/types.js'
-import type {
-  CompetitorSeriesParams,
-  PromptSeriesParams,
-} from '../../src/reports/index.js'
+import type { CompetitorSeriesParams, PromptSeriesParams } from '../../src/reports/index.js'
 import { uuid } from './random.js'
 import { analysis, competitor, domain, mention, prompt, team, theme } from './records.js'
 

@@ -4,7 +4,15 @@
  */
 import { z } from 'zod'
 import { sentimentParamsSchema } from '../../schemas/params.js'
-import { count, echo, entityIdSchema, envelope, type Expect, type Same, windowEcho } from '../../schemas/payloads.js'
+import {
+  count,
+  echo,
+  entityIdSchema,
+  envelope,
+  type Expect,
+  type Same,
+  windowEcho,
+} from '../../schemas/payloads.js'
 import type { BrandReportParams, RangeEcho } from '../../types.js'
 
 /** The library form of the brand rankings' parameters: domain_id, the window, model (raw ids too). */

@@ -6,7 +6,13 @@ import { z } from 'zod'
 import { granularityParam, sentimentParamsSchema } from '../../schemas/params.js'
 import { envelope, isoDate, modelSeriesEcho, type Expect, type Same } from '../../schemas/payloads.js'
 import { BRAND_METRICS } from '../../foundation/vocabulary.js'
-import type { BrandMetric, BrandReportParams, GranularityEcho, GranularityParams, RangeEcho } from '../../types.js'
+import type {
+  BrandMetric,
+  BrandReportParams,
+  GranularityEcho,
+  GranularityParams,
+  RangeEcho,
+} from '../../types.js'
 
 const METRIC_MESSAGE = `metric must be one of ${BRAND_METRICS.join(', ')}.`
 

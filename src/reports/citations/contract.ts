@@ -4,7 +4,17 @@
  */
 import { z } from 'zod'
 import { citationListParamsSchema } from '../../schemas/params.js'
-import { channelList, count, echo, envelope, timestamp, type Expect, type Same, uuid, windowEcho } from '../../schemas/payloads.js'
+import {
+  channelList,
+  count,
+  echo,
+  envelope,
+  timestamp,
+  type Expect,
+  type Same,
+  uuid,
+  windowEcho,
+} from '../../schemas/payloads.js'
 import type { Channel, CitationListParams, RangeEcho } from '../../types.js'
 
 /** The library form of the citations report's parameters: those of the citation lists. */

@@ -14,7 +14,17 @@ import { citedUrlRows, TEXTS, urlHosts } from '../../tables/cited-index.js'
 import { type QueryContext } from '../../queries/context.js'
 import { popcount32 } from '../../queries/prompt-masks.js'
 import { comboMask } from '../../queries/model-filter.js'
-import { citationScope, urlFrequencies, maskOrNull, topByValue, hostOwners, channelsAndModels, urlDetails, derivedOf, iso } from '../../queries/citation-lists.js'
+import {
+  citationScope,
+  urlFrequencies,
+  maskOrNull,
+  topByValue,
+  hostOwners,
+  channelsAndModels,
+  urlDetails,
+  derivedOf,
+  iso,
+} from '../../queries/citation-lists.js'
 import type { CitationItem, CitationsParams, CitationsPayload } from './contract.js'
 
 /**

@@ -4,7 +4,16 @@
  */
 import { z } from 'zod'
 import { citationListParamsSchema } from '../../schemas/params.js'
-import { count, echo, envelope, percent, type Expect, type Same, uuid, windowEcho } from '../../schemas/payloads.js'
+import {
+  count,
+  echo,
+  envelope,
+  percent,
+  type Expect,
+  type Same,
+  uuid,
+  windowEcho,
+} from '../../schemas/payloads.js'
 import type { CitationListParams, RangeEcho } from '../../types.js'
 
 /** The library form of the cited-domains report's parameters: those of the citation lists. */

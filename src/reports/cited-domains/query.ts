@@ -14,7 +14,14 @@ import { citedHostRows, citedUrlRows, TEXTS, urlHosts } from '../../tables/cited
 import { type QueryContext } from '../../queries/context.js'
 import { comboMask } from '../../queries/model-filter.js'
 import { rowRange } from '../../foundation/window.js'
-import { citationScope, urlFrequencies, maskOrNull, topByValue, hostOwners, derivedOf } from '../../queries/citation-lists.js'
+import {
+  citationScope,
+  urlFrequencies,
+  maskOrNull,
+  topByValue,
+  hostOwners,
+  derivedOf,
+} from '../../queries/citation-lists.js'
 import type { CitedDomainItem, CitedDomainsParams, CitedDomainsPayload } from './contract.js'
 
 /**

@@ -4,7 +4,16 @@
  */
 import { z } from 'zod'
 import { SERIES_VALUES, channelModelParam, domainIdParam, nowParam } from '../../schemas/params.js'
-import { count, echo, entityIdSchema, envelope, isoDate, type Expect, type Same, windowEcho } from '../../schemas/payloads.js'
+import {
+  count,
+  echo,
+  entityIdSchema,
+  envelope,
+  isoDate,
+  type Expect,
+  type Same,
+  windowEcho,
+} from '../../schemas/payloads.js'
 import type { Clock, DateRangeParams, GranularityEcho, GranularityParams, RangeEcho } from '../../types.js'
 
 /** The library form of the competitor series' parameters (camelCase keys, unknown keys refused). */
@@ -94,4 +103,6 @@ export interface CompetitorSeriesPayload extends RangeEcho, GranularityEcho {
 }
 
 // The payload schema and the public payload type describe the same JSON.
-type _PayloadTypeMatches = Expect<Same<z.output<typeof competitorSeriesPayloadSchema>, CompetitorSeriesPayload>>
+type _PayloadTypeMatches = Expect<
+  Same<z.output<typeof competitorSeriesPayloadSchema>, CompetitorSeriesPayload>
+>

@@ -4,7 +4,16 @@
  */
 import { z } from 'zod'
 import { REPORT_VALUES, domainIdParam, modelParam, nowParam } from '../../schemas/params.js'
-import { channelList, count, echo, envelope, type Expect, type Same, uuid, windowEcho } from '../../schemas/payloads.js'
+import {
+  channelList,
+  count,
+  echo,
+  envelope,
+  type Expect,
+  type Same,
+  uuid,
+  windowEcho,
+} from '../../schemas/payloads.js'
 import type { Channel, Clock, DateRangeParams, RangeEcho } from '../../types.js'
 
 /** The library form of the fan-out queries' parameters: domain_id, the window, model (raw ids too). */

@@ -13,7 +13,12 @@ import { parseRequest, type QueryContext } from '../../queries/context.js'
 import { channelNames, comboMask, resolveModelFilter, type ModelFilter } from '../../queries/model-filter.js'
 import { segmentFrom, segmentTo, type DayWindow } from '../../foundation/window.js'
 import { fanoutQueriesParamsSchema } from './contract.js'
-import type { FanoutPromptItem, FanoutQueriesParams, FanoutQueriesPayload, FanoutQueryItem } from './contract.js'
+import type {
+  FanoutPromptItem,
+  FanoutQueriesParams,
+  FanoutQueriesPayload,
+  FanoutQueryItem,
+} from './contract.js'
 
 /**
  * Adds to each (prompt, query) pair its analyses in the window and the bits of their channels (bit

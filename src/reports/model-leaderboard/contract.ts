@@ -59,4 +59,6 @@ export interface ModelLeaderboardPayload extends RangeEcho {
 }
 
 // The payload schema and the public payload type describe the same JSON.
-type _PayloadTypeMatches = Expect<Same<z.output<typeof modelLeaderboardPayloadSchema>, ModelLeaderboardPayload>>
+type _PayloadTypeMatches = Expect<
+  Same<z.output<typeof modelLeaderboardPayloadSchema>, ModelLeaderboardPayload>
+>

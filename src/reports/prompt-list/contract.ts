@@ -4,7 +4,16 @@
  */
 import { z } from 'zod'
 import { domainIdParam, nowParam, pageParam, sizeParam } from '../../schemas/params.js'
-import { count, echo, envelope, page, timestamp, type Expect, type Same, uuid } from '../../schemas/payloads.js'
+import {
+  count,
+  echo,
+  envelope,
+  page,
+  timestamp,
+  type Expect,
+  type Same,
+  uuid,
+} from '../../schemas/payloads.js'
 import type { Clock, Page } from '../../types.js'
 
 /** The library form of the prompts listing's parameters. */

@@ -4,7 +4,16 @@
  */
 import { z } from 'zod'
 import { SERIES_VALUES, domainIdParam, limitParam, nowParam } from '../../schemas/params.js'
-import { count, echo, envelope, isoDate, type Expect, type Same, uuid, windowEcho } from '../../schemas/payloads.js'
+import {
+  count,
+  echo,
+  envelope,
+  isoDate,
+  type Expect,
+  type Same,
+  uuid,
+  windowEcho,
+} from '../../schemas/payloads.js'
 import type { Clock, DateRangeParams, GranularityEcho, GranularityParams, RangeEcho } from '../../types.js'
 
 /** The library form of the prompt series' parameters (camelCase keys, unknown keys refused). */

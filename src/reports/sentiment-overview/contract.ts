@@ -40,4 +40,6 @@ export interface SentimentOverviewPayload extends RangeEcho {
 }
 
 // The payload schema and the public payload type describe the same JSON.
-type _PayloadTypeMatches = Expect<Same<z.output<typeof sentimentOverviewPayloadSchema>, SentimentOverviewPayload>>
+type _PayloadTypeMatches = Expect<
+  Same<z.output<typeof sentimentOverviewPayloadSchema>, SentimentOverviewPayload>
+>

@@ -4,7 +4,15 @@
  */
 import { z } from 'zod'
 import { granularityParam, sentimentParamsSchema } from '../../schemas/params.js'
-import { count, envelope, isoDate, modelSeriesEcho, percent, type Expect, type Same } from '../../schemas/payloads.js'
+import {
+  count,
+  envelope,
+  isoDate,
+  modelSeriesEcho,
+  percent,
+  type Expect,
+  type Same,
+} from '../../schemas/payloads.js'
 import type { GranularityEcho, GranularityParams, RangeEcho, SentimentParams } from '../../types.js'
 
 /** The library form of the sentiment series' parameters: the sentiment parameters and granularity. */

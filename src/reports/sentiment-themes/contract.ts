@@ -4,7 +4,16 @@
  */
 import { z } from 'zod'
 import { sentimentParamsSchema } from '../../schemas/params.js'
-import { count, echo, envelope, isoDate, type Expect, type Same, uuid, windowEcho } from '../../schemas/payloads.js'
+import {
+  count,
+  echo,
+  envelope,
+  isoDate,
+  type Expect,
+  type Same,
+  uuid,
+  windowEcho,
+} from '../../schemas/payloads.js'
 import type { RangeEcho, SentimentParams } from '../../types.js'
 
 /** The library form of the sentiment themes' parameters: the sentiment parameters. */
