@@ -65,19 +65,20 @@ export const LAYERS = [
   { name: 'db', modules: ['db/', 'catalog'], below: ['foundation', 'schemas'] },
   { name: 'tables', modules: ['tables/'], below: ['foundation', 'schemas', 'db'] },
   { name: 'ingest', modules: ['ingest/'], below: ['foundation', 'schemas', 'db'] },
-  { name: 'reports', modules: ['reports/', 'queries/'], below: ['foundation', 'schemas', 'db', 'tables'] },
+  { name: 'queries', modules: ['queries/'], below: ['foundation', 'schemas', 'db', 'tables'] },
+  { name: 'reports', modules: ['reports/'], below: ['foundation', 'schemas', 'db', 'tables', 'queries'] },
   {
     name: 'engine',
     modules: ['engine', 'engine/', 'engine-aliases', 'backup', 'parquet', 'keys'],
-    below: ['foundation', 'schemas', 'db', 'tables', 'ingest', 'reports'],
+    below: ['foundation', 'schemas', 'db', 'tables', 'ingest', 'queries', 'reports'],
   },
   {
     name: 'api',
     modules: ['api/', 'index'],
-    below: ['foundation', 'schemas', 'db', 'tables', 'ingest', 'reports', 'engine'],
+    below: ['foundation', 'schemas', 'db', 'tables', 'ingest', 'queries', 'reports', 'engine'],
   },
-  // Outputs of payloads: they know the payload types, nothing of the engine.
-  { name: 'outputs', modules: ['arrow/', 'report/'], below: ['foundation'] },
+  // Outputs of payloads: they know the payload types (src/reports/index.ts), nothing of the engine.
+  { name: 'outputs', modules: ['arrow/', 'report/'], below: ['foundation', 'reports'] },
 ]
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')

@@ -1,76 +1,41 @@
 /**
  * The engine: the public face of one database. It holds the catalog, the aggregate store and the
  * locks that keep a payload from ever mixing two states, and hands each call to its layer: ingest
- * (ingest/), reports (queries/), Parquet export (parquet.ts). The database itself (connections,
+ * (ingest/), reports (reports/, one method per report module), Parquet export (parquet.ts). The database itself (connections,
  * migrations, serving mode) is opened by db/database.ts.
  */
-import { existsSync, statSync } from 'node:fs'
-import { Catalog } from './catalog.js'
-import { DEFAULT_MEMORY_LIMIT_MB, openDatabase, type Database } from './db/database.js'
+import type { Catalog } from './catalog.js'
+import type { Database } from './db/database.js'
 import { Mutex, ReadWriteLock } from './db/lock.js'
-import { sqlText } from './db/sql.js'
-import { EngineClosedError, QueryError, ReadOnlyError, ValidationError, VisibilityError } from './errors.js'
-import { IngestCall } from './ingest/call.js'
-import { ApiKeys, loadActiveApiKeys, type StoredApiKey } from './keys.js'
-import { arrowToFlatRows, feedFlat, feedNdjsonPath, feedRecords } from './ingest/sources.js'
-import { computeCitations, computeCitedDomains } from './queries/citations.js'
-import { computeCompetitorSeries } from './queries/competitor-series.js'
+import { EngineClosedError, QueryError, ReadOnlyError, VisibilityError } from './errors.js'
+import { EngineIngest } from './engine/ingest.js'
+import { ApiKeys } from './keys.js'
+import { checkParquetDir, openEngineParts, type EngineParts } from './engine/open.js'
 import type { QueryContext } from './queries/context.js'
-import { computeFanoutQueries } from './queries/fanout-queries.js'
-import { computePromptSeries } from './queries/prompt-series.js'
-import { computeSentimentSeries } from './queries/sentiment-series.js'
-import { computeSentimentOverview, computeSentimentThemes } from './queries/sentiment.js'
-import { computeBrandSeries } from './queries/brand-series.js'
-import { computeDomainList, computePromptList, computeKeyCheck } from './queries/listings.js'
-import { computeBrandRankings, computeModelLeaderboard } from './queries/rankings.js'
+import { REPORTS } from './reports/index.js'
 import { AggregateStore } from './tables/aggregate-store.js'
 import type {
-  BackupResult,
-  EngineStatus,
-  PruneParams,
-  PruneResult,
-  RestoreParams,
-  RestoreResult,
   ApiKeyInfo,
   ArrowTables,
-  CitationsParams,
-  CitationsPayload,
-  CitedDomainsParams,
-  CitedDomainsPayload,
-  FanoutQueriesParams,
-  FanoutQueriesPayload,
-  SentimentSeriesParams,
-  SentimentSeriesPayload,
+  BackupResult,
+  CreateApiKeyParams,
+  CreatedApiKey,
+  DeprecatedEngineMethods,
+  DomainInfo,
+  Engine,
+  EngineStatus,
   ExportParquetOptions,
   ExportResult,
   IngestFileOptions,
-  CompetitorSeriesParams,
-  CompetitorSeriesPayload,
-  CreateApiKeyParams,
-  CreatedApiKey,
-  DomainInfo,
-  Engine,
   IngestResult,
   OpenEngineOptions,
-  PromptSeriesParams,
-  PromptSeriesPayload,
+  PruneParams,
+  PruneResult,
   RecordSource,
-  SentimentOverviewPayload,
-  SentimentParams,
-  SentimentThemesPayload,
+  ReportMethods,
+  RestoreParams,
+  RestoreResult,
   TeamInfo,
-  BrandRankingsParams,
-  BrandRankingsPayload,
-  BrandSeriesParams,
-  BrandSeriesPayload,
-  ListDomainsParams,
-  ListDomainsPayload,
-  ListPromptsParams,
-  ListPromptsPayload,
-  ModelLeaderboardParams,
-  ModelLeaderboardPayload,
-  ValidateParams,
-  ValidatePayload,
 } from './types.js'
 
 export { SCHEMA_VERSION } from './db/migrate.js'
@@ -80,8 +45,8 @@ import {
   engineStatus,
   exportParquet,
   prune,
-  readExportDir,
   restoreBackup as restore,
+  tableCounts,
   type EngineInternals,
   type OpenInternals,
 } from './engine/operations.js'
@@ -89,64 +54,87 @@ import {
 /** The engines this module opened, with what the operations may use of each (never published). */
 const INTERNALS = new WeakMap<DuckDBEngine, EngineInternals>()
 
-class DuckDBEngine extends DeprecatedEngineAliases implements Engine {
+/** The base: the deprecated names, and the report methods' types (installed by the static block). */
+const EngineBase = DeprecatedEngineAliases as abstract new () => DeprecatedEngineMethods & ReportMethods
+
+class DuckDBEngine extends EngineBase implements Engine {
   #open = true
-  #nextAnalysisKey: number
   /** Opened for serving: DuckDB cannot touch files. */
-  hardened = false
+  hardened: boolean
+  readonly db: Database
+  catalog: Catalog
+  readOnly: boolean
   readonly write: Database['write']
   readonly pool: Database['pool']
   readonly aggregates: AggregateStore
   readonly #writeMutex = new Mutex()
   readonly #rw = new ReadWriteLock()
   readonly #keys: ApiKeys
+  readonly #ingest: EngineIngest
   /** What src/engine/operations.ts may use of this engine. */
   readonly #internals: EngineInternals
 
-  constructor(
-    readonly db: Database,
-    public catalog: Catalog,
-    nextAnalysisKey: number,
-    public readOnly: boolean,
-    aggregates: { retain: boolean; maxRows: number },
-    activeKeys: StoredApiKey[],
-  ) {
+  constructor(parts: EngineParts) {
     super()
+    const { db } = parts
+    this.db = db
+    this.catalog = parts.catalog
+    this.readOnly = parts.readOnly
+    this.hardened = parts.hardened
     this.write = db.write
     this.pool = db.pool
-    this.#nextAnalysisKey = nextAnalysisKey
-    this.#keys = new ApiKeys(activeKeys, {
+    this.#keys = new ApiKeys(parts.activeKeys, {
       write: (fn) => this.#writeMutex.run(() => fn(this.write)),
       read: (fn) => this.pool.use((c) => fn(c.conn)),
     })
-    this.aggregates = new AggregateStore(db.pool, aggregates)
-    const internals = {
+    this.aggregates = new AggregateStore(db.pool, parts.aggregates)
+    const state = () => this
+    this.#internals = {
       db,
       pool: db.pool,
       write: db.write,
       aggregates: this.aggregates,
+      // The state an operation reads is the engine's current one.
+      get catalog() {
+        return state().catalog
+      },
+      get readOnly() {
+        return state().readOnly
+      },
+      get hardened() {
+        return state().hardened
+      },
       check: () => this.#check(),
-      exclusive: <T>(fn: () => Promise<T>) => this.#writeMutex.run(fn),
-      reading: <T>(fn: () => Promise<T>) => this.#rw.read(fn),
-      commit: (catalog: Catalog, apply: () => void) =>
+      exclusive: (fn) => this.#writeMutex.run(fn),
+      reading: (fn) => this.#rw.read(fn),
+      commit: (catalog, apply) =>
         this.#commit(() => {
           this.catalog = catalog
           apply()
         }),
-      rollback: (e: unknown, id: string) => this.#rollback(e, id),
-      ingest: (records: RecordSource) => this.ingest(records),
-      exportParquet: (dir: string, options?: ExportParquetOptions) => this.exportParquet(dir, options),
+      rollback: (e, id) => this.#rollback(e, id),
+      ingest: (records) => this.ingest(records),
+      exportParquet: (dir, options) => this.exportParquet(dir, options),
       close: () => this.close(),
     }
-    // The state an operation reads is the engine's current one.
-    Object.defineProperties(internals, {
-      catalog: { get: () => this.catalog },
-      readOnly: { get: () => this.readOnly },
-      hardened: { get: () => this.hardened },
-    })
-    this.#internals = internals as typeof internals &
-      Pick<EngineInternals, 'catalog' | 'readOnly' | 'hardened'>
     INTERNALS.set(this, this.#internals)
+    this.#ingest = new EngineIngest(this.#internals, openInternals, parts.nextAnalysisKey, (ids) =>
+      this.#keys.forgetTeams(ids),
+    )
+  }
+
+  // The report methods, one per entry of the registry of report modules (src/reports/index.ts):
+  // `compute<Name>(params)` runs `compute<Name>(ctx, params)` under the read lock (#report).
+  static {
+    for (const [name, compute] of Object.entries(REPORTS)) {
+      Object.defineProperty(DuckDBEngine.prototype, name, {
+        value(this: DuckDBEngine, params: unknown) {
+          return this.#report(compute as (ctx: QueryContext, params: unknown) => Promise<unknown>, params)
+        },
+        writable: true,
+        configurable: true,
+      })
+    }
   }
 
   get isOpen(): boolean {
@@ -166,110 +154,24 @@ class DuckDBEngine extends DeprecatedEngineAliases implements Engine {
     return this.#rw.read(() => compute({ catalog: this.catalog, aggregates: this.aggregates }, params))
   }
 
-  async ingest(records: RecordSource): Promise<IngestResult> {
-    return this.#ingest((call) => feedRecords(call, records))
+  ingest(records: RecordSource): Promise<IngestResult> {
+    return this.#ingest.records(records)
   }
 
-  async ingestArrow(tables: ArrowTables): Promise<IngestResult> {
-    const rows = arrowToFlatRows(tables)
-    return this.#ingest(async (call) => feedFlat(call, rows))
+  ingestArrow(tables: ArrowTables): Promise<IngestResult> {
+    return this.#ingest.arrow(tables)
   }
 
-  async ingestFile(path: string, options: IngestFileOptions = {}): Promise<IngestResult> {
-    if (typeof path === 'string' && existsSync(path) && statSync(path).isDirectory()) {
-      this.#check()
-      if (this.readOnly) throw new ReadOnlyError('ingest')
-      const rows = await readExportDir(this.#internals, openInternals, path)
-      return this.#ingest(async (call) => feedFlat(call, rows))
-    }
-    return this.#ingest((call) => feedNdjsonPath(call, path, options.onProgress))
-  }
-
-  /** One ingest call: feed, stage, then COMMIT while reports are held off, and drop stale aggregates. */
-  async #ingest(feed: (call: IngestCall) => Promise<void>): Promise<IngestResult> {
-    this.#check()
-    if (this.readOnly) throw new ReadOnlyError('ingest')
-    return this.#writeMutex.run(async () => {
-      this.#check()
-      const call = await IngestCall.begin(this.write, this.catalog)
-      try {
-        await feed(call)
-        const staged = await call.stage(this.#nextAnalysisKey)
-        await this.#commit(() => {
-          this.catalog = staged.catalog
-          staged.applyToCatalog()
-          this.aggregates.invalidate(staged.deletedFrom)
-          this.aggregates.refresh(staged.changedDays)
-          this.#keys.forgetTeams(staged.deletedTeams)
-        })
-        this.#nextAnalysisKey = staged.nextAnalysisKey
-        return staged.result
-      } catch (e) {
-        call.abandon()
-        return this.#rollback(e, 'ingest')
-      }
-    })
+  ingestFile(path: string, options?: IngestFileOptions): Promise<IngestResult> {
+    return this.#ingest.file(path, options)
   }
 
   exportParquet(dir: string, options: ExportParquetOptions = {}): Promise<ExportResult> {
     return exportParquet(this.#internals, openInternals, dir, options)
   }
 
-  computePromptSeries(params: PromptSeriesParams): Promise<PromptSeriesPayload> {
-    return this.#report(computePromptSeries, params)
-  }
-  computeCompetitorSeries(params: CompetitorSeriesParams): Promise<CompetitorSeriesPayload> {
-    return this.#report(computeCompetitorSeries, params)
-  }
-  computeSentimentOverview(params: SentimentParams): Promise<SentimentOverviewPayload> {
-    return this.#report(computeSentimentOverview, params)
-  }
-  computeSentimentThemes(params: SentimentParams): Promise<SentimentThemesPayload> {
-    return this.#report(computeSentimentThemes, params)
-  }
-
-  // Listings, rankings and brand time series (docs/API.md, "Listings", "Rankings", "Brand time series").
-  computeKeyCheck(params: ValidateParams): Promise<ValidatePayload> {
-    return this.#report(computeKeyCheck, params)
-  }
-  computeDomainList(params: ListDomainsParams = {}): Promise<ListDomainsPayload> {
-    return this.#report(computeDomainList, params)
-  }
-  computePromptList(params: ListPromptsParams): Promise<ListPromptsPayload> {
-    return this.#report(computePromptList, params)
-  }
-  computeBrandRankings(params: BrandRankingsParams): Promise<BrandRankingsPayload> {
-    return this.#report(computeBrandRankings, params)
-  }
-  computeModelLeaderboard(params: ModelLeaderboardParams): Promise<ModelLeaderboardPayload> {
-    return this.#report(computeModelLeaderboard, params)
-  }
-  computeBrandSeries(params: BrandSeriesParams): Promise<BrandSeriesPayload> {
-    return this.#report(computeBrandSeries, params)
-  }
-
-  // Citations, cited domains, fan-out queries, sentiment over time (docs/API.md, "Citations, fan-out and sentiment over time").
-  computeCitations(params: CitationsParams): Promise<CitationsPayload> {
-    return this.#report(computeCitations, params)
-  }
-  computeCitedDomains(params: CitedDomainsParams): Promise<CitedDomainsPayload> {
-    return this.#report(computeCitedDomains, params)
-  }
-  computeFanoutQueries(params: FanoutQueriesParams): Promise<FanoutQueriesPayload> {
-    return this.#report(computeFanoutQueries, params)
-  }
-  computeSentimentSeries(params: SentimentSeriesParams): Promise<SentimentSeriesPayload> {
-    return this.#report(computeSentimentSeries, params)
-  }
-
   async stats(): Promise<Record<string, number>> {
-    this.#check()
-    return this.#rw.read(() =>
-      this.pool.use(async (c) => {
-        const row = (await c.conn.runAndReadAll(sqlText('queries/table_counts'))).getRowObjectsJS()[0]!
-        return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]))
-      }),
-    )
+    return tableCounts(this.#internals)
   }
 
   async getDomain(id: string): Promise<DomainInfo | null> {
@@ -362,54 +264,18 @@ export function openEngine(options: OpenEngineOptions = {}): Promise<Engine> {
 const openInternals: OpenInternals = async (options) => INTERNALS.get(await openDuckDBEngine(options))!
 
 async function openDuckDBEngine(options: OpenEngineOptions): Promise<DuckDBEngine> {
-  if (options.parquet !== undefined) {
-    const { parquet, path: _path, readOnly: _readOnly, ...rest } = options
-    if (!existsSync(parquet) || !statSync(parquet).isDirectory()) {
-      throw new ValidationError([
-        { path: 'parquet', message: `parquet must be a directory written by exportParquet: ${parquet}` },
-      ])
-    }
-    const engine = await openDuckDBEngine(rest)
-    try {
-      await engine.ingestFile(parquet)
-    } catch (e) {
-      await engine.close()
-      throw e
-    }
-    engine.readOnly = true
-    return engine
-  }
-  const readOnly = options.readOnly ?? false
-  const db = await openDatabase({
-    path: options.path ?? ':memory:',
-    readOnly,
-    hardened: options.hardened ?? false,
-    readConnections: options.readConnections ?? 2,
-    memoryLimitMB: options.memoryLimitMB ?? DEFAULT_MEMORY_LIMIT_MB,
-    ...(options.tempDirectory === undefined ? {} : { tempDirectory: options.tempDirectory }),
-  })
+  if (options.parquet === undefined) return new DuckDBEngine(await openEngineParts(options))
+  const { parquet, path: _path, readOnly: _readOnly, ...rest } = options
+  checkParquetDir(parquet)
+  const engine = await openDuckDBEngine(rest)
   try {
-    const catalog = await Catalog.load(db.write)
-    const next = await db.write.runAndReadAll(
-      'SELECT coalesce(max(analysis_key) + 1, 0)::DOUBLE FROM analyses',
-    )
-    const engine = new DuckDBEngine(
-      db,
-      catalog,
-      next.getRows()[0]![0] as number,
-      readOnly,
-      {
-        retain: options.aggregateCache !== false,
-        maxRows: options.aggregateCacheRows ?? 5_000_000,
-      },
-      await loadActiveApiKeys(db.write),
-    )
-    engine.hardened = options.hardened ?? false
-    return engine
+    await engine.ingestFile(parquet)
   } catch (e) {
-    db.close()
+    await engine.close()
     throw e
   }
+  engine.readOnly = true
+  return engine
 }
 
 /**

@@ -10,6 +10,8 @@
 export { openEngine, SCHEMA_VERSION } from './engine.js'
 export * from './errors.js'
 export * from './types.js'
+// Each report's parameter and payload types (src/reports/<id>/contract.ts).
+export type * from './reports/index.js'
 export * from './foundation/vocabulary.js'
 
 // Operations (docs/API.md, "Operations endpoints"): building a database from a backup.

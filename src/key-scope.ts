@@ -1,7 +1,7 @@
 /**
  * Who an API key may read (docs/API.md, "Authentication and keys"): the domains of its scoped teams, narrowed by
  * its allowlist when it has one, whose team has developer access on. The domains listing
- * (queries/listings.ts) and the HTTP domain checks (api/access.ts) both decide with these.
+ * (reports/domain-list/query.ts) and the HTTP domain checks (api/access.ts) both decide with these.
  */
 import type { ApiKeyInfo, KeyScope } from './types.js'
 

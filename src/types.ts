@@ -118,6 +118,8 @@ export interface IngestResult {
   citations: number
   theme_occurrences: number
   fanout_queries: number
+  /** Present when the call carried delete records: what they removed (applied before the upserts). */
+  deleted?: DeletionCounts
 }
 
 /** A clock: a Date or an ISO 8601 string. */
@@ -149,22 +151,6 @@ export interface GranularityEcho {
   granularity?: Granularity | undefined
 }
 
-export interface PromptSeriesParams extends DateRangeParams, GranularityParams {
-  domainId: string
-  /** 1-365, default 30. */
-  days?: number
-  /** 1-100, default 25. */
-  limit?: number
-  /** Defaults to the current time. */
-  now?: Clock
-}
-export interface CompetitorSeriesParams extends DateRangeParams, GranularityParams {
-  domainId: string
-  days?: number
-  /** `all` (default) or a channel name. */
-  model?: string
-  now?: Clock
-}
 export interface SentimentParams extends DateRangeParams {
   domainId: string
   days?: number
@@ -173,81 +159,8 @@ export interface SentimentParams extends DateRangeParams {
   now?: Clock
 }
 
-export interface PromptDatapoint {
-  date: string
-  mentions: number
-  responses: number
-  citations: number
-  avg_position: number | null
-}
-export interface PromptEntry {
-  id: string
-  text: string
-  estimated_search_volume: number | null
-  series: PromptDatapoint[]
-}
-export interface PromptSeriesPayload extends RangeEcho, GranularityEcho {
-  data: { items: PromptEntry[] }
-  domain_id: string
-  days: number
-  limit: number
-  generated_at: string
-}
-
-export interface CompetitorDatapoint {
-  date: string
-  mentions: number
-  visibility: number
-  sov: number
-  avg_position: number
-  sentiment: number
-}
-export interface CompetitorEntry {
-  id: string
-  name: string
-  website: string | null
-  is_brand: boolean
-  avg_mentions: number
-  avg_position: number
-  avg_visibility: number
-  avg_sov: number
-  avg_sentiment: number
-  total_queries: number
-  series: CompetitorDatapoint[]
-}
-export interface CompetitorSeriesPayload extends RangeEcho, GranularityEcho {
-  data: { items: CompetitorEntry[] }
-  domain_id: string
-  days: number
-  model: string
-  generated_at: string
-}
-
-export interface SentimentOverviewPayload extends RangeEcho {
-  data: { positive_percent: number; negative_percent: number; total_mentions: number }
-  domain_id: string
-  days: number
-  model: string
-  generated_at: string
-}
-
-export interface ThemeEntry {
-  id: string
-  name: string
-  sentiment: 'positive' | 'negative'
-  occurrences: number
-  created_at: string
-}
-export interface SentimentThemesPayload extends RangeEcho {
-  data: { items: ThemeEntry[] }
-  domain_id: string
-  days: number
-  model: string
-  generated_at: string
-}
-
 // ---------------------------------------------------------------------------------------------
-// Listings, rankings and brand time series (extensions.md sections 3-5).
+// The parameters several reports share (each report's own types: src/reports/<id>/contract.ts).
 
 /** What an API key says about its reach, as the listings take it (docs/API.md, "Authentication and keys"). */
 export interface KeyScope {
@@ -258,32 +171,6 @@ export interface KeyScope {
   /** null: every domain of the scoped teams. */
   allowedDomains: string[] | null
 }
-export interface ValidateParams {
-  key: KeyScope
-  /** The key's rate-limit window after counting the request being answered. */
-  rateLimit: {
-    /** Requests allowed per window. */
-    limitPerMinute: number
-    /** Requests counted in the window, this one included. */
-    used: number
-    /** When the window ends. */
-    resetAt: Clock
-  }
-  now?: Clock
-}
-export interface ListDomainsParams {
-  /** Whose domains: omitted or null lists every domain (a local, trusted reader). */
-  key?: KeyScope | null
-  now?: Clock
-}
-export interface ListPromptsParams {
-  domainId: string
-  /** >= 1, default 1. */
-  page?: number
-  /** 1-500, default 50. */
-  size?: number
-  now?: Clock
-}
 /** domain_id, days, model: the brand rankings and the brand time series. */
 export interface BrandReportParams extends DateRangeParams {
   domainId: string
@@ -293,30 +180,7 @@ export interface BrandReportParams extends DateRangeParams {
   model?: string
   now?: Clock
 }
-export type BrandRankingsParams = BrandReportParams
-export interface ModelLeaderboardParams extends DateRangeParams {
-  domainId: string
-  days?: number
-  now?: Clock
-}
 export type BrandMetric = (typeof BRAND_METRICS)[number]
-export interface BrandSeriesParams extends BrandReportParams, GranularityParams {
-  /** Which of the four brand time series. */
-  metric: BrandMetric
-}
-
-export interface ValidatePayload {
-  data: {
-    team_id: string
-    team_name: string
-    plan: Plan
-    developer_access: boolean
-    scoped_team_ids: string[]
-    allowed_domains: string[] | null
-    rate_limit: { limit_per_minute: number; remaining: number; reset_at: string }
-  }
-  generated_at: string
-}
 
 /** One page of a listing. */
 export interface Page<T> {
@@ -325,76 +189,6 @@ export interface Page<T> {
   page: number
   size: number
   total_pages: number
-}
-export interface DomainItem {
-  id: string
-  name: string
-  website: string | null
-  /** ISO 8601 UTC with milliseconds, or null. */
-  created_at: string | null
-}
-export interface ListDomainsPayload {
-  data: Page<DomainItem>
-  generated_at: string
-}
-export interface PromptItem {
-  id: string
-  text: string
-  estimated_search_volume: number | null
-  /** ISO 8601 UTC with milliseconds, or null. */
-  created_at: string | null
-}
-export interface ListPromptsPayload {
-  data: Page<PromptItem>
-  domain_id: string
-  page: number
-  size: number
-  generated_at: string
-}
-
-export interface BrandRankingItem {
-  id: string
-  name: string
-  website: string | null
-  is_brand: boolean
-  mentions: number
-  visibility: number
-  sov: number
-  avg_position: number | null
-  prompts_mentioned: number
-  total_prompts: number
-}
-export interface BrandRankingsPayload extends RangeEcho {
-  data: { items: BrandRankingItem[] }
-  domain_id: string
-  days: number
-  model: string
-  generated_at: string
-}
-export interface LeaderboardItem {
-  /** The channel. */
-  model: Channel
-  visibility: number
-  avg_position: number | null
-  mentions: number
-  responses: number
-}
-export interface ModelLeaderboardPayload extends RangeEcho {
-  data: { items: LeaderboardItem[] }
-  domain_id: string
-  days: number
-  generated_at: string
-}
-export interface ValuePoint {
-  date: string
-  value: number
-}
-export interface BrandSeriesPayload extends RangeEcho, GranularityEcho {
-  data: { items: ValuePoint[] }
-  domain_id: string
-  days: number
-  model: string
-  generated_at: string
 }
 
 /** A domain as `getDomain` returns it. */
@@ -506,6 +300,14 @@ export interface ExportResult {
 export type RecordSource = Iterable<unknown> | AsyncIterable<unknown>
 
 /**
+ * The engine's report methods, `compute<Name>(params)`, one per report folder: declared empty here
+ * and filled from the registry of report modules (src/reports/index.ts), so a new report needs no
+ * edit of this file.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by src/reports/index.ts
+export interface ReportMethods {}
+
+/**
  * The engine: one DuckDB database (in memory or a file) with the analytics tables.
  * @example
  * const engine = await openEngine()
@@ -513,7 +315,7 @@ export type RecordSource = Iterable<unknown> | AsyncIterable<unknown>
  * const payload = await engine.computePromptSeries({ domainId, days: 7 })
  * await engine.close()
  */
-export interface Engine extends DeprecatedEngineMethods {
+export interface Engine extends ReportMethods, DeprecatedEngineMethods {
   /** Validates and stores records in one transaction (all or nothing). */
   ingest(records: RecordSource): Promise<IngestResult>
   /**
@@ -529,38 +331,6 @@ export interface Engine extends DeprecatedEngineMethods {
    * manifest.json. `dir` must be empty, missing, or an earlier export (which is replaced).
    */
   exportParquet(dir: string, options?: ExportParquetOptions): Promise<ExportResult>
-  computePromptSeries(params: PromptSeriesParams): Promise<PromptSeriesPayload>
-  computeCompetitorSeries(params: CompetitorSeriesParams): Promise<CompetitorSeriesPayload>
-  computeSentimentOverview(params: SentimentParams): Promise<SentimentOverviewPayload>
-  computeSentimentThemes(params: SentimentParams): Promise<SentimentThemesPayload>
-
-  // Listings, rankings and brand time series (docs/API.md, "Listings", "Rankings", "Brand time series").
-  /**
-   * The key's team, scope and rate-limit state (GET /api/v1/validate): the library takes what the
-   * key says and the rate-limit window the caller keeps.
-   */
-  computeKeyCheck(params: ValidateParams): Promise<ValidatePayload>
-  /** The domains a key may read, by name then id (every domain without a key), as one page. */
-  computeDomainList(params?: ListDomainsParams): Promise<ListDomainsPayload>
-  /** A page of the domain's prompts, newest first (by created_at; unknown last), then by id. */
-  computePromptList(params: ListPromptsParams): Promise<ListPromptsPayload>
-  /** The brand and every competitor ranked over the window. */
-  computeBrandRankings(params: BrandRankingsParams): Promise<BrandRankingsPayload>
-  /** Per channel with analyses in the window, the brand's visibility and position. */
-  computeModelLeaderboard(params: ModelLeaderboardParams): Promise<ModelLeaderboardPayload>
-  /** One of the four brand time series (visibility, mentions, citations, citability). */
-  computeBrandSeries(params: BrandSeriesParams): Promise<BrandSeriesPayload>
-
-  // Citations, cited domains, fan-out queries and sentiment over time (docs/API.md, "Citations, fan-out and sentiment over time").
-  /** The cited URLs of the window's analyses, most cited first (the first `limit`). */
-  computeCitations(params: CitationsParams): Promise<CitationsPayload>
-  /** The cited hosts of the window's analyses, most cited first (the first `limit`). */
-  computeCitedDomains(params: CitedDomainsParams): Promise<CitedDomainsPayload>
-  /** Per prompt, the fan-out queries of the window's analyses with how many analyses issued each. */
-  computeFanoutQueries(params: FanoutQueriesParams): Promise<FanoutQueriesPayload>
-  /** The sentiment overview's numbers per UTC date with a theme. */
-  computeSentimentSeries(params: SentimentSeriesParams): Promise<SentimentSeriesPayload>
-
   /** A domain by id (any case), or null. */
   getDomain(id: string): Promise<DomainInfo | null>
   /** A team by id (any case), or null. */
@@ -635,11 +405,6 @@ export interface DeletionCounts {
   [table: string]: number
 }
 
-export interface IngestResult {
-  /** Present when the call carried delete records: what they removed (applied before the upserts). */
-  deleted?: DeletionCounts
-}
-
 export interface PruneParams {
   /** Analyses whose UTC date is before (today - olderThanDays) are deleted: an integer >= 0. */
   olderThanDays: number
@@ -695,10 +460,10 @@ export interface EngineStatus {
   aggregateCache: { rows: number; entries: number; hits: number; misses: number }
 }
 
-// Citations, cited domains, fan-out queries and sentiment over time (docs/API.md, "Citations, fan-out and sentiment over time")
+// The citation lists' parameters (docs/API.md, "Citations, fan-out and sentiment over time").
 
 /** Parameters of the citations and cited-domains reports. */
-export interface CitationsParams extends DateRangeParams {
+export interface CitationListParams extends DateRangeParams {
   domainId: string
   /** 1-365, default 30. */
   days?: number
@@ -708,104 +473,6 @@ export interface CitationsParams extends DateRangeParams {
   limit?: number
   now?: Clock
 }
-export type CitedDomainsParams = CitationsParams
-
-/** One cited URL of the citations report. */
-export interface CitationItem {
-  /** The WHATWG serialization of the URL, without its fragment. */
-  url: string
-  /** Its host: lower case, without a trailing dot or a leading `www.`. */
-  domain: string
-  title: string | null
-  page_type: string | null
-  /** Citation entries (an analysis citing it twice counts twice). */
-  frequency: number
-  /** Distinct analyses citing it. */
-  responses: number
-  prompt_count: number
-  /** Citing analyses that mention the brand. */
-  brand_mentions: number
-  channels: Channel[]
-  models: string[]
-  is_brand: boolean
-  competitor_id: string | null
-  /** ISO 8601 UTC with milliseconds. */
-  first_seen: string
-  last_seen: string
-}
-export interface CitationsPayload extends RangeEcho {
-  data: { items: CitationItem[]; total: number }
-  domain_id: string
-  days: number
-  model: string
-  limit: number
-  generated_at: string
-}
-
-/** One cited host of the cited-domains report. */
-export interface CitedDomainItem {
-  domain: string
-  frequency: number
-  responses: number
-  /** Distinct cited URLs on the host. */
-  urls: number
-  /** frequency / all citation entries * 100. */
-  share: number
-  is_brand: boolean
-  competitor_id: string | null
-}
-export interface CitedDomainsPayload extends RangeEcho {
-  data: { items: CitedDomainItem[]; total: number }
-  domain_id: string
-  days: number
-  model: string
-  limit: number
-  generated_at: string
-}
-
-/** Parameters of the fan-out queries report. */
-export interface FanoutQueriesParams extends DateRangeParams {
-  domainId: string
-  days?: number
-  /** `all` (default), a channel name, or a raw model identifier. */
-  model?: string
-  now?: Clock
-}
-export interface FanoutQueryItem {
-  /** Trimmed. */
-  query: string
-  /** Distinct analyses emitting it. */
-  count: number
-  channels: Channel[]
-}
-export interface FanoutPromptItem {
-  id: string
-  text: string
-  fanout_queries: FanoutQueryItem[]
-}
-export interface FanoutQueriesPayload extends RangeEcho {
-  data: { items: FanoutPromptItem[]; total: number }
-  domain_id: string
-  days: number
-  model: string
-  generated_at: string
-}
-
-/** Parameters of the sentiment time series: those of the sentiment endpoints. */
-export interface SentimentSeriesParams extends SentimentParams, GranularityParams {}
-export interface SentimentSeriesPoint {
-  date: string
-  positive_percent: number
-  negative_percent: number
-  total_mentions: number
-}
-export interface SentimentSeriesPayload extends RangeEcho, GranularityEcho {
-  data: { items: SentimentSeriesPoint[] }
-  domain_id: string
-  days: number
-  model: string
-  generated_at: string
-}
 
 /**
  * The engine methods' names before every report took its `compute<Name>` name, kept for one
@@ -813,27 +480,27 @@ export interface SentimentSeriesPayload extends RangeEcho, GranularityEcho {
  */
 export interface DeprecatedEngineMethods {
   /** @deprecated Use `computeSentimentOverview`. */
-  sentimentOverview(params: SentimentParams): Promise<SentimentOverviewPayload>
+  sentimentOverview: ReportMethods['computeSentimentOverview']
   /** @deprecated Use `computeSentimentThemes`. */
-  sentimentThemes(params: SentimentParams): Promise<SentimentThemesPayload>
+  sentimentThemes: ReportMethods['computeSentimentThemes']
   /** @deprecated Use `computeKeyCheck`. */
-  validate(params: ValidateParams): Promise<ValidatePayload>
+  validate: ReportMethods['computeKeyCheck']
   /** @deprecated Use `computeDomainList`. */
-  listDomains(params?: ListDomainsParams): Promise<ListDomainsPayload>
+  listDomains: ReportMethods['computeDomainList']
   /** @deprecated Use `computePromptList`. */
-  listPrompts(params: ListPromptsParams): Promise<ListPromptsPayload>
+  listPrompts: ReportMethods['computePromptList']
   /** @deprecated Use `computeBrandRankings`. */
-  brandRankings(params: BrandRankingsParams): Promise<BrandRankingsPayload>
+  brandRankings: ReportMethods['computeBrandRankings']
   /** @deprecated Use `computeModelLeaderboard`. */
-  modelLeaderboard(params: ModelLeaderboardParams): Promise<ModelLeaderboardPayload>
+  modelLeaderboard: ReportMethods['computeModelLeaderboard']
   /** @deprecated Use `computeBrandSeries`. */
-  brandSeries(params: BrandSeriesParams): Promise<BrandSeriesPayload>
+  brandSeries: ReportMethods['computeBrandSeries']
   /** @deprecated Use `computeCitations`. */
-  citations(params: CitationsParams): Promise<CitationsPayload>
+  citations: ReportMethods['computeCitations']
   /** @deprecated Use `computeCitedDomains`. */
-  citedDomains(params: CitedDomainsParams): Promise<CitedDomainsPayload>
+  citedDomains: ReportMethods['computeCitedDomains']
   /** @deprecated Use `computeFanoutQueries`. */
-  fanoutQueries(params: FanoutQueriesParams): Promise<FanoutQueriesPayload>
+  fanoutQueries: ReportMethods['computeFanoutQueries']
   /** @deprecated Use `computeSentimentSeries`. */
-  sentimentSeries(params: SentimentSeriesParams): Promise<SentimentSeriesPayload>
+  sentimentSeries: ReportMethods['computeSentimentSeries']
 }

@@ -5,14 +5,8 @@
  */
 import { inAllowlist, inScope, keyReadsDomain, keyScopeOf } from '../key-scope.js'
 import { UUID_RE } from '../schemas/records.js'
-import {
-  type ApiKeyInfo,
-  type Clock,
-  type DomainInfo,
-  type Engine,
-  type ListDomainsPayload,
-  type TeamInfo,
-} from '../types.js'
+import { type ApiKeyInfo, type Clock, type DomainInfo, type Engine, type TeamInfo } from '../types.js'
+import { type ListDomainsPayload } from '../reports/index.js'
 import { SENTIMENT_PLANS } from '../foundation/vocabulary.js'
 import { DETAIL } from './details.js'
 

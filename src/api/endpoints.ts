@@ -3,8 +3,8 @@
  * service generates its routes and OpenAPI operations from it, the CLI its `compute`
  * subcommands, and the MCP server (src/mcp) its tools (tool name = the snake_case operationId).
  *
- * Adding an endpoint = one row here + its parameter rules (src/schemas/params.ts, usually
- * reused) + its payload schema (src/schemas/payloads.ts) + its engine function.
+ * Adding an endpoint = one row here + its report folder, src/reports/<id>/ (docs/ARCHITECTURE.md,
+ * "Adding a read endpoint"); its parameters come from the catalogue in src/schemas/params.ts.
  */
 import { z } from 'zod'
 import {
@@ -38,7 +38,7 @@ import {
   sentimentOverviewPayloadSchema,
   sentimentThemesPayloadSchema,
   validatePayloadSchema,
-} from '../schemas/payloads.js'
+} from '../reports/index.js'
 import { payloadNames } from '../schemas/payloads.js'
 import { ValidationError } from '../errors.js'
 import { keyScopeOf } from '../key-scope.js'
@@ -76,8 +76,17 @@ export interface ComputeContext {
 
 /** One row of the table, as written. */
 export interface EndpointDefinition<P extends ParamSet = ParamSet, R extends z.ZodType = z.ZodType> {
-  /** Short stable id (route config, cache keys, logs). */
+  /**
+   * The report's one name (route config, cache keys, metrics labels, logs): its folder
+   * src/reports/<id>/, its golden folder fixtures/cases/<id>/, its CLI name and its engine method
+   * `compute<PascalCase(id)>`. Rows computing one report with a parameter fixed name it in `report`.
+   */
   readonly id: string
+  /**
+   * The report this row computes when it is not the row's id: the four brand time series
+   * (`<metric>-series`) are the report `brand-series` with `metric` fixed.
+   */
+  readonly report?: string
   /** GET path. */
   readonly path: string
   /** OpenAPI operationId, camelCase; its snake_case form names the MCP tool. */
@@ -90,8 +99,13 @@ export interface EndpointDefinition<P extends ParamSet = ParamSet, R extends z.Z
   readonly params: P
   /** The documented response body. */
   readonly payload: R
-  /** Name of the `visibility compute` subcommand; none: not offered there. */
+  /** Name of the `visibility compute` subcommand (the row's id); none: not offered there. */
   readonly cli?: string
+  /**
+   * Deprecated names of the subcommand, still accepted for one release (docs/API.md, "Deprecated
+   * names"); the help lists only `cli`.
+   */
+  readonly cliAliases?: readonly string[]
   /**
    * true when the row answers about the caller's API key (the key check): offered only where a
    * request carries a key (REST, MCP over HTTP), not to a local reader (stdio MCP, the CLI).
@@ -218,8 +232,8 @@ const SENTIMENT = {
   params: { domain_id: sentimentDomainIdParam, ...WINDOW_PARAMS, model: modelParam },
 } as const
 
-/** The engine's parameters of a sentiment endpoint. */
-const sentimentArgs = (p: WindowValues & { domain_id: string; model: string }, now: Clock) => ({
+/** The engine's parameters of a request with domain_id, the window and model (sentiment, brand reports). */
+const modelReportArgs = (p: WindowValues & { domain_id: string; model: string }, now: Clock) => ({
   domainId: p.domain_id,
   ...windowArgs(p),
   model: p.model,
@@ -232,14 +246,6 @@ const BRAND_REPORT = {
   cache: 'series',
   params: { domain_id: domainIdParam, ...WINDOW_PARAMS, model: modelParam },
 } as const
-
-/** The engine's parameters of a brand report. */
-const brandArgs = (p: WindowValues & { domain_id: string; model: string }, now: Clock) => ({
-  domainId: p.domain_id,
-  ...windowArgs(p),
-  model: p.model,
-  now,
-})
 
 const METRIC_ID = {
   visibility: 'Visibility',
@@ -260,8 +266,9 @@ function brandSeriesEndpoint<M extends BrandMetric>(metric: M, summary: string, 
     params: { ...BRAND_REPORT.params, granularity: granularityParam },
     payload: brandSeriesPayloadSchema,
     cli: `${metric}-series`,
+    report: 'brand-series',
     method: 'computeBrandSeries',
-    compute: (engine, p, { now }) => engine.computeBrandSeries({ ...brandArgs(p, now), metric }),
+    compute: (engine, p, { now }) => engine.computeBrandSeries({ ...modelReportArgs(p, now), metric }),
   })
 }
 
@@ -284,13 +291,13 @@ const citationArgs = (p: WindowValues & { domain_id: string; model: string; limi
 /**
  * The endpoints, in the order of the OpenAPI document.
  * @example
- * const overview = ENDPOINTS.find((e) => e.id === 'overview')!
+ * const overview = ENDPOINTS.find((e) => e.id === 'sentiment-overview')!
  * const params = overview.query.parse({ domain_id: id, days: '7' })
  * const payload = await overview.compute(engine, params, { now: new Date(), caller: null })
  */
 export const ENDPOINTS = [
   defineEndpoint({
-    id: 'prompts',
+    id: 'prompt-series',
     path: '/api/v1/prompt-statistics-time-series',
     operationId: 'getPromptTimeSeries',
     summary: 'Prompt statistics time series',
@@ -300,7 +307,8 @@ export const ENDPOINTS = [
     cache: 'series',
     params: { domain_id: domainIdParam, ...WINDOW_PARAMS, limit: limitParam, granularity: granularityParam },
     payload: promptSeriesPayloadSchema,
-    cli: 'prompts',
+    cli: 'prompt-series',
+    cliAliases: ['prompts'],
     toolDescription:
       'Which tracked prompts (the questions people ask AI assistants) bring up the brand, and how often, day by day. ' +
       'Prompts are ranked by the number of AI answers mentioning the brand over the window (prompts with no mention are left out); ' +
@@ -312,7 +320,7 @@ export const ENDPOINTS = [
       engine.computePromptSeries({ domainId: p.domain_id, ...windowArgs(p), limit: p.limit, now }),
   }),
   defineEndpoint({
-    id: 'competitors',
+    id: 'competitor-series',
     path: '/api/v1/competitor-time-series',
     operationId: 'getCompetitorTimeSeries',
     summary: 'Competitor time series',
@@ -327,7 +335,8 @@ export const ENDPOINTS = [
       granularity: granularityParam,
     },
     payload: competitorSeriesPayloadSchema,
-    cli: 'competitors',
+    cli: 'competitor-series',
+    cliAliases: ['competitors'],
     toolDescription:
       'How visible the brand is in AI answers over time, next to each tracked competitor. One item per entity: the brand ' +
       'first (is_brand true, id user-brand-<domain_id>), then the competitors; each with a daily series (visibility = % of ' +
@@ -338,11 +347,10 @@ export const ENDPOINTS = [
       "and average the brand's daily visibility over each period's dates. Use it for brand visibility, share of voice, " +
       'competitor benchmarks, trends per AI assistant.',
     method: 'computeCompetitorSeries',
-    compute: (engine, p, { now }) =>
-      engine.computeCompetitorSeries({ domainId: p.domain_id, ...windowArgs(p), model: p.model, now }),
+    compute: (engine, p, { now }) => engine.computeCompetitorSeries(modelReportArgs(p, now)),
   }),
   defineEndpoint({
-    id: 'overview',
+    id: 'sentiment-overview',
     path: '/api/v1/sentiment/overview',
     operationId: 'getSentimentOverview',
     summary: 'Sentiment overview',
@@ -356,10 +364,10 @@ export const ENDPOINTS = [
       'occurrences). model narrows to an AI assistant or a raw model id. Use it for "what is the sentiment about my ' +
       'brand"; for the themes themselves use get_sentiment_themes. Requires a Pro, Business or Enterprise plan.',
     method: 'computeSentimentOverview',
-    compute: (engine, p, { now }) => engine.computeSentimentOverview(sentimentArgs(p, now)),
+    compute: (engine, p, { now }) => engine.computeSentimentOverview(modelReportArgs(p, now)),
   }),
   defineEndpoint({
-    id: 'themes',
+    id: 'sentiment-themes',
     path: '/api/v1/sentiment/themes',
     operationId: 'getSentimentThemes',
     summary: 'Sentiment themes',
@@ -373,10 +381,10 @@ export const ENDPOINTS = [
       'model id. Use it for "why is sentiment negative", strengths and weaknesses as AI assistants describe them. ' +
       'Requires a Pro, Business or Enterprise plan.',
     method: 'computeSentimentThemes',
-    compute: (engine, p, { now }) => engine.computeSentimentThemes(sentimentArgs(p, now)),
+    compute: (engine, p, { now }) => engine.computeSentimentThemes(modelReportArgs(p, now)),
   }),
   defineEndpoint({
-    id: 'domains',
+    id: 'domain-list',
     path: '/api/v1/domains',
     operationId: 'listDomains',
     summary: 'Domains this key can access',
@@ -388,13 +396,14 @@ export const ENDPOINTS = [
       'The domains (brands and their websites) this key can read, with their ids. Call it first: every other tool needs a ' +
       'domain_id from this list; when the user names a brand, match it to name or website. Items: id, name, ' +
       'website, created_at.',
-    cli: 'domains',
+    cli: 'domain-list',
+    cliAliases: ['domains'],
     method: 'computeDomainList',
     compute: (engine, _params, { now, caller }) => listReadableDomains(engine, caller, now),
   }),
   // Listings, rankings and brand time series (docs/API.md, "Listings", "Rankings", "Brand time series").
   defineEndpoint({
-    id: 'validate',
+    id: 'key-check',
     path: '/api/v1/validate',
     operationId: 'getValidate',
     summary: 'Check the API key',
@@ -447,7 +456,7 @@ export const ENDPOINTS = [
     payload: brandRankingsPayloadSchema,
     cli: 'brand-rankings',
     method: 'computeBrandRankings',
-    compute: (engine, p, { now }) => engine.computeBrandRankings(brandArgs(p, now)),
+    compute: (engine, p, { now }) => engine.computeBrandRankings(modelReportArgs(p, now)),
   }),
   defineEndpoint({
     id: 'model-leaderboard',
@@ -517,8 +526,7 @@ export const ENDPOINTS = [
     payload: fanoutQueriesPayloadSchema,
     cli: 'fanout-queries',
     method: 'computeFanoutQueries',
-    compute: (engine, p, { now }) =>
-      engine.computeFanoutQueries({ domainId: p.domain_id, ...windowArgs(p), model: p.model, now }),
+    compute: (engine, p, { now }) => engine.computeFanoutQueries(modelReportArgs(p, now)),
   }),
   defineEndpoint({
     id: 'sentiment-series',
@@ -531,7 +539,7 @@ export const ENDPOINTS = [
     payload: sentimentSeriesPayloadSchema,
     cli: 'sentiment-series',
     method: 'computeSentimentSeries',
-    compute: (engine, p, { now }) => engine.computeSentimentSeries(sentimentArgs(p, now)),
+    compute: (engine, p, { now }) => engine.computeSentimentSeries(modelReportArgs(p, now)),
   }),
 ] as const
 

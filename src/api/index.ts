@@ -41,10 +41,10 @@ export {
   type ParamSet,
   type ParamValues,
 } from '../schemas/params.js'
+export { formatGeneratedAt } from '../schemas/payloads.js'
 export {
   competitorSeriesPayloadSchema,
   domainsPayloadSchema,
-  formatGeneratedAt,
   promptSeriesPayloadSchema,
   sentimentOverviewPayloadSchema,
   sentimentThemesPayloadSchema,
@@ -53,7 +53,7 @@ export {
   fanoutQueriesPayloadSchema,
   sentimentSeriesPayloadSchema,
   type DomainsPayload,
-} from '../schemas/payloads.js'
+} from '../reports/index.js'
 export { domainRefusalStatuses } from './access.js'
 
 // Date ranges and buckets (docs/API.md, "Date ranges and buckets").
@@ -70,7 +70,7 @@ export {
   modelLeaderboardPayloadSchema,
   promptListPayloadSchema,
   validatePayloadSchema,
-} from '../schemas/payloads.js'
+} from '../reports/index.js'
 
 // Operations (docs/API.md, "Operations endpoints"): API keys on a running server, retention and backups.
 export { createKeyChecked, OPERATION_DETAIL } from './operations.js'

@@ -23,7 +23,7 @@ export const REPORT_ROWS = REPORT_SECTION_ROWS satisfies Record<string, Endpoint
 export type ReportSection = keyof typeof REPORT_ROWS
 
 /** The row listing the domains the report covers (`--all`). */
-const DOMAIN_LIST_ROW = 'domains' satisfies EndpointId
+const DOMAIN_LIST_ROW = 'domain-list' satisfies EndpointId
 
 /** The engine methods of the batch report: its sections', the domain list's and the domain lookup. */
 export type ReportMethod =
@@ -32,7 +32,7 @@ export type ReportMethod =
 /**
  * The row of the table with this id.
  * @example
- * endpointById('prompts').path
+ * endpointById('prompt-series').path
  */
 export function endpointById<I extends EndpointId>(id: I): EndpointRow<I> {
   const row = ENDPOINTS.find((e) => e.id === id)
@@ -43,7 +43,7 @@ export function endpointById<I extends EndpointId>(id: I): EndpointRow<I> {
 /**
  * The engine method of the row with this id.
  * @example
- * methodOf('overview') // 'computeSentimentOverview'
+ * methodOf('sentiment-overview') // 'computeSentimentOverview'
  */
 export function methodOf<I extends EndpointId>(id: I): MethodOf<I> {
   return endpointById(id).method as MethodOf<I>

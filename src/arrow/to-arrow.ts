@@ -25,7 +25,7 @@ import type {
   PromptSeriesPayload,
   SentimentOverviewPayload,
   SentimentThemesPayload,
-} from '../types.js'
+} from '../reports/index.js'
 
 /** The four payload kinds. */
 export type PayloadKind = 'prompts' | 'competitors' | 'overview' | 'themes'

@@ -41,7 +41,7 @@ function helpFor(name: string, rest: string[]): string | undefined {
 /**
  * Runs `visibility ARGV...`; resolves with the exit code.
  * @example
- * process.exitCode = await main(['compute', 'prompts', '--help'])
+ * process.exitCode = await main(['compute', 'prompt-series', '--help'])
  */
 export async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv

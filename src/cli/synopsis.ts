@@ -10,6 +10,18 @@ export const COMPUTABLE: ReadonlyMap<string, Endpoint> = new Map(
   (ENDPOINTS as readonly Endpoint[]).flatMap((e) => (e.cli === undefined ? [] : [[e.cli, e] as const])),
 )
 
+/**
+ * The deprecated subcommand names still accepted (docs/API.md, "Deprecated names"), by name: not
+ * in the help's lists.
+ */
+export const DEPRECATED_COMPUTE: ReadonlyMap<string, Endpoint> = new Map(
+  (ENDPOINTS as readonly Endpoint[]).flatMap((e) => (e.cliAliases ?? []).map((name) => [name, e] as const)),
+)
+
+/** The row of a subcommand name, current or deprecated. */
+export const computableByName = (name: string): Endpoint | undefined =>
+  COMPUTABLE.get(name) ?? DEPRECATED_COMPUTE.get(name)
+
 /** The placeholder of a parameter's value in the usage text, by wire name (default VALUE). */
 const METAVAR: Readonly<Record<string, string>> = {
   domain_id: 'UUID',
@@ -54,7 +66,7 @@ export function endpointFlagsUsage(endpoint: Endpoint): string {
 /**
  * The synopsis of `visibility compute`: one line per set of subcommands taking the same flags.
  * @example
- * computeSynopsis()[0] // 'visibility compute prompts --db PATH --domain UUID [--days N | ...] ...'
+ * computeSynopsis()[0] // 'visibility compute prompt-series --db PATH --domain UUID [--days N | ...] ...'
  */
 export function computeSynopsis(): string[] {
   const groups = new Map<string, string[]>()
@@ -68,10 +80,10 @@ export function computeSynopsis(): string[] {
 /**
  * The help of one `visibility compute` subcommand: its usage, what it answers and each flag.
  * @example
- * computeHelp('prompts') // 'Usage: visibility compute prompts --db PATH --domain UUID ...'
+ * computeHelp('prompt-series') // 'Usage: visibility compute prompt-series --db PATH --domain UUID ...'
  */
 export function computeHelp(name: string): string {
-  const endpoint = COMPUTABLE.get(name)
+  const endpoint = computableByName(name)
   if (endpoint === undefined) throw new Error(`no compute subcommand ${name}`)
   const params: Param[] = Object.values(endpoint.params)
   if ('days' in endpoint.params) params.push(nowParam)

@@ -37,8 +37,8 @@ export async function clusterReportSource(
   // The directory (the domain list and lookup) from any shard; each report from the domain's owner.
   const directory: Partial<Record<ReportMethod, (...args: never[]) => Promise<never>>> = {
     getDomain: (id: string) => call(anyShard, 'getDomain', [id]),
-    [methodOf('domains')]: (params?: unknown) =>
-      call(anyShard, methodOf('domains'), params === undefined ? [] : [params]),
+    [methodOf('domain-list')]: (params?: unknown) =>
+      call(anyShard, methodOf('domain-list'), params === undefined ? [] : [params]),
   }
   return Object.fromEntries(
     REPORT_METHODS.map((method) => [method, directory[method] ?? byDomain(method)]),

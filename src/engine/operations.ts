@@ -195,6 +195,17 @@ export async function backup(e: EngineInternals, open: OpenInternals, dir: strin
   }
 }
 
+/** `Engine.stats`: row counts of the stored tables, read under the read lock. */
+export async function tableCounts(e: EngineInternals): Promise<Record<string, number>> {
+  e.check()
+  return e.reading(() =>
+    e.pool.use(async (c) => {
+      const row = (await c.conn.runAndReadAll(sqlText('queries/table_counts'))).getRowObjectsJS()[0]!
+      return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]))
+    }),
+  )
+}
+
 /** `Engine.status`. */
 export function engineStatus(e: EngineInternals): EngineStatus {
   const file = e.db.file

@@ -40,10 +40,10 @@ export const DELETE_ENTITIES = ['team', 'domain', 'prompt', 'competitor', 'theme
  * REPORT_SECTION_ROWS.leaderboard // 'model-leaderboard'
  */
 export const REPORT_SECTION_ROWS = {
-  prompts: 'prompts',
-  competitors: 'competitors',
-  overview: 'overview',
-  themes: 'themes',
+  prompts: 'prompt-series',
+  competitors: 'competitor-series',
+  overview: 'sentiment-overview',
+  themes: 'sentiment-themes',
   leaderboard: 'model-leaderboard',
   sentimentSeries: 'sentiment-series',
   citedDomains: 'cited-domains',

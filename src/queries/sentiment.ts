@@ -7,7 +7,7 @@
  */
 import type { ThemeRow } from '../catalog.js'
 import { sentimentParamsSchema } from '../schemas/params.js'
-import type { SentimentOverviewPayload, SentimentParams, SentimentThemesPayload } from '../types.js'
+import type { SentimentParams } from '../types.js'
 import { compareText } from '../foundation/compare.js'
 import { parseRequest, type QueryContext, type ReportScope } from './context.js'
 import { passes, resolveModelFilter } from './model-filter.js'
@@ -39,7 +39,7 @@ async function themesInWindow(ctx: QueryContext, scope: ReportScope, model: stri
 }
 
 /** What both reports start from: the parameters checked, the themes in the window, the envelope. */
-async function themesOfRequest(ctx: QueryContext, params: SentimentParams) {
+export async function themesOfRequest(ctx: QueryContext, params: SentimentParams) {
   const { p, scope } = parseRequest(ctx, sentimentParamsSchema, params)
   const envelope = {
     domain_id: scope.domain.id,
@@ -48,41 +48,6 @@ async function themesOfRequest(ctx: QueryContext, params: SentimentParams) {
     generated_at: scope.generatedAt,
   }
   return { themes: await themesInWindow(ctx, scope, p.model), envelope }
-}
-
-export async function computeSentimentThemes(
-  ctx: QueryContext,
-  params: SentimentParams,
-): Promise<SentimentThemesPayload> {
-  const { themes, envelope } = await themesOfRequest(ctx, params)
-  const items = themes.map(({ theme, occurrences }) => ({
-    id: theme.id,
-    name: theme.custom_name ?? theme.name,
-    sentiment: theme.sentiment,
-    occurrences,
-    created_at: theme.created_at,
-  }))
-  return { data: { items }, ...envelope }
-}
-
-export async function computeSentimentOverview(
-  ctx: QueryContext,
-  params: SentimentParams,
-): Promise<SentimentOverviewPayload> {
-  const { themes, envelope } = await themesOfRequest(ctx, params)
-  let positive = 0
-  let total = 0
-  for (const t of themes) {
-    if (t.theme.sentiment === 'positive') positive++
-    total += t.occurrences
-  }
-  const n = themes.length
-  const data = {
-    positive_percent: percentOneDecimal(positive, n),
-    negative_percent: percentOneDecimal(n - positive, n),
-    total_mentions: total,
-  }
-  return { data, ...envelope }
 }
 
 /** round(1000 * part / total) / 10 with halves up, in exact integer arithmetic. */

@@ -12,7 +12,7 @@ import type {
   PromptSeriesPayload,
   SentimentOverviewPayload,
   SentimentThemesPayload,
-} from '../types.js'
+} from '../reports/index.js'
 
 /** Options of the CSV writers. */
 export interface CsvOptions {

@@ -8,7 +8,7 @@ import type {
   SentimentOverviewPayload,
   SentimentSeriesPayload,
   SentimentThemesPayload,
-} from '../types.js'
+} from '../reports/index.js'
 
 /** The domain the report is about (a `DomainInfo` fits). */
 export interface ReportDomain {

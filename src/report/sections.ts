@@ -1,5 +1,5 @@
 /** The sections of the report page, each rendered from the payloads as an HTML fragment. */
-import type { CompetitorEntry } from '../types.js'
+import type { CompetitorEntry } from '../reports/index.js'
 import type { ReportInput } from './input.js'
 import {
   dayNumber,

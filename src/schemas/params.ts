@@ -13,7 +13,7 @@
 import { z } from 'zod'
 import { ValidationError, isValidationError } from '../errors.js'
 import { GRANULARITIES, dayOfDate, rangeIssues } from '../foundation/window.js'
-import { BRAND_METRICS, CHANNELS } from '../foundation/vocabulary.js'
+import { CHANNELS } from '../foundation/vocabulary.js'
 import type { Clock } from '../types.js'
 import { MODEL_ID_RE, UUID_RE } from './records.js'
 
@@ -83,7 +83,7 @@ interface IntRule {
   defaultLater?: boolean
 }
 
-/** `days`: the default is applied after the window's rules (src/queries/window.ts), not by the forms. */
+/** `days`: the default is applied after the window's rules (src/foundation/window.ts), not by the forms. */
 type DaysParam = Param<number | undefined> & { readonly echo: z.ZodType<number> }
 
 /** A decimal integer in [min, max] with a default (text: digits only, `007` is 7). */
@@ -197,7 +197,7 @@ export const daysParam = intParam({
 
 // Date ranges and buckets (docs/API.md, "Date ranges and buckets"). Their rules between parameters (both dates or
 // neither, not with days, start <= end <= today, at most 365 days) live with the window
-// (src/queries/window.ts); `normalizeWindowParams` applies them to a request's values.
+// (src/foundation/window.ts); `normalizeWindowParams` applies them to a request's values.
 
 function dateParam(
   name: 'start_date' | 'end_date',
@@ -473,35 +473,46 @@ export function querySchema<P extends ParamSet>(params: P): z.ZodType<ParamValue
   }) as unknown as z.ZodType<ParamValues<P>>
 }
 
-// The compute functions' parameters: camelCase keys, unknown keys refused.
-// `window`: days or startDate/endDate; `series`: with granularity, `report`: refusing it.
-const window = { days: daysParam.value, startDate: startDateParam.value, endDate: endDateParam.value }
-const series = { ...window, granularity: granularityParam.value }
-const report = { ...window, granularity: noGranularity }
-export const promptSeriesParamsSchema = z.strictObject({
-  domainId: domainIdParam.value,
-  ...series,
-  limit: limitParam.value,
-  now: nowParam.value,
-})
-export const competitorSeriesParamsSchema = z.strictObject({
-  domainId: domainIdParam.value,
-  ...series,
-  model: channelModelParam.value,
-  now: nowParam.value,
-})
+// The compute functions' parameters (camelCase keys, unknown keys refused) are built from the
+// `value` forms by each report's contract (src/reports/<id>/contract.ts), from the pieces below and
+// the parameter sets several reports share.
+
+/** The window's value forms: `days`, or `startDate` and `endDate`. */
+export const WINDOW_VALUES = {
+  days: daysParam.value,
+  startDate: startDateParam.value,
+  endDate: endDateParam.value,
+} as const
+/** The window of a time series: with `granularity`. */
+export const SERIES_VALUES = { ...WINDOW_VALUES, granularity: granularityParam.value } as const
+/** The window of a report without a series: any `granularity` refused. */
+export const REPORT_VALUES = { ...WINDOW_VALUES, granularity: noGranularity } as const
+
+/**
+ * domain_id, the window and model (raw ids too): the sentiment reports, the brand rankings; the
+ * sentiment and brand series extend it with `granularity`.
+ * @example
+ * sentimentParamsSchema.parse({ domainId: id, days: 7 }).model // 'all'
+ */
 export const sentimentParamsSchema = z.strictObject({
   domainId: domainIdParam.value,
-  ...report,
+  ...REPORT_VALUES,
   model: modelParam.value,
   now: nowParam.value,
 })
-/** The sentiment time series: the sentiment parameters and granularity. */
-export const sentimentSeriesParamsSchema = sentimentParamsSchema.extend({
-  granularity: granularityParam.value,
-})
 
-// Listings, rankings and brand time series (docs/API.md, "Listings", "Rankings", "Brand time series").
+/**
+ * The citations and cited-domains reports' parameters: domain_id, the window, model and limit.
+ * @example
+ * citationListParamsSchema.parse({ domainId: id }).limit // 100
+ */
+export const citationListParamsSchema = z.strictObject({
+  domainId: domainIdParam.value,
+  ...REPORT_VALUES,
+  model: modelParam.value,
+  limit: citationLimitParam.value,
+  now: nowParam.value,
+})
 
 const UUID_MESSAGE = (path: string) => `${path} must be a UUID.`
 const uuidValue = (path: string) =>
@@ -509,7 +520,11 @@ const uuidValue = (path: string) =>
 const uuidList = (path: string) =>
   z.array(uuidValue(`${path}[]`), { error: `${path} must be a list of UUIDs.` })
 
-/** What a key says about its reach (library form of the listings' `key`). */
+/**
+ * What a key says about its reach (library form of the key check's and the domains listing's `key`).
+ * @example
+ * keyScopeSchema.parse({ teamId, scopeTeamIds: [teamId], allowedDomains: null })
+ */
 export const keyScopeSchema = z.strictObject(
   {
     teamId: uuidValue('key.team_id'),
@@ -518,57 +533,3 @@ export const keyScopeSchema = z.strictObject(
   },
   { error: 'key must be an object with teamId, scopeTeamIds and allowedDomains.' },
 )
-
-const RATE_LIMIT_MESSAGE =
-  'rate_limit must be { limitPerMinute: integer >= 1, used: integer >= 0, resetAt: a Date or an ISO 8601 timestamp }.'
-export const validateParamsSchema = z.strictObject({
-  key: keyScopeSchema,
-  rateLimit: z.strictObject(
-    {
-      limitPerMinute: z.int({ error: RATE_LIMIT_MESSAGE }).min(1, { error: RATE_LIMIT_MESSAGE }),
-      used: z.int({ error: RATE_LIMIT_MESSAGE }).min(0, { error: RATE_LIMIT_MESSAGE }),
-      resetAt: z
-        .union([z.date(), z.iso.datetime({ offset: true })], { error: RATE_LIMIT_MESSAGE })
-        .refine((v) => !(v instanceof Date) || !Number.isNaN(v.getTime()), { error: RATE_LIMIT_MESSAGE }),
-    },
-    { error: RATE_LIMIT_MESSAGE },
-  ),
-  now: nowParam.value,
-})
-export const listDomainsParamsSchema = z.strictObject({
-  key: keyScopeSchema.nullable().optional(),
-  now: nowParam.value,
-})
-export const listPromptsParamsSchema = z.strictObject({
-  domainId: domainIdParam.value,
-  page: pageParam.value,
-  size: sizeParam.value,
-  now: nowParam.value,
-})
-/** domain_id, days, model (raw ids too): the brand rankings and the brand time series. */
-export const brandReportParamsSchema = sentimentParamsSchema
-export const modelLeaderboardParamsSchema = z.strictObject({
-  domainId: domainIdParam.value,
-  ...report,
-  now: nowParam.value,
-})
-const METRIC_MESSAGE = `metric must be one of ${BRAND_METRICS.join(', ')}.`
-export const brandSeriesParamsSchema = sentimentSeriesParamsSchema.extend({
-  metric: z.enum(BRAND_METRICS, { error: METRIC_MESSAGE }),
-})
-
-// Citations, cited domains, fan-out queries (docs/API.md, "Citations, fan-out and sentiment over time"); the sentiment time series
-// takes sentimentSeriesParamsSchema.
-export const citationsParamsSchema = z.strictObject({
-  domainId: domainIdParam.value,
-  ...report,
-  model: modelParam.value,
-  limit: citationLimitParam.value,
-  now: nowParam.value,
-})
-export const fanoutQueriesParamsSchema = z.strictObject({
-  domainId: domainIdParam.value,
-  ...report,
-  model: modelParam.value,
-  now: nowParam.value,
-})

@@ -111,7 +111,7 @@ describe('endpoint table', () => {
   })
 
   it('the domains listing without a caller (a local reader) lists every domain', async () => {
-    const listing = rows.find((r) => r.id === 'domains')!
+    const listing = rows.find((r) => r.id === 'domain-list')!
     const payload = (await listing.compute(engine, {}, { now: NOW, caller: null })) as {
       data: { items: { id: string }[] }
     }

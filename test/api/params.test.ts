@@ -126,7 +126,7 @@ describe('parameter rules: one sentence per rule on every surface', () => {
       days: flagValue(daysParam, undefined),
       limit: flagValue(limitParam, undefined),
     }
-    const prompts = ENDPOINTS.find((e) => e.id === 'prompts')!
+    const prompts = ENDPOINTS.find((e) => e.id === 'prompt-series')!
     expect(prompts.normalize(flags as never)).toEqual({ domain_id: DOMAIN, days: 30, limit: 25 })
     const sentiment = await engine.computeSentimentOverview({ domainId: DOMAIN, now: NOW })
     expect(sentiment.model).toBe('all')

@@ -14,6 +14,7 @@ import { engineMethodOf, reportNameOf, reports } from '../support/registry.js'
 const root = new URL('../../', import.meta.url)
 const apiDoc = readFileSync(new URL('docs/API.md', root), 'utf8')
 const mcpDoc = readFileSync(new URL('docs/MCP.md', root), 'utf8')
+const pascal = (id: string) => id.replace(/(^|-)([a-z])/g, (_m, _d, c: string) => c.toUpperCase())
 const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase()
 
 describe('every report of the endpoint table', () => {
@@ -47,6 +48,24 @@ describe('every report of the endpoint table', () => {
     '%s names the engine method its compute calls',
     (_id, e) => {
       expect(e.method).toBe(engineMethodOf(e))
+    },
+  )
+
+  it.each((ENDPOINTS as readonly Endpoint[]).map((e) => [e.id, e] as const))(
+    '%s is its report folder and its compute<Name> method (a row with `report` names its report)',
+    (id, e) => {
+      const report = e.report ?? id
+      expect(
+        existsSync(new URL(`src/reports/${report}/query.ts`, root)),
+        `src/reports/${report}/query.ts`,
+      ).toBe(true)
+      expect(
+        existsSync(new URL(`src/reports/${report}/contract.ts`, root)),
+        `src/reports/${report}/contract.ts`,
+      ).toBe(true)
+      expect(e.method).toBe(`compute${pascal(report)}`)
+      // Only the brand series rows name another report (one report, `metric` fixed per row).
+      if (e.report !== undefined) expect([e.report, e.method]).toEqual(['brand-series', 'computeBrandSeries'])
     },
   )
 

@@ -71,7 +71,7 @@ describe.skipIf(!existsSync(bin))('visibility --help', () => {
     const calls = [
       ...helpCalls,
       ['keys', 'create', '-h'],
-      ['compute', 'prompts', '--db', 'x', '-h'],
+      ['compute', 'prompt-series', '--db', 'x', '-h'],
       ['help', 'ingest'],
     ]
     for (const args of calls) {
@@ -111,7 +111,7 @@ describe.skipIf(!existsSync(bin))('visibility --help', () => {
     const none = await runHere()
     expect(none.code).toBe(2)
     expect(none.stderr).toContain('Usage:')
-    expect((await runHere('help', 'compute', 'prompts')).stdout).toBe(`${computeHelp('prompts')}`)
+    expect((await runHere('help', 'compute', 'prompt-series')).stdout).toBe(`${computeHelp('prompt-series')}`)
   })
 
   it('--version prints the version of package.json (the built executable)', async () => {
@@ -134,20 +134,20 @@ describe('the compute synopsis, generated from the endpoint table', () => {
       expect(flagsOf(usage), `help of ${name}`).toEqual(expected)
       expect(flagsOf(computeHelp(name)), `flag list of ${name}`).toEqual(expected)
     }
-    // The example of issue 27: competitors takes no --limit, and its help does not offer one.
-    expect(flagsOf(computeHelp('competitors')).has('limit')).toBe(false)
+    // competitor-series takes no --limit, and its help does not offer one.
+    expect(flagsOf(computeHelp('competitor-series')).has('limit')).toBe(false)
   })
 
   it('a flag the help does not offer is refused by the command', async () => {
     const r = await runHere(
       'compute',
-      'competitors',
+      'competitor-series',
       '--db',
       join(root, 'nonexistent.duckdb'),
       '--limit',
       '5',
     )
     expect(r.code).toBe(2)
-    expect(r.stderr).toContain('--limit does not apply to competitors')
+    expect(r.stderr).toContain('--limit does not apply to competitor-series')
   })
 })

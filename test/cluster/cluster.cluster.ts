@@ -584,7 +584,7 @@ describe('rebalance', () => {
 
 /** An SDK client on `transport`: the prompts tool of every domain answers as REST does (and pings). */
 async function expectToolsAsRest(transport: Transport, ping: boolean): Promise<void> {
-  const tool = TOOLS.find((t) => t.endpoint.id === 'prompts')!
+  const tool = TOOLS.find((t) => t.endpoint.id === 'prompt-series')!
   const client = new Client({ name: 'cluster-tests', version: '1.0.0' })
   await client.connect(transport)
   for (const d of dims.domains) {
@@ -652,7 +652,7 @@ describe('MCP through the router', () => {
   })
 
   it("a tool call on a shard that does not own the domain answers the owner's payload, never an empty one", async () => {
-    const tool = TOOLS.find((t) => t.endpoint.id === 'prompts')!
+    const tool = TOOLS.find((t) => t.endpoint.id === 'prompt-series')!
     for (const d of dims.domains.slice(0, 4)) {
       const owner = await shardOf(d.id)
       const other = bench.shards.find((s) => s !== owner)!

@@ -65,9 +65,9 @@ describe('the cluster report source', () => {
       }
     }
     expect(await source.getDomain!('dom-b')).toEqual({ shard: 's1', method: 'getDomain', args: ['dom-b'] })
-    expect(await source[methodOf('domains')]!()).toEqual({
+    expect(await source[methodOf('domain-list')]!()).toEqual({
       shard: 's1',
-      method: methodOf('domains'),
+      method: methodOf('domain-list'),
       args: [],
     })
     await expect(source[methodOf(REPORT_ROWS.prompts)]!({ domainId: 'dom-z' })).rejects.toThrow(/dom-z/)

@@ -112,7 +112,7 @@ describe('dashboard routes', () => {
       expect(res.statusCode).toBe(405)
       expect(res.json()).toEqual({ detail: expect.any(String) })
     }
-    const api = await app.inject({ url: ENDPOINTS.find((e) => e.id === 'domains')!.path })
+    const api = await app.inject({ url: ENDPOINTS.find((e) => e.id === 'domain-list')!.path })
     expect(api.statusCode).toBe(401)
     expect(api.headers['content-security-policy']).toBeUndefined()
     expect(api.headers['x-content-type-options']).toBe('nosniff')

@@ -91,8 +91,8 @@ describe('authorization matrix', () => {
   it('the key check of each key speaks of that key only (its own team, scope and allowlist)', async () => {
     for (const [keyName, spec] of Object.entries(KEYS)) {
       const { key, info } = secrets.get(keyName)!
-      asked.add('validate')
-      const res = await app.inject({ url: path('validate'), headers: bearer(key) })
+      asked.add('key-check')
+      const res = await app.inject({ url: path('key-check'), headers: bearer(key) })
       if (spec.revoke) expect(res.statusCode, keyName).toBe(401)
       else if (keyName === 'developerAccessOff')
         expect(res.json(), keyName).toEqual({ detail: DETAIL.forbidden })
@@ -109,8 +109,8 @@ describe('authorization matrix', () => {
 
   it('the domains listing of each key is exactly its 200 cells', async () => {
     for (const [keyName, spec] of Object.entries(KEYS)) {
-      asked.add('domains')
-      const res = await app.inject({ url: path('domains'), headers: bearer(secrets.get(keyName)!.key) })
+      asked.add('domain-list')
+      const res = await app.inject({ url: path('domain-list'), headers: bearer(secrets.get(keyName)!.key) })
       const expected = (Object.keys(DOMAIN_IDS) as DomainName[])
         .filter((d) => spec.expect[d][0] === 200)
         .map((d) => DOMAIN_IDS[d])

@@ -152,7 +152,7 @@ describe('HTTP conventions on every GET route', () => {
     const bad = await get(`${invalid.url}&days=0`, { 'if-none-match': '*' })
     expect([bad.statusCode, bad.headers.etag]).toEqual([400, undefined])
     // Compressed or not, one body has one (weak) tag.
-    const big = routes.find((r) => r.id === 'prompts')!
+    const big = routes.find((r) => r.id === 'prompt-series')!
     const gz = await get(big.url, { 'accept-encoding': 'gzip' })
     expect(gz.headers['content-encoding']).toBe('gzip')
     expect(gz.headers.etag).toBe((await get(big.url)).headers.etag)

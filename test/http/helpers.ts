@@ -50,13 +50,21 @@ export function tenantRecords(): AnalysisInputRecord[] {
   ]
 }
 
-/** The four published reports, by endpoint id (their paths come from the endpoint table). */
-const REPORT_IDS = ['prompts', 'competitors', 'overview', 'themes'] as const satisfies readonly EndpointId[]
-/** Paths of the four published reports, by endpoint id, read from the endpoint table. */
+/** The four published reports' endpoint ids, by short name (their paths come from the endpoint table). */
+const REPORT_IDS = {
+  prompts: 'prompt-series',
+  competitors: 'competitor-series',
+  overview: 'sentiment-overview',
+  themes: 'sentiment-themes',
+} as const satisfies Record<string, EndpointId>
+/** Paths of the four published reports, by short name, read from the endpoint table. */
 export const ENDPOINTS = Object.fromEntries(
-  REPORT_IDS.map((id) => [id, (TABLE as readonly Endpoint[]).find((e) => e.id === id)!.path]),
-) as Record<(typeof REPORT_IDS)[number], string>
+  Object.entries(REPORT_IDS).map(([name, id]) => [
+    name,
+    (TABLE as readonly Endpoint[]).find((e) => e.id === id)!.path,
+  ]),
+) as Record<keyof typeof REPORT_IDS, string>
 export type EndpointName = keyof typeof ENDPOINTS
-export const ENDPOINT_NAMES = [...REPORT_IDS] as EndpointName[]
+export const ENDPOINT_NAMES = Object.keys(REPORT_IDS) as EndpointName[]
 
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` })

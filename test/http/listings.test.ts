@@ -139,7 +139,7 @@ describe('listings, rankings and brand series over HTTP', () => {
 
   it('the domain-scoped rows are cached 5 minutes (series group); the key check is never cached', () => {
     for (const e of ENDPOINTS as readonly Endpoint[]) {
-      if (e.id === 'validate' || e.id === 'domains') expect(e.cache).toBe('none')
+      if (e.id === 'key-check' || e.id === 'domain-list') expect(e.cache).toBe('none')
     }
     for (const e of BRAND_ROWS) expect([e.access, e.cache]).toEqual(['series', 'series'])
   })

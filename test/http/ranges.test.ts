@@ -151,7 +151,7 @@ describe('date ranges and buckets on every endpoint with days', () => {
       'granularity must be one of day, week, month.',
     ])
     // The CLI: the flags' own names for a bad value, the window's sentence between flags.
-    const prompts = ROWS.find((r) => r.id === 'prompts')!
+    const prompts = ROWS.find((r) => r.id === 'prompt-series')!
     const cli = (flags: Record<string, string>) =>
       computeWithFlags(engine, prompts, {
         domain: D.acme1,
@@ -182,7 +182,7 @@ describe('date ranges and buckets on every endpoint with days', () => {
   })
 
   it('echo: days as the window length then the dates, granularity after the other parameters', async () => {
-    const prompts = ROWS.find((r) => r.id === 'prompts')!
+    const prompts = ROWS.find((r) => r.id === 'prompt-series')!
     const res = await get(prompts, 'start_date=2026-11-14&end_date=2026-11-20&granularity=week&limit=3')
     expect(res.statusCode).toBe(200)
     const body = res.json() as Record<string, unknown>
@@ -225,7 +225,7 @@ describe('date ranges and buckets on every endpoint with days', () => {
   })
 
   it('cache keys carry the normalized range and granularity', async () => {
-    const row = ROWS.find((r) => r.id === 'competitors')!
+    const row = ROWS.find((r) => r.id === 'competitor-series')!
     const a = await get(row, 'start_date=2026-11-01&end_date=2026-11-20&granularity=week')
     expect(a.headers['x-cache']).toBe('MISS')
     // The same request in another order: the same key.

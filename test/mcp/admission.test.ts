@@ -20,7 +20,7 @@ import { T, makeEngine, tenantRecords } from '../http/helpers.js'
 import { INITIALIZE, getRequest, mcpRequest, rawOnce, type RawResponse } from './helpers.js'
 
 const NOW_MS = Date.parse('2026-11-20T15:00:10Z')
-const domains = (ENDPOINTS as readonly Endpoint[]).find((e) => e.id === 'domains')!
+const domains = (ENDPOINTS as readonly Endpoint[]).find((e) => e.id === 'domain-list')!
 
 let engine: Engine
 let key: string

@@ -138,7 +138,7 @@ describe('tools/call answers what REST answers', () => {
         expect(result.isError ?? false, label).toBe(false)
         // The key check reports the window after its own request: one more used over REST.
         const same = (text: string) =>
-          tool.endpoint.id === 'validate' ? text.replace(/"remaining":\d+/, '"remaining":N') : text
+          tool.endpoint.id === 'key-check' ? text.replace(/"remaining":\d+/, '"remaining":N') : text
         expect(same(JSON.stringify(result.structuredContent)), label).toEqual(same(body))
         expect(same(textOf(result)), label).toBe(same(body))
         compared += 1
@@ -166,7 +166,7 @@ describe('tools/call answers what REST answers', () => {
   it('a tool call and its REST request share one cache entry (normalized parameters)', async () => {
     const server = await serve()
     const { client, responses } = await connect(server.url)
-    const competitors = TABLE.find((e) => e.id === 'competitors')!
+    const competitors = TABLE.find((e) => e.id === 'competitor-series')!
     // MCP first (upper-case id, defaults filled in), then REST: a HIT with the same bytes.
     const result = await client.callTool({
       name: 'get_competitor_time_series',

@@ -20,7 +20,7 @@ const MAX_CONNECTIONS = 8
 const MAX_SESSIONS = 4
 /** How long any answer may take here (the slowed queries take 300 ms to 2 s). */
 const BOUND_MS = 5_000
-const competitors = (ENDPOINTS as readonly Endpoint[]).find((e) => e.id === 'competitors')!
+const competitors = (ENDPOINTS as readonly Endpoint[]).find((e) => e.id === 'competitor-series')!
 
 let engine: Engine
 let attacker: string

@@ -8,7 +8,7 @@ import { toolName } from '../../src/mcp/index.js'
 
 describe('tool details', () => {
   it('the missing-domain detail names the tool of the domains row; other details are the REST ones', () => {
-    const domains = (ENDPOINTS as readonly Endpoint[]).find((e) => e.id === 'domains')!
+    const domains = (ENDPOINTS as readonly Endpoint[]).find((e) => e.id === 'domain-list')!
     const text = toolDetail(DETAIL.domainRequired)
     expect(text).toBe(DETAIL.toolDomainRequired)
     expect(text).toContain(`the ${toolName(domains)} tool`)

@@ -5,7 +5,7 @@
  * the echo fields in the documented order, `generated_at`.
  */
 import { CHANNELS } from '../../src/foundation/vocabulary.js'
-import type { ThemeEntry } from '../../src/types.js'
+import type { ThemeEntry } from '../../src/reports/index.js'
 import { NotFoundError, ValidationError } from '../../src/errors.js'
 import { bucketOf, formatGeneratedAt, granularityEcho, resolveWindow, toMs } from './buckets.js'
 import type { Window } from './buckets.js'

@@ -8,15 +8,14 @@
  * This file holds the four first reports; the other endpoints are in extensions.ts, the window and
  * buckets in buckets.ts, hosts in hosts.ts, arithmetic in numbers.ts, storage in store.ts.
  */
+import type { DeletionCounts, AnalysisInputRecord } from '../../src/types.js'
 import type {
-  DeletionCounts,
-  AnalysisInputRecord,
   CompetitorDatapoint,
   CompetitorEntry,
   PromptDatapoint,
   PromptEntry,
   ThemeEntry,
-} from '../../src/types.js'
+} from '../../src/reports/index.js'
 import { bucketOf, formatGeneratedAt, granularityEcho, resolveWindow, toMs } from './buckets.js'
 import type { Window } from './buckets.js'
 import * as ext from './extensions.js'

@@ -8,29 +8,31 @@ import type {
   AnalysisInputRecord,
   AnalysisRecord,
   BrandMetric,
-  BrandRankingItem,
   CitationInput,
   Clock,
+  DomainRecord,
+  KeyScope,
+  Page,
+  PromptRecord,
+  SentimentParams,
+} from '../../src/types.js'
+import type {
+  BrandRankingItem,
   CompetitorSeriesParams,
   DomainItem,
-  DomainRecord,
   CompetitorSeriesPayload,
-  KeyScope,
   ListDomainsPayload,
   ListPromptsParams,
   ListPromptsPayload,
-  Page,
   PromptItem,
   ValidateParams,
   ValidatePayload,
   ValuePoint,
-  PromptRecord,
   PromptSeriesParams,
   PromptSeriesPayload,
   SentimentOverviewPayload,
-  SentimentParams,
   SentimentThemesPayload,
-} from '../../src/types.js'
+} from '../../src/reports/index.js'
 
 // ---------------------------------------------------------------------------------------------
 // Records (the optional additions of section 1)

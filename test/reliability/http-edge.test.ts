@@ -181,9 +181,9 @@ describe('issue items 4 to 8', () => {
     const key = [...t.keys.values()][0]!.secret
     const before = logs.length
     for (const url of [
-      routeUrl(route('domains'), { api_key: key }),
-      routeUrl(route('prompts'), { domain_id: [...t.domains.keys()][0]!, key }),
-      routeUrl(route('overview'), { model: key }),
+      routeUrl(route('domain-list'), { api_key: key }),
+      routeUrl(route('prompt-series'), { domain_id: [...t.domains.keys()][0]!, key }),
+      routeUrl(route('sentiment-overview'), { model: key }),
       `${API_PREFIX}/${key}`,
       `${API_PREFIX}/${encodeURIComponent(key).replace(/_/g, '%5F')}`,
     ]) {
@@ -191,7 +191,7 @@ describe('issue items 4 to 8', () => {
       await res.arrayBuffer()
     }
     const written = logs.slice(before)
-    expect(written).toContain(`"url":"${route('domains').path}?(1 other parameter)"`)
+    expect(written).toContain(`"url":"${route('domain-list').path}?(1 other parameter)"`)
     expect(written).toContain('va_[redacted]')
     expect(written).not.toContain(key.slice('va_live_'.length))
   })
@@ -218,7 +218,7 @@ describe('issue items 4 to 8', () => {
     ])
     expect((await t.engine.getDomain(domainId))?.team_id).toBe(teamId)
     // the other team's key still cannot read it
-    const res = await fetch(`${server.url}${routeUrl(route('prompts'), { domain_id: domainId })}`, {
+    const res = await fetch(`${server.url}${routeUrl(route('prompt-series'), { domain_id: domainId })}`, {
       headers: { authorization: `Bearer ${t.keys.get(other)!.secret}` },
     })
     expect(res.status).toBe(403)

@@ -128,7 +128,7 @@ const recordsOf = (type: string) =>
     domain_id?: string
   }[]
 const PROMPT_LIST_PATH = ENDPOINTS.find((e) => e.id === 'prompt-list')!.path
-const VALIDATE_PATH = ENDPOINTS.find((e) => e.id === 'validate')!.path
+const VALIDATE_PATH = ENDPOINTS.find((e) => e.id === 'key-check')!.path
 
 describe("the README's examples run against the demo", () => {
   let dir: string

@@ -50,6 +50,16 @@ describe('layers', () => {
     ['src/report/sections.ts', '../types.js', true],
     ['src/foundation/window.ts', '../schemas/params.js', false],
     ['src/api/endpoints.ts', '../index.js', true],
+    ['src/reports/prompt-series/query.ts', '../../queries/context.js', true],
+    ['src/reports/prompt-series/contract.ts', '../../schemas/params.js', true],
+    ['src/reports/prompt-series/query.ts', '../../engine.js', false],
+    ['src/reports/prompt-series/contract.ts', '../../api/endpoints.js', false],
+    ['src/reports/index.ts', '../engine.js', false],
+    ['src/queries/context.ts', '../reports/index.js', false],
+    ['src/tables/cited-index.ts', '../reports/citations/query.js', false],
+    ['src/types.ts', './reports/index.js', false],
+    ['src/engine.ts', './reports/index.js', true],
+    ['src/report/sections.ts', '../reports/index.js', true],
   ] as const)('%s importing %s: allowed %s', (file, source, allowed) => {
     const expected = allowed ? [] : [RULE]
     expect(lint(file, source)).toEqual(expected)
@@ -61,6 +71,8 @@ describe('layers', () => {
       overrideConfigFile: true,
       overrideConfig: [
         { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser }, plugins },
+        // Only the layer rule runs here: the other rules' disable comments are not unused.
+        { linterOptions: { reportUnusedDisableDirectives: 'off' } },
         ...layerConfigs(),
       ] as never,
     })

@@ -584,7 +584,7 @@ describe('7. numbers in payloads', () => {
       e.computeCompetitorSeries({ domainId: D, days: 7, now: NOW }),
     )
     expect(r.data.items.length).toBeGreaterThan(0)
-    expect(payloadProblems(endpointById('competitors').payload, r)).toEqual([])
+    expect(payloadProblems(endpointById('competitor-series').payload, r)).toEqual([])
   })
 })
 

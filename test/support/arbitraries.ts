@@ -14,13 +14,12 @@ import type {
   AnalysisRecord,
   Channel,
   CompetitorRecord,
-  CompetitorSeriesParams,
   DomainRecord,
   PromptRecord,
-  PromptSeriesParams,
   SentimentParams,
   ThemeRecord,
 } from '../../src/types.js'
+import type { CompetitorSeriesParams, PromptSeriesParams } from '../../src/reports/index.js'
 import { uuid } from './random.js'
 import { analysis, competitor, domain, mention, prompt, team, theme } from './records.js'
 

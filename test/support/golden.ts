@@ -149,7 +149,7 @@ function unwrap(schema: z.ZodType): z.ZodType {
  * keys are not in the order of its schema's shape (the documented order: an optional key, when
  * present, at its place; a key the shape lacks is out of order), as readable paths.
  * @example
- * payloadProblems(endpointById('prompts').payload, payload) // [] or ['$.data.items[0]: id,text != ...']
+ * payloadProblems(endpointById('prompt-series').payload, payload) // [] or ['$.data.items[0]: id,text != ...']
  */
 export function payloadProblems(schema: z.ZodType, value: unknown): string[] {
   const parsed = schema.safeParse(value)

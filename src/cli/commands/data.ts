@@ -6,7 +6,7 @@ import { parse, required } from '../args.js'
 import { UsageError } from '../errors.js'
 import { computeWithFlags, endpointFlags } from '../flags.js'
 import { createProgress } from '../progress.js'
-import { COMPUTABLE } from '../synopsis.js'
+import { COMPUTABLE, computableByName } from '../synopsis.js'
 
 export async function ingestCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parse<{ db?: string }>(argv, { db: { type: 'string' } })
@@ -63,7 +63,7 @@ export async function computeCommand(argv: string[]): Promise<number> {
     for (const flag of endpointFlags(endpoint).keys()) known.add(flag)
   const options = Object.fromEntries([...known, 'db'].map((flag) => [flag, { type: 'string' as const }]))
   const { values, positionals } = parse<Record<string, string | undefined>>(argv, options)
-  const endpoint = COMPUTABLE.get(positionals[0] ?? '')
+  const endpoint = computableByName(positionals[0] ?? '')
   if (endpoint === undefined || positionals.length > 1) {
     throw new UsageError(`compute needs one of ${[...COMPUTABLE.keys()].join(', ')}`)
   }

@@ -100,7 +100,10 @@ async function printExample(engine: Engine, db: string): Promise<void> {
     Record<string, string | number> & { endpoint: string }
   >
   for (const { endpoint: id, ...query } of queries) {
-    const endpoint = rows().find((row) => row.id === id && row.cli !== undefined)
+    // The worked example names its reports by their earlier names too (docs/API.md, "Deprecated names").
+    const endpoint = rows().find(
+      (row) => (row.id === id || row.cliAliases?.includes(id)) && row.cli !== undefined,
+    )
     if (endpoint === undefined) throw new Error(`worked example: no compute subcommand for ${id}`)
     const flags: Record<string, string> = {}
     for (const [flag, param] of endpointFlags(endpoint)) {

@@ -166,7 +166,7 @@ const sectionMethod = <S extends ReportSection>(section: S) => methodOf(REPORT_R
 
 async function resolveDomains(engine: ReportSource, wanted: string[] | 'all'): Promise<DomainInfo[]> {
   if (wanted === 'all') {
-    const all = (await engine[methodOf('domains')]()).data.items
+    const all = (await engine[methodOf('domain-list')]()).data.items
     if (all.length === 0) throw new Error('the database has no domains')
     return (await Promise.all(all.map((d) => engine.getDomain(d.id)))).filter((d) => d !== null)
   }

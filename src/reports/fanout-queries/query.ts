@@ -7,18 +7,18 @@
  * its queries was emitted; its queries by count descending then UTF-16 order, the prompts by the sum
  * of their counts descending then id.
  */
-import { fanoutQueriesParamsSchema } from '../schemas/params.js'
-import { byDayRange, fanoutRows, readByDay, TEXTS, type FanoutRows } from '../tables/cited-index.js'
-import {
-  type FanoutPromptItem,
-  type FanoutQueriesParams,
-  type FanoutQueriesPayload,
-  type FanoutQueryItem,
-} from '../types.js'
-import { compareText } from '../foundation/compare.js'
-import { parseRequest, type QueryContext } from './context.js'
-import { channelNames, comboMask, resolveModelFilter, type ModelFilter } from './model-filter.js'
-import { segmentFrom, segmentTo, type DayWindow } from '../foundation/window.js'
+import { byDayRange, fanoutRows, readByDay, TEXTS, type FanoutRows } from '../../tables/cited-index.js'
+import { compareText } from '../../foundation/compare.js'
+import { parseRequest, type QueryContext } from '../../queries/context.js'
+import { channelNames, comboMask, resolveModelFilter, type ModelFilter } from '../../queries/model-filter.js'
+import { segmentFrom, segmentTo, type DayWindow } from '../../foundation/window.js'
+import { fanoutQueriesParamsSchema } from './contract.js'
+import type {
+  FanoutPromptItem,
+  FanoutQueriesParams,
+  FanoutQueriesPayload,
+  FanoutQueryItem,
+} from './contract.js'
 
 /**
  * Adds to each (prompt, query) pair its analyses in the window and the bits of their channels (bit

@@ -11,38 +11,19 @@
  * several URLs of a host.
  */
 import type { Catalog, DomainRow } from '../catalog.js'
-import { citationsParamsSchema } from '../schemas/params.js'
+import { citationListParamsSchema } from '../schemas/params.js'
 import { isSiteOrSubdomain, siteHost } from '../schemas/records.js'
 import type { Derived } from '../tables/aggregates.js'
-import {
-  citedHostRows,
-  citedUrlRows,
-  readByDay,
-  sumByDay,
-  TEXTS,
-  urlHosts,
-  type CitedUrlRows,
-  type Combos,
-  type SmallInts,
-} from '../tables/cited-index.js'
-import {
-  type Channel,
-  type CitationItem,
-  type CitationsParams,
-  type CitationsPayload,
-  type CitedDomainItem,
-  type CitedDomainsParams,
-  type CitedDomainsPayload,
-} from '../types.js'
+import { readByDay, sumByDay, type CitedUrlRows, type Combos, type SmallInts } from '../tables/cited-index.js'
+import type { Channel, CitationListParams } from '../types.js'
 import { compareText } from '../foundation/compare.js'
 import { parseRequest, type QueryContext } from './context.js'
-import { popcount32 } from './prompt-masks.js'
-import { channelNames, comboMask, resolveModelFilter } from './model-filter.js'
-import { DAY_MS, rowRange, segmentFrom, segmentTo, type DayWindow } from '../foundation/window.js'
+import { channelNames, resolveModelFilter } from './model-filter.js'
+import { DAY_MS, segmentFrom, segmentTo, type DayWindow } from '../foundation/window.js'
 
 /** The request resolved: parameters, domain, window, model filter (null: an unseen raw id), envelope. */
-async function citationScope(ctx: QueryContext, params: CitationsParams) {
-  const { p, scope } = parseRequest(ctx, citationsParamsSchema, params)
+export async function citationScope(ctx: QueryContext, params: CitationListParams) {
+  const { p, scope } = parseRequest(ctx, citationListParamsSchema, params)
   const envelope = {
     domain_id: scope.domain.id,
     ...scope.echo,
@@ -59,7 +40,7 @@ async function citationScope(ctx: QueryContext, params: CitationsParams) {
  * from each URL's running sum when all pass and the window holds many rows per URL, else from the
  * window's rows by day (see `readByDay`).
  */
-function urlFrequencies(rows: CitedUrlRows, w: DayWindow, mask: Uint8Array | null, n: number) {
+export function urlFrequencies(rows: CitedUrlRows, w: DayWindow, mask: Uint8Array | null, n: number) {
   const freq = new Float64Array(n)
   const urls = Math.min(n, rows.urlStart.length - 1)
   if (readByDay(rows.byDay, w, mask !== null, urls)) {
@@ -84,7 +65,7 @@ function urlFrequencies(rows: CitedUrlRows, w: DayWindow, mask: Uint8Array | nul
 }
 
 /** `null` when every combo passes (the loops then skip the test). */
-function maskOrNull(mask: Uint8Array): Uint8Array | null {
+export function maskOrNull(mask: Uint8Array): Uint8Array | null {
   return mask.every((m) => m === 1) ? null : mask
 }
 
@@ -92,7 +73,11 @@ function maskOrNull(mask: Uint8Array): Uint8Array | null {
  * The first `k` of the candidates (indexes with a positive `value`) by value descending, then
  * rank ascending, in that order; and how many candidates there were.
  */
-function topByValue(value: Float64Array, rank: Int32Array, k: number): { top: number[]; total: number } {
+export function topByValue(
+  value: Float64Array,
+  rank: Int32Array,
+  k: number,
+): { top: number[]; total: number } {
   const better = (a: number, b: number) =>
     value[a]! > value[b]! || (value[a] === value[b] && rank[a]! < rank[b]!)
   // A heap of the best k so far, its worst at the root; most candidates lose to the root on
@@ -131,7 +116,7 @@ function topByValue(value: Float64Array, rank: Int32Array, k: number): { top: nu
 }
 
 /** The brand (the domain's website or a subdomain of it) and competitor (smallest id first) of a host. */
-function hostOwners(
+export function hostOwners(
   domain: DomainRow,
 ): (host: string) => { is_brand: boolean; competitor_id: string | null } {
   const competitors = domain.competitors
@@ -146,7 +131,7 @@ function hostOwners(
 }
 
 /** The sorted channel names and raw model ids of a set of combos (bits over combo indexes). */
-function channelsAndModels(
+export function channelsAndModels(
   bits: Uint32Array,
   at: number,
   combos: Combos,
@@ -163,14 +148,14 @@ function channelsAndModels(
 }
 
 /** ISO 8601 UTC with milliseconds. */
-const iso = (ms: number): string => new Date(ms).toISOString()
+export const iso = (ms: number): string => new Date(ms).toISOString()
 
 /**
  * The text of the latest entry with a title (or page type) among rows [from, to) of one URL
  * (sorted by day) whose combo passes: read from the last day back, the greatest (offset, tie) of
  * the last day that has one; -1 when none.
  */
-function latestText(
+export function latestText(
   rows: CitedUrlRows,
   from: number,
   to: number,
@@ -227,7 +212,7 @@ class UrlDetails {
 }
 
 /** The details of the URLs `top` (slot s: top[s]) over their rows in the window whose combo passes. */
-function urlDetails(
+export function urlDetails(
   rows: CitedUrlRows,
   w: DayWindow,
   mask: Uint8Array | null,
@@ -247,7 +232,7 @@ function urlDetails(
 }
 
 /** Adds rows [from, to) whose combo passes to slot `s` of the details. */
-function gatherUrlDetails(
+export function gatherUrlDetails(
   d: UrlDetails,
   s: number,
   rows: CitedUrlRows,
@@ -274,106 +259,6 @@ function gatherUrlDetails(
 }
 
 /** What a report of the domain's structures needs, read (or taken from the store) at once. */
-function derivedOf(ctx: QueryContext, domain: DomainRow) {
+export function derivedOf(ctx: QueryContext, domain: DomainRow) {
   return <T>(d: Derived<T>) => ctx.aggregates.derived(d, domain.key)
-}
-
-/**
- * GET /citations: one item per distinct cited URL of the window's filtered analyses, by frequency
- * descending then URL; the first `limit`, and `total` before the cap.
- */
-export async function computeCitations(
-  ctx: QueryContext,
-  params: CitationsParams,
-): Promise<CitationsPayload> {
-  const { p, domain, window, filter, envelope } = await citationScope(ctx, params)
-  if (filter === null) return { data: { items: [], total: 0 }, ...envelope }
-  const get = derivedOf(ctx, domain)
-  const [urls, hosts, urlHost, titles, pageTypes, rows] = await Promise.all([
-    get(TEXTS.urls),
-    get(TEXTS.hosts),
-    get(urlHosts),
-    get(TEXTS.titles),
-    get(TEXTS.pageTypes),
-    get(citedUrlRows),
-  ])
-  const mask = maskOrNull(comboMask(rows.combos, filter))
-  const freq = urlFrequencies(rows, window, mask, urls.text.length)
-  const { top, total } = topByValue(freq, urls.rank, p.limit)
-  const d = urlDetails(rows, window, mask, top, domain.prompts.length)
-  const owners = hostOwners(domain)
-  const items = top.map((u, s): CitationItem => {
-    const host = urlHost[u]! < 0 ? '' : hosts.text[urlHost[u]!]!
-    let prompts = 0
-    for (let w = 0; w < d.pw; w++) prompts += popcount32(d.prompts[s * d.pw + w]!)
-    const { channels, models } = channelsAndModels(d.combos, s * d.cw, rows.combos, ctx.catalog)
-    return {
-      url: urls.text[u]!,
-      domain: host,
-      title: d.title[s]! < 0 ? null : titles.text[d.title[s]!]!,
-      page_type: d.pageType[s]! < 0 ? null : pageTypes.text[d.pageType[s]!]!,
-      frequency: freq[u]!,
-      responses: d.responses[s]!,
-      prompt_count: prompts,
-      brand_mentions: d.brand[s]!,
-      channels,
-      models,
-      ...owners(host),
-      first_seen: iso(d.firstSeen[s]!),
-      last_seen: iso(d.lastSeen[s]!),
-    }
-  })
-  return { data: { items, total }, ...envelope }
-}
-
-/**
- * GET /cited-domains: one item per cited host of the window's filtered analyses, by frequency
- * descending then host; the first `limit`, and `total` before the cap.
- */
-export async function computeCitedDomains(
-  ctx: QueryContext,
-  params: CitedDomainsParams,
-): Promise<CitedDomainsPayload> {
-  const { p, domain, window, filter, envelope } = await citationScope(ctx, params)
-  if (filter === null) return { data: { items: [], total: 0 }, ...envelope }
-  const get = derivedOf(ctx, domain)
-  const [hosts, urlHost, rows, hostRows] = await Promise.all([
-    get(TEXTS.hosts),
-    get(urlHosts),
-    get(citedUrlRows),
-    get(citedHostRows),
-  ])
-  const urlMask = maskOrNull(comboMask(rows.combos, filter))
-  const urlFreq = urlFrequencies(rows, window, urlMask, urlHost.length)
-  const nHosts = hosts.text.length
-  const freq = new Float64Array(nHosts)
-  const urls = new Float64Array(nHosts)
-  let all = 0
-  urlFreq.forEach((f, u) => {
-    if (f === 0) return
-    const h = urlHost[u]!
-    freq[h]! += f
-    urls[h]! += 1
-    all += f
-  })
-  const { top, total } = topByValue(freq, hosts.rank, p.limit)
-  const slotOf = new Int32Array(nHosts).fill(-1)
-  top.forEach((h, s) => (slotOf[h] = s))
-  const responses = new Float64Array(top.length)
-  const hostMask = comboMask(hostRows.combos, filter)
-  const [hFrom, hTo] = rowRange(hostRows.day, window)
-  for (let i = hFrom; i < hTo; i++) {
-    const s = slotOf[hostRows.host[i]!]!
-    if (s >= 0 && hostMask[hostRows.combo[i]!] === 1) responses[s]! += hostRows.analyses[i]!
-  }
-  const owners = hostOwners(domain)
-  const items = top.map((h, s): CitedDomainItem => ({
-    domain: hosts.text[h]!,
-    frequency: freq[h]!,
-    responses: responses[s]!,
-    urls: urls[h]!,
-    share: (freq[h]! * 100) / all,
-    ...owners(hosts.text[h]!),
-  }))
-  return { data: { items, total }, ...envelope }
 }

@@ -8,12 +8,12 @@
  * positive and negative percentages, and the sum of their occurrences. A date where no
  * non-archived theme occurred has no datapoint.
  */
-import { sentimentSeriesParamsSchema } from '../schemas/params.js'
-import type { SentimentSeriesParams, SentimentSeriesPayload, SentimentSeriesPoint } from '../types.js'
-import { parseRequest, type QueryContext } from './context.js'
-import { passes, resolveModelFilter } from './model-filter.js'
-import { percentOneDecimal } from './sentiment.js'
-import { formatDay, rowRange } from '../foundation/window.js'
+import { parseRequest, type QueryContext } from '../../queries/context.js'
+import { passes, resolveModelFilter } from '../../queries/model-filter.js'
+import { percentOneDecimal } from '../../queries/sentiment.js'
+import { formatDay, rowRange } from '../../foundation/window.js'
+import { sentimentSeriesParamsSchema } from './contract.js'
+import type { SentimentSeriesParams, SentimentSeriesPayload, SentimentSeriesPoint } from './contract.js'
 
 export async function computeSentimentSeries(
   ctx: QueryContext,

@@ -8,15 +8,16 @@
  * sums and counts) and agg_entity_prompts (the prompts mentioning each entity, as bitmasks, for
  * `total_queries`, prompt-masks.ts). Entity 0 is the brand, entity i the domain's competitor of index i.
  */
-import { competitorSeriesParamsSchema } from '../schemas/params.js'
-import type { AggregateRows } from '../tables/aggregates.js'
-import type { CompetitorEntry, CompetitorSeriesParams, CompetitorSeriesPayload } from '../types.js'
-import { compareText } from '../foundation/compare.js'
-import { parseRequest, type QueryContext } from './context.js'
-import { ExactSum, addFixed, fixedMean } from './exact-mean.js'
-import { passes, resolveModelFilter, type ModelFilter } from './model-filter.js'
-import { distinctPrompts } from './prompt-masks.js'
-import { bucketPositions, formatDay, rowRange, type DayWindow } from '../foundation/window.js'
+import type { AggregateRows } from '../../tables/aggregates.js'
+import { datesWithAnalyses } from '../../queries/analysis-dates.js'
+import { compareText } from '../../foundation/compare.js'
+import { parseRequest, type QueryContext } from '../../queries/context.js'
+import { ExactSum, addFixed, fixedMean } from '../../queries/exact-mean.js'
+import { passes, resolveModelFilter, type ModelFilter } from '../../queries/model-filter.js'
+import { distinctPrompts } from '../../queries/prompt-masks.js'
+import { bucketPositions, formatDay, rowRange, type DayWindow } from '../../foundation/window.js'
+import { competitorSeriesParamsSchema } from './contract.js'
+import type { CompetitorEntry, CompetitorSeriesParams, CompetitorSeriesPayload } from './contract.js'
 
 export async function computeCompetitorSeries(
   ctx: QueryContext,
@@ -98,37 +99,6 @@ export async function computeCompetitorSeries(
     (a, b) => b.avg_visibility - a.avg_visibility || compareText(a.name, b.name) || compareText(a.id, b.id),
   )
   return { data: { items: [entry(0), ...rows] }, ...envelope }
-}
-
-/**
- * The window's buckets (`buckets`: `bucketStarts` of the window; by day when absent) with at least
- * one analysis passing the filter, ascending by the day that names them, and those analyses.
- */
-export function datesWithAnalyses(
-  t: AggregateRows<'agg_channel_day'>,
-  w: DayWindow,
-  f: ModelFilter,
-  buckets?: Int32Array,
-): { day: number[]; analyses: number[] } {
-  const out = { day: [] as number[], analyses: [] as number[] }
-  const [from, to] = rowRange(t.day, w)
-  const bucketOf = (i: number) => (buckets === undefined ? t.day[i]! : buckets[t.day[i]! - w.startDay]!)
-  for (let i = from; i < to;) {
-    const d = bucketOf(i)
-    let sum = 0
-    let seen = false
-    for (; i < to && bucketOf(i) === d; i++) {
-      if (passes(f, t.channel[i]!)) {
-        sum += t.analyses[i]!
-        seen = true
-      }
-    }
-    if (seen) {
-      out.day.push(d)
-      out.analyses.push(sum)
-    }
-  }
-  return out
 }
 
 /**

@@ -9,24 +9,16 @@
  * rows of agg_entity_day per channel. Entity 0 is the brand, entity i the domain's competitor of
  * index i.
  */
-import type { DomainRow } from '../catalog.js'
-import { brandReportParamsSchema, modelLeaderboardParamsSchema } from '../schemas/params.js'
-import type {
-  BrandRankingItem,
-  BrandRankingsParams,
-  BrandRankingsPayload,
-  LeaderboardItem,
-  ModelLeaderboardParams,
-  ModelLeaderboardPayload,
-} from '../types.js'
-import { CHANNELS } from '../foundation/vocabulary.js'
-import { compareText } from '../foundation/compare.js'
-import { parseRequest, type QueryContext } from './context.js'
-import { ExactSum } from './exact-mean.js'
-import { passes, rowsForModel, type FilteredRows } from './model-filter.js'
-import { entityPromptSums } from './entity-prompt-sums.js'
-import { distinctPrompts } from './prompt-masks.js'
-import { rowRange, type DayWindow } from '../foundation/window.js'
+import type { DomainRow } from '../../catalog.js'
+import { compareText } from '../../foundation/compare.js'
+import { parseRequest, type QueryContext } from '../../queries/context.js'
+import { ExactSum } from '../../queries/exact-mean.js'
+import { passes, rowsForModel, type FilteredRows } from '../../queries/model-filter.js'
+import { entityPromptSums } from '../../queries/entity-prompt-sums.js'
+import { distinctPrompts } from '../../queries/prompt-masks.js'
+import { rowRange, type DayWindow } from '../../foundation/window.js'
+import { brandReportParamsSchema } from './contract.js'
+import type { BrandRankingItem, BrandRankingsParams, BrandRankingsPayload } from './contract.js'
 
 /** An entity's numbers over the window, before they are shaped into a row. */
 interface EntityTotals {
@@ -124,46 +116,4 @@ async function entityTotals(
     if (positioned > 0) out.avgPosition[e] = means.mean()
   }
   return out
-}
-
-export async function computeModelLeaderboard(
-  ctx: QueryContext,
-  params: ModelLeaderboardParams,
-): Promise<ModelLeaderboardPayload> {
-  const { scope } = parseRequest(ctx, modelLeaderboardParamsSchema, params)
-  const { domain, window, generatedAt } = scope
-  const [channelDay, entityDay] = await Promise.all([
-    ctx.aggregates.rows('agg_channel_day', domain.key),
-    ctx.aggregates.rows('agg_entity_day', domain.key),
-  ])
-  // Per channel (its number as stored: index in CHANNELS + 1).
-  const size = CHANNELS.length + 1
-  const analyses = new Float64Array(size)
-  const mentions = new Float64Array(size)
-  const posSum = new Float64Array(size)
-  const posCnt = new Float64Array(size)
-  let [from, to] = rowRange(channelDay.day, window)
-  for (let i = from; i < to; i++) analyses[channelDay.channel[i]!]! += channelDay.analyses[i]!
-  ;[from, to] = rowRange(entityDay.day, window)
-  for (let i = from; i < to; i++) {
-    if (entityDay.entity_idx[i]! !== 0) continue
-    const c = entityDay.channel[i]!
-    mentions[c]! += entityDay.mentions[i]!
-    posSum[c]! += entityDay.pos_sum[i]!
-    posCnt[c]! += entityDay.pos_cnt[i]!
-  }
-  const items: LeaderboardItem[] = []
-  CHANNELS.forEach((model, i) => {
-    const c = i + 1
-    if (analyses[c]! === 0) return
-    items.push({
-      model,
-      visibility: (mentions[c]! * 100) / analyses[c]!,
-      avg_position: posCnt[c]! === 0 ? null : posSum[c]! / posCnt[c]!,
-      mentions: mentions[c]!,
-      responses: analyses[c]!,
-    })
-  })
-  items.sort((a, b) => b.visibility - a.visibility || compareText(a.model, b.model))
-  return { data: { items }, domain_id: domain.id, ...scope.echo, generated_at: generatedAt }
 }

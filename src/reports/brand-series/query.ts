@@ -8,12 +8,13 @@
  * citability: brand citation entries, all citation entries). A raw model id reads the same tables
  * computed for that model (rowsForModel).
  */
-import { brandSeriesParamsSchema } from '../schemas/params.js'
-import type { BrandMetric, BrandSeriesParams, BrandSeriesPayload, ValuePoint } from '../types.js'
-import { datesWithAnalyses } from './competitor-series.js'
-import { parseRequest, type QueryContext, type ReportScope } from './context.js'
-import { passes, rowsForModel, type FilteredRows } from './model-filter.js'
-import { bucketPositions, formatDay, rowRange } from '../foundation/window.js'
+import type { BrandMetric } from '../../types.js'
+import { datesWithAnalyses } from '../../queries/analysis-dates.js'
+import { parseRequest, type QueryContext, type ReportScope } from '../../queries/context.js'
+import { passes, rowsForModel, type FilteredRows } from '../../queries/model-filter.js'
+import { bucketPositions, formatDay, rowRange } from '../../foundation/window.js'
+import { brandSeriesParamsSchema } from './contract.js'
+import type { BrandSeriesParams, BrandSeriesPayload, ValuePoint } from './contract.js'
 
 export async function computeBrandSeries(
   ctx: QueryContext,

@@ -6,13 +6,13 @@
  * sql/ingest/fill_agg_prompt_day.sql) for the window, ranks the prompts and shapes one series per
  * ranked prompt.
  */
-import type { PromptRow } from '../catalog.js'
-import { promptSeriesParamsSchema } from '../schemas/params.js'
-import type { AggregateRows } from '../tables/aggregates.js'
-import type { PromptEntry, PromptSeriesParams, PromptSeriesPayload } from '../types.js'
-import { compareText } from '../foundation/compare.js'
-import { parseRequest, type QueryContext } from './context.js'
-import { formatDay, rowRange } from '../foundation/window.js'
+import type { PromptRow } from '../../catalog.js'
+import type { AggregateRows } from '../../tables/aggregates.js'
+import { compareText } from '../../foundation/compare.js'
+import { parseRequest, type QueryContext } from '../../queries/context.js'
+import { formatDay, rowRange } from '../../foundation/window.js'
+import { promptSeriesParamsSchema } from './contract.js'
+import type { PromptEntry, PromptSeriesParams, PromptSeriesPayload } from './contract.js'
 
 export async function computePromptSeries(
   ctx: QueryContext,

@@ -1,0 +1,73 @@
+/**
+ * @module An engine's ingest calls (docs/API.md, "Ingest"): feed the records, stage them, then
+ * COMMIT while reports are held off and drop the aggregates the call made stale.
+ */
+import { existsSync, statSync } from 'node:fs'
+import { ReadOnlyError } from '../errors.js'
+import { IngestCall } from '../ingest/call.js'
+import { arrowToFlatRows, feedFlat, feedNdjsonPath, feedRecords } from '../ingest/sources.js'
+import type { ArrowTables, IngestFileOptions, IngestResult, RecordSource } from '../types.js'
+import { readExportDir, type EngineInternals, type OpenInternals } from './operations.js'
+
+/**
+ * The ingest calls of one engine: one at a time (the engine's write lock), each one transaction.
+ * @example
+ * const ingest = new EngineIngest(internals, openInternals, nextAnalysisKey, (ids) => keys.forgetTeams(ids))
+ * await ingest.records([{ type: 'team', ... }])
+ */
+export class EngineIngest {
+  constructor(
+    private readonly e: EngineInternals,
+    private readonly open: OpenInternals,
+    /** The analysis key the next stored analysis gets. */
+    private nextAnalysisKey: number,
+    /** Called with the teams a call deleted (their cached keys' teams are dropped). */
+    private readonly forgetTeams: (ids: string[]) => void,
+  ) {}
+
+  async records(records: RecordSource): Promise<IngestResult> {
+    return this.#run((call) => feedRecords(call, records))
+  }
+
+  async arrow(tables: ArrowTables): Promise<IngestResult> {
+    const rows = arrowToFlatRows(tables)
+    return this.#run(async (call) => feedFlat(call, rows))
+  }
+
+  /** An NDJSON file, or a directory written by `exportParquet`. */
+  async file(path: string, options: IngestFileOptions = {}): Promise<IngestResult> {
+    if (typeof path === 'string' && existsSync(path) && statSync(path).isDirectory()) {
+      this.e.check()
+      if (this.e.readOnly) throw new ReadOnlyError('ingest')
+      const rows = await readExportDir(this.e, this.open, path)
+      return this.#run(async (call) => feedFlat(call, rows))
+    }
+    return this.#run((call) => feedNdjsonPath(call, path, options.onProgress))
+  }
+
+  /** One ingest call: feed, stage, then COMMIT while reports are held off, and drop stale aggregates. */
+  async #run(feed: (call: IngestCall) => Promise<void>): Promise<IngestResult> {
+    const e = this.e
+    e.check()
+    if (e.readOnly) throw new ReadOnlyError('ingest')
+    return e.exclusive(async () => {
+      e.check()
+      const call = await IngestCall.begin(e.write, e.catalog)
+      try {
+        await feed(call)
+        const staged = await call.stage(this.nextAnalysisKey)
+        await e.commit(staged.catalog, () => {
+          staged.applyToCatalog()
+          e.aggregates.invalidate(staged.deletedFrom)
+          e.aggregates.refresh(staged.changedDays)
+          this.forgetTeams(staged.deletedTeams)
+        })
+        this.nextAnalysisKey = staged.nextAnalysisKey
+        return staged.result
+      } catch (err) {
+        call.abandon()
+        return e.rollback(err, 'ingest')
+      }
+    })
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * @module What an engine is built from: the database opened with the engine's options (file or
+ * memory, serving mode, connections, memory limit), its catalog, the next analysis key and the
+ * active API keys. The facade (src/engine.ts) builds itself from these parts.
+ */
+import { existsSync, statSync } from 'node:fs'
+import { Catalog } from '../catalog.js'
+import { DEFAULT_MEMORY_LIMIT_MB, openDatabase, type Database } from '../db/database.js'
+import { ValidationError } from '../errors.js'
+import { loadActiveApiKeys, type StoredApiKey } from '../keys.js'
+import type { OpenEngineOptions } from '../types.js'
+
+/** An opened database and the state an engine starts from. */
+export interface EngineParts {
+  db: Database
+  catalog: Catalog
+  nextAnalysisKey: number
+  readOnly: boolean
+  hardened: boolean
+  aggregates: { retain: boolean; maxRows: number }
+  activeKeys: StoredApiKey[]
+}
+
+/**
+ * Opens the database of `options` and reads its state; the database is closed again on failure.
+ * @example
+ * const parts = await openEngineParts({ path: 'data/visibility.duckdb' })
+ */
+export async function openEngineParts(options: OpenEngineOptions): Promise<EngineParts> {
+  const readOnly = options.readOnly ?? false
+  const hardened = options.hardened ?? false
+  const db = await openDatabase({
+    path: options.path ?? ':memory:',
+    readOnly,
+    hardened,
+    readConnections: options.readConnections ?? 2,
+    memoryLimitMB: options.memoryLimitMB ?? DEFAULT_MEMORY_LIMIT_MB,
+    ...(options.tempDirectory === undefined ? {} : { tempDirectory: options.tempDirectory }),
+  })
+  try {
+    const catalog = await Catalog.load(db.write)
+    const next = await db.write.runAndReadAll(
+      'SELECT coalesce(max(analysis_key) + 1, 0)::DOUBLE FROM analyses',
+    )
+    return {
+      db,
+      catalog,
+      nextAnalysisKey: next.getRows()[0]![0] as number,
+      readOnly,
+      hardened,
+      aggregates: {
+        retain: options.aggregateCache !== false,
+        maxRows: options.aggregateCacheRows ?? 5_000_000,
+      },
+      activeKeys: await loadActiveApiKeys(db.write),
+    }
+  } catch (e) {
+    db.close()
+    throw e
+  }
+}
+
+/**
+ * Refuses a `parquet` option that is not a directory (an export written by `exportParquet`).
+ * @example
+ * checkParquetDir('exports/2026-11-20') // throws a ValidationError naming `parquet` when missing
+ */
+export function checkParquetDir(parquet: string): void {
+  if (!existsSync(parquet) || !statSync(parquet).isDirectory()) {
+    throw new ValidationError([
+      { path: 'parquet', message: `parquet must be a directory written by exportParquet: ${parquet}` },
+    ])
+  }
+}
