@@ -70,7 +70,7 @@ export async function computeCommand(argv: string[]): Promise<number> {
   const own = endpointFlags(endpoint)
   for (const flag of known) {
     if (values[flag] !== undefined && flag !== nowParam.flag && !own.has(flag)) {
-      throw new UsageError(`--${flag} does not apply to ${endpoint.cli}`)
+      throw new UsageError(`--${flag} does not apply to ${positionals[0]}`)
     }
   }
   const engine = await openDatabase({ path: required('db', values.db), readOnly: true })

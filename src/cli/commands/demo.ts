@@ -91,6 +91,14 @@ export function describeSeed(seed: SeedResult): string[] {
   return seed.domains.map((d) => `  ${d.brand.padEnd(width)}  ${d.id}  team ${d.teamName} (${d.plan} plan)`)
 }
 
+/** The worked example's report names: the row ids before this release. */
+const EARLIER_IDS: Readonly<Record<string, string>> = {
+  prompts: 'prompt-series',
+  competitors: 'competitor-series',
+  overview: 'sentiment-overview',
+  themes: 'sentiment-themes',
+}
+
 async function printExample(engine: Engine, db: string): Promise<void> {
   const r = await engine.ingestFile(exampleFile('data.ndjson'))
   process.stdout.write(
@@ -100,9 +108,9 @@ async function printExample(engine: Engine, db: string): Promise<void> {
     Record<string, string | number> & { endpoint: string }
   >
   for (const { endpoint: id, ...query } of queries) {
-    // The worked example names its reports by their earlier names too (docs/API.md, "Deprecated names").
+    // The worked example names its reports by their earlier row ids (docs/API.md, "Deprecated names").
     const endpoint = rows().find(
-      (row) => (row.id === id || row.cliAliases?.includes(id)) && row.cli !== undefined,
+      (row) => (row.id === id || row.id === EARLIER_IDS[id]) && row.cli !== undefined,
     )
     if (endpoint === undefined) throw new Error(`worked example: no compute subcommand for ${id}`)
     const flags: Record<string, string> = {}
