@@ -62,7 +62,7 @@ export const REPORTS = {
 
 /** The engine method of each report: its computation without the context. */
 export type ReportMethodsOf<R> = {
-  [K in keyof R]: R[K] extends (ctx: QueryContext, ...params: infer A) => infer T
+  -readonly [K in keyof R]: R[K] extends (ctx: QueryContext, ...params: infer A) => infer T
     ? (...params: A) => T
     : never
 }
