@@ -3,11 +3,14 @@
  * store with the engine of a given tree (this one, or a peer such as the previous main, built:
  * `<tree>/dist/src/index.js` and `<tree>/dist/src/http/index.js`), starts its HTTP service on
  * 127.0.0.1 (a free port) with a fixed clock, prints one JSON line `{ url }`, then answers the
- * parent's IPC messages: `cpu` (this process's CPU time so far, Node and DuckDB threads together)
- * and `close` (graceful shutdown, then exit). Run it with `--cpu-prof` to profile the serving path.
+ * parent's IPC messages: `cpu` (this process's CPU time so far, Node and DuckDB threads together),
+ * `profile-start` and `profile-stop` (a V8 CPU profile of what runs between the two, written to the
+ * file the stop names) and `close` (graceful shutdown, then exit).
  *
  *   node dist/bench/lib/serve-server.js '{"tree":"/work/main","store":"/tmp/s.duckdb","server":{...}}'
  */
+import { writeFileSync } from 'node:fs'
+import { Session } from 'node:inspector/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { Engine, OpenEngineOptions } from '../../src/types.js'
@@ -48,8 +51,22 @@ const server = await startServer({
   ...options.server,
 })
 const cpuAtStart = process.cpuUsage()
+const inspector = new Session()
 process.on('message', (message: unknown) => {
-  if (message === 'cpu') {
+  if (message === 'profile-start') {
+    inspector.connect()
+    void inspector
+      .post('Profiler.enable')
+      .then(() => inspector.post('Profiler.start'))
+      .then(() => process.send?.({ profiling: true }))
+  } else if (typeof message === 'object' && message !== null && 'profileStop' in message) {
+    const file = String((message as { profileStop: string }).profileStop)
+    void inspector.post('Profiler.stop').then(({ profile }) => {
+      writeFileSync(file, JSON.stringify(profile))
+      inspector.disconnect()
+      process.send?.({ profiled: file })
+    })
+  } else if (message === 'cpu') {
     const cpu = process.cpuUsage(cpuAtStart)
     process.send?.({ cpuMs: (cpu.user + cpu.system) / 1000 })
   } else if (message === 'close') {

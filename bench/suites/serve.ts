@@ -18,8 +18,9 @@
  * Every figure comes with the server's CPU time per request (Node and DuckDB threads together,
  * less sensitive to a shared machine than requests/s). `--peer-tree=<dir>` runs every phase again
  * against another built tree (the previous main) on a copy of the same store, one tree after the
- * other in the same run. `--cpu-prof` profiles the server of each tree during its phases
- * (bench/out/serve-profile-<tree>/) and summarizes the profile (top self and total frames).
+ * other in the same run. `--cpu-prof` profiles the server of each tree during each timed phase
+ * (bench/out/serve-profile-<tree>/<phase>.cpuprofile) and summarizes the profiles (top self and
+ * total frames, self time by module; bench/lib/cpu-profile.ts).
  *
  * Answers are checked, never only timed: before the load, a sample of random requests is answered
  * by each server and compared to the engine's own payloads for the same parameters (exact text);
@@ -28,7 +29,16 @@
  * every request got a 2xx.
  */
 import { fork, type ChildProcess } from 'node:child_process'
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -120,16 +130,17 @@ interface Server {
   url: string
   child: ChildProcess
   cpuMs(): Promise<number>
+  /** Profiles what the server runs during `during` into `file` (when `file` is set). */
+  profiled<T>(file: string | undefined, during: () => Promise<T>): Promise<T>
   stop(): Promise<void>
 }
 
-async function startServer(tree: Tree, store: string, server: Record<string, unknown>, prof?: string) {
+async function startServer(tree: Tree, store: string, server: Record<string, unknown>) {
   const options: ServeServerOptions = { tree: tree.dir, store, nowMs: NOW_MS, server }
   const script = fileURLToPath(new URL('../lib/serve-server.js', import.meta.url))
   const child = fork(script, [JSON.stringify(options)], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-    execArgv: prof === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', prof],
   })
   const line = await new Promise<string>((done, fail) => {
     createInterface({ input: child.stdout! }).once('line', done)
@@ -144,6 +155,29 @@ async function startServer(tree: Tree, store: string, server: Record<string, unk
         child.once('message', (m) => done((m as { cpuMs: number }).cpuMs))
         child.send('cpu')
       }),
+    profiled: async (file, during) => {
+      if (file === undefined) return during()
+      const reply = (key: string) =>
+        new Promise<void>((done) => {
+          const on = (m: unknown) => {
+            if (typeof m === 'object' && m !== null && key in m) {
+              child.off('message', on)
+              done()
+            }
+          }
+          child.on('message', on)
+        })
+      const started = reply('profiling')
+      child.send('profile-start')
+      await started
+      try {
+        return await during()
+      } finally {
+        const written = reply('profiled')
+        child.send({ profileStop: file })
+        await written
+      }
+    },
     stop: () =>
       new Promise((done) => {
         child.once('exit', () => done())
@@ -364,31 +398,51 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'va-bench-serve-'))
   try {
     // The store: every domain's records except its last HELD_DAYS days, which are POSTed later.
+    // Built once and kept in bench/out/ (its size and seed in meta.json; `--fresh` builds it again).
     const t0 = performance.now()
-    const initialFile = join(dir, 'initial.ndjson')
-    const written = await writeNdjson(initialFile, datasetRecords(spec, { toDay: DAYS - HELD_DAYS }))
-    const batches: string[] = []
-    let body = ''
-    let n = 0
-    for (const r of datasetRecords(spec, { fromDay: DAYS - HELD_DAYS, entities: false })) {
-      body += `${JSON.stringify(r)}\n`
-      if (++n === SIZE.batch) {
-        batches.push(body)
-        body = ''
-        n = 0
-      }
-    }
+    const cacheDir = outPath(`serve-store-${dsName}`)
     const store = join(dir, 'initial.duckdb')
+    const metaPath = join(cacheDir, 'meta.json')
+    const specKey = JSON.stringify({ spec, HELD_DAYS, batch: SIZE.batch })
+    type Meta = { specKey: string; key: string; batches: string[]; initialLines: number }
+    let meta = existsSync(metaPath) ? (JSON.parse(readFileSync(metaPath, 'utf8')) as Meta) : null
+    if (meta?.specKey !== specKey || args.fresh === true) {
+      rmSync(cacheDir, { recursive: true, force: true })
+      mkdirSync(cacheDir, { recursive: true })
+      const initialFile = join(dir, 'initial.ndjson')
+      const written = await writeNdjson(initialFile, datasetRecords(spec, { toDay: DAYS - HELD_DAYS }))
+      const batches: string[] = []
+      let body = ''
+      let n = 0
+      for (const r of datasetRecords(spec, { fromDay: DAYS - HELD_DAYS, entities: false })) {
+        body += `${JSON.stringify(r)}\n`
+        if (++n === SIZE.batch) {
+          batches.push(body)
+          body = ''
+          n = 0
+        }
+      }
+      const building = await openEngine({ path: join(cacheDir, 'store.duckdb') })
+      await building.ingestFile(initialFile)
+      rmSync(initialFile)
+      const ids = (await building.computeDomainList()).data.items.map((d) => d.id)
+      const owners = await Promise.all(ids.map(async (d) => (await building.getDomain(d))!.team_id))
+      const all = [...new Set(owners)]
+      // One key reading every team's domains.
+      const { key } = await building.createApiKey({ teamId: all[0]!, scopeTeamIds: all, name: 'bench' })
+      await building.close()
+      meta = { specKey, key, batches, initialLines: written.lines }
+      writeFileSync(metaPath, JSON.stringify(meta))
+    } else log('store: reused from', cacheDir)
+    copyFileSync(join(cacheDir, 'store.duckdb'), store)
+    const { key, batches } = meta
     const engine = await openEngine({ path: store })
-    const stored = await engine.ingestFile(initialFile)
-    rmSync(initialFile)
+    const stored = { analyses: Number((await engine.stats()).analyses) }
     out.setup.storeMs = performance.now() - t0
     const domains = (await engine.computeDomainList()).data.items.map((d) => d.id)
     const teams = [
       ...new Set(await Promise.all(domains.map(async (d) => (await engine.getDomain(d))!.team_id))),
     ]
-    // One key reading every team's domains.
-    const { key } = await engine.createApiKey({ teamId: teams[0]!, scopeTeamIds: teams, name: 'bench' })
     const headers = { authorization: `Bearer ${key}` }
     const rand = new Rng(26)
     const sample = Array.from({ length: SIZE.sample }, () => randomAsk(rand, domains))
@@ -399,7 +453,7 @@ async function main(): Promise<void> {
       domains: domains.length,
       analyses: stored.analyses + batches.length * SIZE.batch,
       initialAnalyses: stored.analyses,
-      initialLines: written.lines,
+      initialLines: meta.initialLines,
       ingestBatches: batches.length,
       batchAnalyses: SIZE.batch,
       connections: CONNECTIONS,
@@ -412,18 +466,18 @@ async function main(): Promise<void> {
       const copy = join(dir, `serve-${trees.indexOf(tree)}.duckdb`)
       copyFileSync(store, copy)
       const profDir = profile ? outPath(`serve-profile-${trees.indexOf(tree)}`) : undefined
-      if (profDir !== undefined) rmSync(profDir, { recursive: true, force: true })
+      if (profDir !== undefined) {
+        rmSync(profDir, { recursive: true, force: true })
+        mkdirSync(profDir, { recursive: true })
+      }
+      const prof = (phase: string) =>
+        profDir === undefined ? undefined : join(profDir, `${phase}.cpuprofile`)
       const fig: Record<string, unknown> = {}
-      const server = await startServer(
-        tree,
-        copy,
-        {
-          adminToken: ADMIN,
-          rateLimit: { limit: 1_000_000_000, windowSeconds: 60 },
-          cacheTtl: { sentimentSeconds: 0, seriesSeconds: 0 },
-        },
-        profDir,
-      )
+      const server = await startServer(tree, copy, {
+        adminToken: ADMIN,
+        rateLimit: { limit: 1_000_000_000, windowSeconds: 60 },
+        cacheTtl: { sentimentSeconds: 0, seriesSeconds: 0 },
+      })
       try {
         const before = await checkSample(server, headers, expectBefore)
         for (const b of before) out.failures.push(`${tree.name}, before the load: ${b}`)
@@ -440,7 +494,7 @@ async function main(): Promise<void> {
           { method: 'GET', setupRequest: (req) => ({ ...req, path: pathOf(randomAsk(loadRand, domains)) }) },
         ]
         log(`${tree.name}: serve (cache off, ${SIZE.seconds} s)`)
-        fig.serve = await load(server, headers, random, SIZE.seconds)
+        fig.serve = await server.profiled(prof('serve'), () => load(server, headers, random, SIZE.seconds))
         log(`${tree.name}: serve with an ingest POST every second`)
         const ingestMs: number[] = []
         const ingestFailures: string[] = []
@@ -468,7 +522,9 @@ async function main(): Promise<void> {
           overallRate: 50,
           duration: SIZE.seconds,
         })
-        fig.serveIngest = await load(server, headers, random, SIZE.seconds)
+        fig.serveIngest = await server.profiled(prof('serve-ingest'), () =>
+          load(server, headers, random, SIZE.seconds),
+        )
         stop = true
         await poster
         const h = await health
@@ -508,12 +564,7 @@ async function main(): Promise<void> {
       }
 
       // Cached answers: a fixed set of report URLs, warmed, then 20 connections round-robin.
-      const cached = await startServer(
-        tree,
-        copy,
-        { rateLimit: { limit: 1_000_000_000, windowSeconds: 60 } },
-        profDir,
-      )
+      const cached = await startServer(tree, copy, { rateLimit: { limit: 1_000_000_000, windowSeconds: 60 } })
       try {
         const urls = domains
           .slice(0, 5)
@@ -526,7 +577,9 @@ async function main(): Promise<void> {
         }
         const plain = urls.map((path) => ({ method: 'GET' as const, path }))
         log(`${tree.name}: cached answers`)
-        fig.cached = await load(cached, headers, plain, SIZE.seconds / 2)
+        fig.cached = await cached.profiled(prof('cached'), () =>
+          load(cached, headers, plain, SIZE.seconds / 2),
+        )
         fig.cachedCompressed = await load(
           cached,
           { ...headers, 'accept-encoding': 'gzip, br' },
