@@ -7,7 +7,7 @@
 import { existsSync, statSync } from 'node:fs'
 import { Catalog } from './catalog.js'
 import { DEFAULT_MEMORY_LIMIT_MB, openDatabase, type Database } from './db/database.js'
-import { Mutex, ReadWriteLock } from './db/lock.js'
+import { CommitGate, Mutex } from './db/lock.js'
 import { sqlText } from './db/sql.js'
 import { EngineClosedError, QueryError, ReadOnlyError, ValidationError, VisibilityError } from './errors.js'
 import { IngestCall } from './ingest/call.js'
@@ -98,7 +98,8 @@ class DuckDBEngine extends DeprecatedEngineAliases implements Engine {
   readonly pool: Database['pool']
   readonly aggregates: AggregateStore
   readonly #writeMutex = new Mutex()
-  readonly #rw = new ReadWriteLock()
+  /** Reports run beside commits and again when one landed meanwhile (src/db/lock.ts). */
+  readonly #gate = new CommitGate()
   readonly #keys: ApiKeys
   /** What src/engine/operations.ts may use of this engine. */
   readonly #internals: EngineInternals
@@ -119,7 +120,7 @@ class DuckDBEngine extends DeprecatedEngineAliases implements Engine {
       write: (fn) => this.#writeMutex.run(() => fn(this.write)),
       read: (fn) => this.pool.use((c) => fn(c.conn)),
     })
-    this.aggregates = new AggregateStore(db.pool, aggregates)
+    this.aggregates = new AggregateStore(this.#gate.loads(db.pool), aggregates)
     const internals = {
       db,
       pool: db.pool,
@@ -127,7 +128,7 @@ class DuckDBEngine extends DeprecatedEngineAliases implements Engine {
       aggregates: this.aggregates,
       check: () => this.#check(),
       exclusive: <T>(fn: () => Promise<T>) => this.#writeMutex.run(fn),
-      reading: <T>(fn: () => Promise<T>) => this.#rw.read(fn),
+      reading: <T>(fn: () => Promise<T>) => this.#gate.exclusiveRead(fn),
       commit: (catalog: Catalog, apply: () => void) =>
         this.#commit(() => {
           this.catalog = catalog
@@ -158,12 +159,12 @@ class DuckDBEngine extends DeprecatedEngineAliases implements Engine {
   }
 
   /**
-   * Runs a report under the read lock, on the catalog and aggregates of one committed state (a
-   * closed engine rejects, never throws synchronously).
+   * Runs a report on the catalog and aggregates of one committed state, beside commits (run again
+   * when one landed meanwhile; a closed engine rejects, never throws synchronously).
    */
   async #report<P, R>(compute: (ctx: QueryContext, params: P) => Promise<R>, params: P): Promise<R> {
     this.#check()
-    return this.#rw.read(() => compute({ catalog: this.catalog, aggregates: this.aggregates }, params))
+    return this.#gate.read(() => compute({ catalog: this.catalog, aggregates: this.aggregates }, params))
   }
 
   async ingest(records: RecordSource): Promise<IngestResult> {
@@ -264,7 +265,7 @@ class DuckDBEngine extends DeprecatedEngineAliases implements Engine {
 
   async stats(): Promise<Record<string, number>> {
     this.#check()
-    return this.#rw.read(() =>
+    return this.#gate.exclusiveRead(() =>
       this.pool.use(async (c) => {
         const row = (await c.conn.runAndReadAll(sqlText('queries/table_counts'))).getRowObjectsJS()[0]!
         return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]))
@@ -306,12 +307,9 @@ class DuckDBEngine extends DeprecatedEngineAliases implements Engine {
     return this.#keys.verify(secret)
   }
 
-  /** COMMITs the write transaction and applies `apply` while reports are held off. */
+  /** COMMITs the write transaction, then applies `apply` to memory; reports go on meanwhile. */
   #commit(apply: () => void): Promise<void> {
-    return this.#rw.write(async () => {
-      await this.write.run('COMMIT')
-      apply()
-    })
+    return this.#gate.commit(async () => void (await this.write.run('COMMIT')), apply)
   }
 
   /** Rolls the write transaction back and rethrows (DuckDB's own errors as a QueryError named `id`). */
@@ -337,7 +335,7 @@ class DuckDBEngine extends DeprecatedEngineAliases implements Engine {
   async close(): Promise<void> {
     if (!this.#open) return
     await this.#writeMutex.run(async () => {
-      await this.#rw.write(async () => {
+      await this.#gate.close(async () => {
         this.#open = false
         this.db.close()
       })
