@@ -21,6 +21,7 @@ import type { ApiKeyInfo } from '../../index.js'
 import type { CacheStatus } from '../cache.js'
 import type { ServiceContext } from '../context.js'
 import { CSV_TYPE, csvLayouts, toCsv } from '../csv.js'
+import { payloadCheck } from '../payload-check.js'
 import { errorSchema } from '../schemas.js'
 import { methodNotAllowed } from './headers.js'
 
@@ -57,6 +58,7 @@ export async function answerEndpoint(
   rateLimit: RateLimitState | null = null,
 ): Promise<EndpointAnswer> {
   const { engine, cache, queries, clock } = ctx
+  const check = payloadCheck(endpoint.payload)
   if (endpoint.access !== 'none') {
     const access = await authorizeDomain(engine, key, endpoint.access, params.domain_id as string)
     if ('status' in access) return access
@@ -66,7 +68,11 @@ export async function answerEndpoint(
     const payload = await queries.run(() =>
       ctx.metrics.timeQuery(endpoint.id, () => endpoint.compute(engine, params as never, context)),
     )
-    return { body: JSON.stringify(endpoint.payload.parse(payload)) }
+    // Checked without being copied (src/http/payload-check.ts), then sent as computed: the engine
+    // writes the schema's key order (test/golden.test.ts, test/http/payload-wire.test.ts).
+    const problem = check(payload)
+    if (problem !== null) throw new Error(`${endpoint.id}: the payload breaks its schema: ${problem}`)
+    return { body: JSON.stringify(payload) }
   }
   if (endpoint.cache === 'none') return { body: (await compute()).body, cache: null }
   const cacheKey = JSON.stringify([endpoint.id, params])
@@ -122,6 +128,7 @@ function requestedFormat(request: FastifyRequest, list: boolean): Format {
 /** Every row of the endpoint table as a GET route (and a 405 route for the other methods). */
 export const endpointsPlugin: FastifyPluginAsync<{ ctx: ServiceContext }> = async (app, { ctx }) => {
   for (const endpoint of ENDPOINTS as readonly Endpoint[]) {
+    payloadCheck(endpoint.payload) // compiled now, not on the first request
     const layout = CSV_LAYOUTS.get(endpoint.id)
     // 404 only where the row's domain check answers it (the sentiment access class).
     const notFound = domainRefusalStatuses(endpoint.access).includes(404)
