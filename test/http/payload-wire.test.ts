@@ -5,12 +5,14 @@
  * of their schemas, keys in order): every row of the endpoint table, over several windows, models,
  * granularities, limits and domains of a generated store, answers a body that its payload schema
  * accepts, whose objects keep the schema's key order, and that the schema's output writes to the
- * same bytes (what the service sent when it did check).
+ * same bytes (what the service sent when it did check). Each carries the ETag of its own bytes,
+ * from the cache too (the tag is kept with the cached body).
  */
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ENDPOINTS, type Endpoint } from '../../src/api/index.js'
 import { buildServer } from '../../src/http/index.js'
+import { etagOf } from '../../src/http/plugins/conventions.js'
 import { CHANNELS, openEngine, type Engine } from '../../src/index.js'
 import { dimRecords, makeAnalyses, makeDims, rng } from '../support/generate.js'
 import { payloadProblems } from '../support/golden.js'
@@ -92,8 +94,43 @@ describe('the bodies sent are exact bodies of the payload schemas', () => {
         const body = JSON.parse(res.body) as unknown
         expect(payloadProblems(row.payload, body), `${row.path}?${query}`).toEqual([])
         expect(JSON.stringify(row.payload.parse(body)), `${row.path}?${query}`).toBe(res.body)
+        expect(res.headers.etag, `${row.path}?${query}`).toBe(etagOf(res.body))
       }
       expect(ok, 'answered 200 at least 12 times').toBeGreaterThanOrEqual(12)
     })
   }
+})
+
+describe('a cached answer carries the ETag of its own bytes', () => {
+  it('every row with a cache: the miss, the hit and a 304 agree with the body', async () => {
+    const cached = await buildServer({
+      engine,
+      logger: false,
+      clock: () => NOW,
+      rateLimit: { limit: 1_000_000, windowSeconds: 60 },
+    })
+    try {
+      for (const row of ROWS.filter((r) => r.cache !== 'none' && 'domain_id' in r.params)) {
+        for (const days of ['7', '30']) {
+          const url = `${row.path}?domain_id=${domains[0]}&days=${days}`
+          const miss = await cached.inject({ url, headers: bearer(key) })
+          const hit = await cached.inject({ url, headers: bearer(key) })
+          expect([miss.statusCode, hit.statusCode, hit.headers['x-cache']], url).toEqual([200, 200, 'HIT'])
+          expect(hit.body, url).toBe(miss.body)
+          expect(miss.headers.etag, url).toBe(etagOf(miss.body))
+          expect(hit.headers.etag, url).toBe(etagOf(hit.body))
+          const again = await cached.inject({
+            url,
+            headers: { ...bearer(key), 'if-none-match': hit.headers.etag as string },
+          })
+          expect([again.statusCode, again.headers.etag], url).toEqual([304, hit.headers.etag])
+          // The CSV form of a list has its own tag (of the CSV bytes).
+          const csv = await cached.inject({ url: `${url}&format=csv`, headers: bearer(key) })
+          if (csv.statusCode === 200) expect(csv.headers.etag, url).toBe(etagOf(csv.body))
+        }
+      }
+    } finally {
+      await cached.close()
+    }
+  })
 })
