@@ -81,8 +81,8 @@ export function serveSection(runs: SuiteRun[]): string[] {
     '',
     `The service in its own process, autocannon (${s.connections} connections, ${s.seconds} s per phase) on 127.0.0.1: the four original reports at random domains, windows and models with the response cache off; the same with a ${s.batchAnalyses}-analysis NDJSON POST every second and /healthz probed 50 times a second; then cached answers (fixed URLs) plain, with \`Accept-Encoding: gzip, br\`, and with a matching If-None-Match (304). CPU is the server process's (Node and DuckDB threads) per request. A sample of answers was checked equal to the engine's payloads before the load and after the ingests.${all.length > 1 ? ` Peer: ${String(out.extra?.peer)}, on a copy of the same store, in the same run.` : ''}`,
     '',
-    `| phase | ${all.map(([t]) => `${t}: req/s, p50 / p99 ms, CPU ms/req`).join(' | ')} |${all.length > 1 ? ' req/s ratio |' : ''}`,
-    `|---|${all.map(() => '---:').join('|')}|${all.length > 1 ? '---:|' : ''}`,
+    `| phase | ${all.map(([t]) => `${t}: req/s, p50 / p99 ms, CPU ms/req`).join(' | ')} |${all.length > 1 ? ` req/s, ${all[0]![0]} / ${all[1]![0]} | CPU ms/req, ${all[1]![0]} / ${all[0]![0]} |` : ''}`,
+    `|---|${all.map(() => '---:').join('|')}|${all.length > 1 ? '---:|---:|' : ''}`,
   ]
   const phases: [keyof TreeFigures, string][] = [
     ['serve', 'reports, cache off'],
@@ -99,14 +99,14 @@ export function serveSection(runs: SuiteRun[]): string[] {
     const a = all[0]?.[1][key] as Load | undefined
     const b = all[1]?.[1][key] as Load | undefined
     L.push(
-      `| ${label} | ${cells.join(' | ')} |${all.length > 1 ? ` ${a && b ? ratio(a.rps / b.rps) : '–'} |` : ''}`,
+      `| ${label} | ${cells.join(' | ')} |${all.length > 1 ? ` ${a && b ? ratio(a.rps / b.rps) : '–'} | ${a && b ? ratio(b.cpu_ms_per_request / a.cpu_ms_per_request) : '–'} |` : ''}`,
     )
   }
   L.push(
-    `| ingest POST p50 / p99 / max ms | ${all.map(([, f]) => (f.ingest ? `${f.ingest.p50_ms} / ${f.ingest.p99_ms} / ${f.ingest.max_ms} (${f.ingest.posts} posts)` : '–')).join(' | ')} |${all.length > 1 ? ' |' : ''}`,
+    `| ingest POST p50 / p99 / max ms | ${all.map(([, f]) => (f.ingest ? `${f.ingest.p50_ms} / ${f.ingest.p99_ms} / ${f.ingest.max_ms} (${f.ingest.posts} posts)` : '–')).join(' | ')} |${all.length > 1 ? ' | |' : ''}`,
   )
   L.push(
-    `| /healthz p50 / p99 / max ms | ${all.map(([, f]) => (f.health ? `${f.health.p50_ms} / ${f.health.p99_ms} / ${f.health.max_ms}` : '–')).join(' | ')} |${all.length > 1 ? ' |' : ''}`,
+    `| /healthz p50 / p99 / max ms | ${all.map(([, f]) => (f.health ? `${f.health.p50_ms} / ${f.health.p99_ms} / ${f.health.max_ms}` : '–')).join(' | ')} |${all.length > 1 ? ' | |' : ''}`,
   )
   L.push('')
   const over = out.extra?.overload as { statuses: Record<string, number>; recovered_ms: number } | undefined

@@ -18,7 +18,7 @@
  * Every figure comes with the server's CPU time per request (Node and DuckDB threads together,
  * less sensitive to a shared machine than requests/s). `--peer-tree=<dir>` runs every phase again
  * against another built tree (the previous main) on a copy of the same store, one tree after the
- * other in the same run. `--cpu-prof` profiles the server of each tree during each timed phase
+ * other in the same run, in alternating rounds (`--rounds`, default 2: A B B A), medians reported. `--cpu-prof` profiles the server of each tree during each timed phase
  * (bench/out/serve-profile-<tree>/<phase>.cpuprofile) and summarizes the profiles (top self and
  * total frames, self time by module; bench/lib/cpu-profile.ts).
  *
@@ -101,6 +101,7 @@ const trees: Tree[] = [{ name: 'this tree', dir: ROOT }]
 if (typeof args['peer-tree'] === 'string') trees.push({ name: 'peer', dir: args['peer-tree'] })
 const profile = args['cpu-prof'] === true
 const SOAK_S = Number(args.soak ?? (quick ? 0 : 60))
+const ROUNDS = Number(args.rounds ?? (quick ? 1 : 2))
 
 /** One request of the load: an endpoint row and its query string. */
 interface Ask {
@@ -242,6 +243,27 @@ async function checkSample(server: Server, headers: Record<string, string>, expe
 const quantile = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b)
   return s.length === 0 ? NaN : Math.round(s[Math.min(s.length - 1, Math.floor(p * s.length))]!)
+}
+
+/** Each number of the rounds' figures (phase -> field -> value) as its median; the rest from the last round. */
+function medianFigures(all: Record<string, unknown>[]): Record<string, unknown> {
+  const last = all.at(-1) ?? {}
+  const median = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b)
+    const m = s.length >> 1
+    return s.length % 2 ? s[m]! : +((s[m - 1]! + s[m]!) / 2).toFixed(3)
+  }
+  return Object.fromEntries(
+    Object.entries(last).map(([phase, fig]) => {
+      if (typeof fig !== 'object' || fig === null || Array.isArray(fig)) return [phase, fig]
+      const fields = Object.entries(fig as Record<string, unknown>).map(([k, v]) => {
+        if (typeof v !== 'number') return [k, v]
+        const xs = all.map((r) => (r[phase] as Record<string, unknown> | undefined)?.[k])
+        return [k, median(xs.filter((x): x is number => typeof x === 'number'))]
+      })
+      return [phase, Object.fromEntries(fields)]
+    }),
+  )
 }
 
 /** Resident set size of a process in MB, from /proc. */
@@ -461,11 +483,17 @@ async function main(): Promise<void> {
     }
     log(`store: ${domains.length} domains, ${stored.analyses} analyses (+${batches.length} batches held)`)
 
-    const results: Record<string, unknown> = {}
-    for (const tree of trees) {
+    const rounds: Record<string, Record<string, unknown>[]> = {}
+    // Rounds alternate the trees (A B, then B A, ...) so that a change of the machine's load
+    // between them weighs on both; each figure is the median of a tree's rounds.
+    const order = Array.from({ length: ROUNDS }, (_, r) =>
+      r % 2 === 0 ? trees : [...trees].reverse(),
+    ).flat()
+    for (const [step, tree] of order.entries()) {
+      const last = order.lastIndexOf(tree) === step
       const copy = join(dir, `serve-${trees.indexOf(tree)}.duckdb`)
       copyFileSync(store, copy)
-      const profDir = profile ? outPath(`serve-profile-${trees.indexOf(tree)}`) : undefined
+      const profDir = profile && last ? outPath(`serve-profile-${trees.indexOf(tree)}`) : undefined
       if (profDir !== undefined) {
         rmSync(profDir, { recursive: true, force: true })
         mkdirSync(profDir, { recursive: true })
@@ -614,14 +642,15 @@ async function main(): Promise<void> {
         fig.profile = summaries
         writeFileSync(join(profDir, 'summary.json'), JSON.stringify(summaries, null, 1))
       }
-      results[tree.name] = fig
+      ;(rounds[tree.name] ??= []).push(fig)
       log(
         tree.name,
         JSON.stringify(fig, (k, v: unknown) => (k === 'profile' ? undefined : v)),
       )
     }
+    const results = Object.fromEntries(trees.map((t) => [t.name, medianFigures(rounds[t.name] ?? [])]))
     const bounds = await overloadAndSoak(store, domains, teams[0]!, dir)
-    out.extra = { trees: results, peer: trees[1]?.dir ?? null, ...bounds }
+    out.extra = { trees: results, rounds, peer: trees[1]?.dir ?? null, ...bounds }
     if (quick) out.notes.push('quick run: answers checked, times not judged')
   } finally {
     rmSync(dir, { recursive: true, force: true })
