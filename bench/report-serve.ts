@@ -109,6 +109,14 @@ export function serveSection(runs: SuiteRun[]): string[] {
     `| /healthz p50 / p99 / max ms | ${all.map(([, f]) => (f.health ? `${f.health.p50_ms} / ${f.health.p99_ms} / ${f.health.max_ms}` : '–')).join(' | ')} |${all.length > 1 ? ' | |' : ''}`,
   )
   L.push('')
+  const inject = out.extra?.inject as Record<string, { cpu_ms_per_request: number }> | undefined
+  if (inject && Object.keys(inject).length > 0) {
+    const names = Object.keys(inject)
+    L.push(
+      `The HTTP path without sockets (each tree's server in the suite's process, \`inject()\`, the same random requests, passes alternating the trees, median): ${names.map((t) => `${t} ${inject[t]!.cpu_ms_per_request} ms CPU per request`).join(', ')}${names.length > 1 ? ` (${ratio(inject[names[1]!]!.cpu_ms_per_request / inject[names[0]!]!.cpu_ms_per_request)})` : ''}.`,
+      '',
+    )
+  }
   const over = out.extra?.overload as { statuses: Record<string, number>; recovered_ms: number } | undefined
   const soak = out.extra?.soak as { seconds: number; rps: number; rss_slope_mb_per_min: number } | undefined
   if (over)

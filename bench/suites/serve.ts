@@ -42,7 +42,7 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import autocannon from 'autocannon'
 import { ENDPOINTS, type ComputeMethod, type Endpoint } from '../../src/api/index.js'
 import { CHANNELS } from '../../src/foundation/vocabulary.js'
@@ -263,6 +263,72 @@ function medianFigures(all: Record<string, unknown>[]): Record<string, unknown> 
       })
       return [phase, Object.fromEntries(fields)]
     }),
+  )
+}
+
+interface TreeModules {
+  openEngine(o: Record<string, unknown>): Promise<Engine>
+  buildServer(o: Record<string, unknown>): Promise<{
+    ready(): Promise<unknown>
+    close(): Promise<unknown>
+    inject(o: { url: string; headers: Record<string, string> }): Promise<{ statusCode: number; body: string }>
+  }>
+}
+
+/**
+ * The HTTP path's CPU per request without sockets or a load generator: each tree's server in this
+ * process (`inject()`), the same random requests (cache off, 20 domains, aggregates warm) in
+ * passes that alternate the trees; the median pass of each. Steadier than the figures over
+ * sockets on a shared machine.
+ */
+async function injectCpu(store: string, dir: string, domains: string[], headers: Record<string, string>) {
+  const apps: { tree: Tree; app: Awaited<ReturnType<TreeModules['buildServer']>>; engine: Engine }[] = []
+  const rand = new Rng(29)
+  const asks = Array.from({ length: quick ? 40 : 400 }, () => randomAsk(rand, domains))
+  const passes: Record<string, number[]> = {}
+  try {
+    for (const [i, tree] of trees.entries()) {
+      const copy = join(dir, `inject-${i}.duckdb`)
+      copyFileSync(store, copy)
+      const load = async (path: string) =>
+        (await import(pathToFileURL(join(tree.dir, 'dist', 'src', path)).href)) as Partial<TreeModules>
+      const { openEngine: open } = await load('index.js')
+      const { buildServer } = await load(join('http', 'index.js'))
+      const engine = await open!({ path: copy, hardened: true })
+      const app = await buildServer!({
+        engine,
+        logger: false,
+        clock: () => NOW_MS,
+        rateLimit: { limit: 1_000_000_000, windowSeconds: 60 },
+        cacheTtl: { seriesSeconds: 0, sentimentSeconds: 0 },
+      })
+      await app.ready()
+      apps.push({ tree, app, engine })
+    }
+    const pass = async (app: (typeof apps)[number]['app']) => {
+      const cpu0 = process.cpuUsage()
+      for (const a of asks) {
+        const res = await app.inject({ url: pathOf(a), headers })
+        if (res.statusCode !== 200) throw new Error(`inject ${pathOf(a)}: ${res.statusCode} ${res.body}`)
+      }
+      const cpu = process.cpuUsage(cpu0)
+      return (cpu.user + cpu.system) / 1000 / asks.length
+    }
+    for (const a of apps) await pass(a.app) // warm: every domain's aggregates loaded
+    for (let p = 0; p < (quick ? 1 : 6); p++)
+      for (const a of p % 2 ? [...apps].reverse() : apps) (passes[a.tree.name] ??= []).push(await pass(a.app))
+  } finally {
+    for (const a of apps) {
+      await a.app.close()
+      await a.engine.close()
+    }
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!
+  return Object.fromEntries(
+    Object.entries(passes).map(([t, xs]) => [
+      t,
+      { cpu_ms_per_request: +median(xs).toFixed(3), passes: xs.map((x) => +x.toFixed(3)) },
+    ]),
   )
 }
 
@@ -649,8 +715,9 @@ async function main(): Promise<void> {
       )
     }
     const results = Object.fromEntries(trees.map((t) => [t.name, medianFigures(rounds[t.name] ?? [])]))
+    const inject = await injectCpu(store, dir, domains.slice(0, 20), headers)
     const bounds = await overloadAndSoak(store, domains, teams[0]!, dir)
-    out.extra = { trees: results, rounds, peer: trees[1]?.dir ?? null, ...bounds }
+    out.extra = { trees: results, rounds, inject, peer: trees[1]?.dir ?? null, ...bounds }
     if (quick) out.notes.push('quick run: answers checked, times not judged')
   } finally {
     rmSync(dir, { recursive: true, force: true })
