@@ -162,10 +162,10 @@ export default tseslint.config(
   { files: ['src/dashboard/**'], languageOptions: { globals: { ...globals.browser } } },
   // Tests may warn (a skipped check says why) but not print...
   { files: ['test/**'], rules: { 'no-console': ['error', { allow: ['warn'] }] } },
-  // ...except the reliability suite and the HTTP load script, whose printed figures are their
-  // report; the CLI, benchmarks and scripts talk to a terminal.
+  // ...except the reliability suite, whose printed figures are its report; the CLI, benchmarks
+  // and scripts talk to a terminal.
   {
-    files: ['src/cli/**', 'bench/**', 'scripts/**', 'test/reliability/**', 'test/http/bench-http.ts'],
+    files: ['src/cli/**', 'bench/**', 'scripts/**', 'test/reliability/**'],
     rules: { 'no-console': 'off' },
   },
 )

@@ -10,6 +10,7 @@ import { ROOT } from './lib/suite.js'
 import { rankingsSection, rankingsTargets } from './report-rankings.js'
 import { citationSection, citationTargets } from './report-citations.js'
 import { columnarSection, columnarTargets } from './report-columnar.js'
+import { serveSection, serveTargets } from './report-serve.js'
 
 export interface Machine {
   cpu: string
@@ -148,6 +149,7 @@ export function evaluateTargets(runs: SuiteRun[], quick: boolean): Target[] {
     })
   t.push(...columnarTargets(runs))
   t.push(...rankingsTargets(runs, quick))
+  t.push(...serveTargets(runs, quick))
   return t
 }
 
@@ -335,6 +337,7 @@ export function renderMarkdown(
     L.push('')
   }
   L.push(...columnarSection(runs))
+  L.push(...serveSection(runs))
   const comp = runs.find((x) => x.id === (quick ? 'compute-S' : 'compute-L'))?.output
   if (comp) {
     L.push(`## Case 5: the floor (${comp.dataset})`)

@@ -62,6 +62,8 @@ const RUNNER_ARGS = new Set([
   'baseline-dir',
   'baseline-rounds',
   'crowd-domains',
+  'serve-peer',
+  'serve-prof',
 ])
 
 const args = parseArgs()
@@ -88,6 +90,8 @@ const PLAN: PlannedSuite[] = quick
       { id: 'ingest-S', script: 'ingest', dataset: 'S' },
       // Issue 14: Parquet and Arrow ingest, against NDJSON in the same run.
       { id: 'columnar-S', script: 'columnar', dataset: 'S' },
+      // Serving over HTTP (cache off, with ingest, cached); answers checked, times not judged.
+      { id: 'serve-Serveq', script: 'serve', dataset: 'Serveq' },
       { id: 'rankings-S', script: 'rankings', dataset: 'S' },
       // Issue 11: citations, cited domains, fan-out queries, sentiment over time.
       { id: 'citations-S', script: 'citations', dataset: 'S' },
@@ -107,6 +111,8 @@ const PLAN: PlannedSuite[] = quick
       { id: 'ingest-L', script: 'ingest', dataset: 'L', heapMB: 8192 },
       // Issue 14: Parquet and Arrow ingest, against NDJSON in the same run.
       { id: 'columnar-L', script: 'columnar', dataset: 'L', heapMB: 8192 },
+      // 200 domains / 720k analyses over HTTP, with an ingest POST every second, cached.
+      { id: 'serve-Serve', script: 'serve', dataset: 'Serve' },
       { id: 'rankings-L', script: 'rankings', dataset: 'L', heapMB: 8192 },
       { id: 'rankings-Crowd', script: 'rankings', dataset: 'Crowd', heapMB: 8192 },
       // Issue 11: citations, cited domains, fan-out queries, sentiment over time.
@@ -299,6 +305,10 @@ function runSuite(s: PlannedSuite, root: string, label: string): SuiteRun {
   if (quick) nodeArgs.push('--quick')
   if ((s.script === 'crowd' || s.script === 'citations') && typeof args['crowd-domains'] === 'string')
     nodeArgs.push(`--crowd-domains=${args['crowd-domains']}`)
+  // --serve-peer=<dir>: the serving suite runs again against that built tree (the previous main).
+  if (s.script === 'serve' && typeof args['serve-peer'] === 'string')
+    nodeArgs.push(`--peer-tree=${args['serve-peer']}`)
+  if (s.script === 'serve' && args['serve-prof'] === true) nodeArgs.push('--cpu-prof')
   nodeArgs.push(...passThrough)
   console.log(`\n=== ${s.id}${label} ===`)
   const t0 = performance.now()

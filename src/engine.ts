@@ -6,7 +6,7 @@
  */
 import type { Catalog } from './catalog.js'
 import type { Database } from './db/database.js'
-import { Mutex, ReadWriteLock } from './db/lock.js'
+import { CommitGate, Mutex } from './db/lock.js'
 import { EngineClosedError, QueryError, ReadOnlyError, VisibilityError } from './errors.js'
 import { EngineIngest } from './engine/ingest.js'
 import { ApiKeys } from './keys.js'
@@ -68,7 +68,8 @@ class DuckDBEngine extends EngineBase implements Engine {
   readonly pool: Database['pool']
   readonly aggregates: AggregateStore
   readonly #writeMutex = new Mutex()
-  readonly #rw = new ReadWriteLock()
+  /** Reports run beside commits and again when one landed meanwhile (src/db/lock.ts). */
+  readonly #gate = new CommitGate()
   readonly #keys: ApiKeys
   readonly #ingest: EngineIngest
   /** What src/engine/operations.ts may use of this engine. */
@@ -87,7 +88,7 @@ class DuckDBEngine extends EngineBase implements Engine {
       write: (fn) => this.#writeMutex.run(() => fn(this.write)),
       read: (fn) => this.pool.use((c) => fn(c.conn)),
     })
-    this.aggregates = new AggregateStore(db.pool, parts.aggregates)
+    this.aggregates = new AggregateStore(this.#gate.loads(db.pool), parts.aggregates)
     const state = () => this
     this.#internals = {
       db,
@@ -106,7 +107,7 @@ class DuckDBEngine extends EngineBase implements Engine {
       },
       check: () => this.#check(),
       exclusive: (fn) => this.#writeMutex.run(fn),
-      reading: (fn) => this.#rw.read(fn),
+      reading: (fn) => this.#gate.exclusiveRead(fn),
       commit: (catalog, apply) =>
         this.#commit(() => {
           this.catalog = catalog
@@ -151,7 +152,7 @@ class DuckDBEngine extends EngineBase implements Engine {
    */
   async #report<P, R>(compute: (ctx: QueryContext, params: P) => Promise<R>, params: P): Promise<R> {
     this.#check()
-    return this.#rw.read(() => compute({ catalog: this.catalog, aggregates: this.aggregates }, params))
+    return this.#gate.read(() => compute({ catalog: this.catalog, aggregates: this.aggregates }, params))
   }
 
   ingest(records: RecordSource): Promise<IngestResult> {
@@ -208,12 +209,9 @@ class DuckDBEngine extends EngineBase implements Engine {
     return this.#keys.verify(secret)
   }
 
-  /** COMMITs the write transaction and applies `apply` while reports are held off. */
+  /** COMMITs the write transaction, then applies `apply` to memory; reports go on meanwhile. */
   #commit(apply: () => void): Promise<void> {
-    return this.#rw.write(async () => {
-      await this.write.run('COMMIT')
-      apply()
-    })
+    return this.#gate.commit(async () => void (await this.write.run('COMMIT')), apply)
   }
 
   /** Rolls the write transaction back and rethrows (DuckDB's own errors as a QueryError named `id`). */
@@ -239,7 +237,7 @@ class DuckDBEngine extends EngineBase implements Engine {
   async close(): Promise<void> {
     if (!this.#open) return
     await this.#writeMutex.run(async () => {
-      await this.#rw.write(async () => {
+      await this.#gate.close(async () => {
         this.#open = false
         this.db.close()
       })

@@ -8,6 +8,8 @@ import { LRUCache } from 'lru-cache'
 /** A cached response: the JSON text exactly as first sent (its generated_at included). */
 export interface CachedBody {
   body: string
+  /** The body's ETag, once a response needed it (kept with the body: a hit hashes nothing). */
+  etag?: string
 }
 
 export interface ResponseCacheOptions {

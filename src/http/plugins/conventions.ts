@@ -80,7 +80,9 @@ const conventions: FastifyPluginAsync<ConventionsOptions> = async (app, options)
   app.addHook('onSend', async (request, reply, payload) => {
     if (reply.statusCode !== 200 || (request.method !== 'GET' && request.method !== 'HEAD')) return payload
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload
-    const etag = etagOf(payload)
+    // A report's answer comes with its tag (hashed once per cached body: src/http/plugins/endpoints.ts).
+    const given = reply.getHeader('etag')
+    const etag = typeof given === 'string' ? given : etagOf(payload)
     reply.header('etag', etag)
     if (!ifNoneMatchHits(request.headers['if-none-match'], etag)) return payload
     reply.code(304)

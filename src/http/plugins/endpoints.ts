@@ -18,10 +18,12 @@ import {
   type Refusal,
 } from '../../api/index.js'
 import type { ApiKeyInfo } from '../../index.js'
-import type { CacheStatus } from '../cache.js'
+import type { CachedBody, CacheStatus } from '../cache.js'
 import type { ServiceContext } from '../context.js'
 import { CSV_TYPE, csvLayouts, toCsv } from '../csv.js'
+import { payloadCheck } from '../payload-check.js'
 import { errorSchema } from '../schemas.js'
+import { etagOf } from './conventions.js'
 import { methodNotAllowed } from './headers.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -35,8 +37,13 @@ const ERRORS = {
   503: errorSchema,
 }
 
-/** The answer to a read request: the JSON body (and whether it came from the cache), or a refusal. */
-export type EndpointAnswer = { body: string; cache: CacheStatus | null } | Refusal
+/**
+ * The answer to a read request: the JSON body (whether it came from the cache, and its ETag, hashed
+ * once per cached body), or a refusal.
+ */
+export type EndpointAnswer = { body: string; cache: CacheStatus | null; etag(): string } | Refusal
+
+const etagFor = (value: CachedBody) => () => (value.etag ??= etagOf(value.body))
 
 /**
  * Checks 5-6 and the answer of one read request whose key passed checks 1-3 and whose parameters
@@ -57,6 +64,7 @@ export async function answerEndpoint(
   rateLimit: RateLimitState | null = null,
 ): Promise<EndpointAnswer> {
   const { engine, cache, queries, clock } = ctx
+  const check = payloadCheck(endpoint.payload)
   if (endpoint.access !== 'none') {
     const access = await authorizeDomain(engine, key, endpoint.access, params.domain_id as string)
     if ('status' in access) return access
@@ -66,12 +74,19 @@ export async function answerEndpoint(
     const payload = await queries.run(() =>
       ctx.metrics.timeQuery(endpoint.id, () => endpoint.compute(engine, params as never, context)),
     )
-    return { body: JSON.stringify(endpoint.payload.parse(payload)) }
+    // Checked without being copied (src/http/payload-check.ts), then sent as computed: the engine
+    // writes the schema's key order (test/golden.test.ts, test/http/payload-wire.test.ts).
+    const problem = check(payload)
+    if (problem !== null) throw new Error(`${endpoint.id}: the payload breaks its schema: ${problem}`)
+    return { body: JSON.stringify(payload) }
   }
-  if (endpoint.cache === 'none') return { body: (await compute()).body, cache: null }
+  if (endpoint.cache === 'none') {
+    const value = await compute()
+    return { body: value.body, cache: null, etag: etagFor(value) }
+  }
   const cacheKey = JSON.stringify([endpoint.id, params])
   const { value, status } = await cache.getOrCompute(cacheKey, ctx.ttlMs[endpoint.cache], compute)
-  return { body: value.body, cache: status }
+  return { body: value.body, cache: status, etag: etagFor(value) }
 }
 
 /** The query parameter that picks the body's format on list endpoints, and its values. */
@@ -122,6 +137,7 @@ function requestedFormat(request: FastifyRequest, list: boolean): Format {
 /** Every row of the endpoint table as a GET route (and a 405 route for the other methods). */
 export const endpointsPlugin: FastifyPluginAsync<{ ctx: ServiceContext }> = async (app, { ctx }) => {
   for (const endpoint of ENDPOINTS as readonly Endpoint[]) {
+    payloadCheck(endpoint.payload) // compiled now, not on the first request
     const layout = CSV_LAYOUTS.get(endpoint.id)
     // 404 only where the row's domain check answers it (the sentiment access class).
     const notFound = domainRefusalStatuses(endpoint.access).includes(404)
@@ -152,7 +168,7 @@ export const endpointsPlugin: FastifyPluginAsync<{ ctx: ServiceContext }> = asyn
         if (layout !== undefined) addVary(reply, 'Accept')
         if (format === 'csv' && layout !== undefined)
           return reply.type(CSV_TYPE).send(toCsv(layout, JSON.parse(answer.body)))
-        return reply.type(JSON_TYPE).send(answer.body)
+        return reply.type(JSON_TYPE).header('etag', answer.etag()).send(answer.body)
       },
     })
     app.route(methodNotAllowed(app, endpoint.path, 'GET'))
