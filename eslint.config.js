@@ -68,7 +68,7 @@ export const LAYERS = [
   { name: 'reports', modules: ['reports/', 'queries/'], below: ['foundation', 'schemas', 'db', 'tables'] },
   {
     name: 'engine',
-    modules: ['engine', 'engine/', 'engine-aliases', 'backup', 'parquet', 'keys'],
+    modules: ['engine', 'engine/', 'engine-aliases', 'backup', 'parquet', 'keys', 'webhooks/'],
     below: ['foundation', 'schemas', 'db', 'tables', 'ingest', 'reports'],
   },
   {

@@ -24,6 +24,7 @@ import { computeBrandSeries } from './queries/brand-series.js'
 import { computeDomainList, computePromptList, computeKeyCheck } from './queries/listings.js'
 import { computeBrandRankings, computeModelLeaderboard } from './queries/rankings.js'
 import { AggregateStore } from './tables/aggregate-store.js'
+import { WebhookService } from './webhooks/service.js'
 import type {
   BackupResult,
   EngineStatus,
@@ -89,6 +90,18 @@ import {
 /** The engines this module opened, with what the operations may use of each (never published). */
 const INTERNALS = new WeakMap<DuckDBEngine, EngineInternals>()
 
+/** The webhooks of each engine this module opened (docs/WEBHOOKS.md). */
+const WEBHOOKS = new WeakMap<object, WebhookService>()
+
+/**
+ * The webhooks of an engine opened by `openEngine` (null for any other Engine, e.g. a test fake).
+ * @example
+ * const hooks = webhooksOf(engine); await hooks?.start()
+ */
+export function webhooksOf(engine: object): WebhookService | null {
+  return WEBHOOKS.get(engine) ?? null
+}
+
 class DuckDBEngine extends DeprecatedEngineAliases implements Engine {
   #open = true
   #nextAnalysisKey: number
@@ -102,6 +115,7 @@ class DuckDBEngine extends DeprecatedEngineAliases implements Engine {
   readonly #keys: ApiKeys
   /** What src/engine/operations.ts may use of this engine. */
   readonly #internals: EngineInternals
+  readonly #webhooks: WebhookService
 
   constructor(
     readonly db: Database,
@@ -147,6 +161,17 @@ class DuckDBEngine extends DeprecatedEngineAliases implements Engine {
     this.#internals = internals as typeof internals &
       Pick<EngineInternals, 'catalog' | 'readOnly' | 'hardened'>
     INTERNALS.set(this, this.#internals)
+    this.#webhooks = new WebhookService(
+      () => db.instance,
+      {
+        domainTeam: (id) => this.catalog.domains.get(id)?.team_id ?? null,
+        teamExists: (id) => this.catalog.teams.has(id),
+      },
+      // MERGE(signals25): the ONE line to connect, the report's default parameters:
+      //   (domainId) => this.computeSignals({ domain_id: domainId }).then((p) => p.data.items),
+      async () => [],
+    )
+    WEBHOOKS.set(this, this.#webhooks)
   }
 
   get isOpen(): boolean {
@@ -203,6 +228,7 @@ class DuckDBEngine extends DeprecatedEngineAliases implements Engine {
           this.#keys.forgetTeams(staged.deletedTeams)
         })
         this.#nextAnalysisKey = staged.nextAnalysisKey
+        this.#webhooks.touched(staged.changedDays.map((c) => this.catalog.domainsByKey[c.domainKey]!.id))
         return staged.result
       } catch (e) {
         call.abandon()
@@ -336,6 +362,7 @@ class DuckDBEngine extends DeprecatedEngineAliases implements Engine {
 
   async close(): Promise<void> {
     if (!this.#open) return
+    await this.#webhooks.close()
     await this.#writeMutex.run(async () => {
       await this.#rw.write(async () => {
         this.#open = false
