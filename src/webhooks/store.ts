@@ -264,14 +264,14 @@ export class WebhookStore {
       await conn.run(
         `INSERT INTO webhook_sent
          SELECT unnest($subs::JSON::UUID[]), unnest($signals::JSON::VARCHAR[]), unnest($events::JSON::UUID[]), $now`,
-        values,
+        { subs: values.subs, signals: values.signals, events: values.events, now },
       )
       await conn.run(
         `INSERT INTO webhook_outbox (event_id, subscription_id, domain_id, type, body, created_at, state,
            attempts, first_attempt_at, next_attempt_at, lease_until, finished_at)
          SELECT unnest($events::JSON::UUID[]), unnest($subs::JSON::UUID[]), $domain::UUID, 'signal.created',
            unnest($bodies::JSON::VARCHAR[]), $now, 'pending', 0, NULL, $now, 0, NULL`,
-        values,
+        { events: values.events, subs: values.subs, domain: values.domain, bodies: values.bodies, now },
       )
       return cols.sub.length
     })

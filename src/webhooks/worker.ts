@@ -88,10 +88,11 @@ export class DeliveryWorker {
     this.notify()
     await this.#loop
     this.#loop = null
-    await Promise.allSettled([...this.#attempts])
-    await this.flush()
+    // Attempts in flight are cut (their sockets destroyed): each is retried later, same event id.
     this.#agents.http.destroy()
     this.#agents.https.destroy()
+    await Promise.allSettled([...this.#attempts])
+    await this.flush()
   }
 
   async #run(): Promise<void> {
