@@ -39,7 +39,7 @@ export interface ServiceConfig {
   backupDir: string | undefined
   /** VA_CORS_ORIGINS: origins allowed to call the API from a browser; empty: CORS off. */
   corsOrigins: string[]
-  /** VA_SIGNALS_INTERVAL_S, VA_WEBHOOK_* (docs/WEBHOOKS.md): detection and delivery while serving. */
+  /** VA_SIGNALS_INTERVAL_S and the VA_WEBHOOK_RETRY_BASE_S family (docs/WEBHOOKS.md): detection and delivery while serving. */
   webhooks: WebhookOptions
 }
 
