@@ -183,6 +183,10 @@ describe('delivery', () => {
     const list = await engine!.computePromptList({ domainId: D.acme1, page: 1, size: 10 })
     expect(list.data.items.length).toBeGreaterThan(0)
     expect(hang.requests.every((q) => Date.now() - q.at < 30_000)).toBe(true)
+    // Never two deliveries of one event to one subscription at once: each held event arrived once.
+    await new Promise((res) => setTimeout(res, 200))
+    const held = hang.requests.map((q) => q.headers['visibility-event-id'])
+    expect(new Set(held).size).toBe(held.length)
   })
 
   it('never creates a second event for a signal already sent; a new signal gets one', async () => {
