@@ -44,6 +44,9 @@ export function retryDelayMs(attempt: number, baseMs: number, random: () => numb
 
 type Subscriber = WebhookSubscription & { secret: string }
 
+/** Events claimed ahead per subscription, in units of its concurrency. */
+const PREFETCH = 4
+
 export class DeliveryWorker {
   readonly #agents: Agents = createAgents()
   readonly #inflight = new Map<string, number>()
@@ -51,7 +54,9 @@ export class DeliveryWorker {
   readonly #attempts = new Set<Promise<void>>()
   #outcomes: AttemptOutcome[] = []
   #flushing: Promise<void> = Promise.resolve()
+  #flushQueued = false
   #running = false
+  #stopping = false
   #loop: Promise<void> | null = null
   #wake: (() => void) | null = null
   #woken = false
@@ -85,6 +90,10 @@ export class DeliveryWorker {
   /** Stops claiming, waits for the attempts in flight (each bounded by its timeout), writes their outcomes. */
   async stop(): Promise<void> {
     this.#running = false
+    // Queued events stay leased; the next start releases them.
+    this.#stopping = true
+    this.#queues.clear()
+    this.#queued = 0
     this.notify()
     await this.#loop
     this.#loop = null
@@ -117,49 +126,83 @@ export class DeliveryWorker {
     }
   }
 
-  /** One round: prune when due, claim what the free slots allow, start those attempts. */
+  /** Claimed events waiting for a slot of their subscription (leased; see `tick`). */
+  readonly #queues = new Map<string, ClaimedEvent[]>()
+  #queued = 0
+
+  /**
+   * One round: prune when due, claim due events, start what the free slots allow. Each
+   * subscription gets up to PREFETCH x perSubscription events claimed ahead (one claim statement,
+   * one commit, for many deliveries); they wait in memory for a slot, under a lease long enough
+   * for every attempt before them to time out.
+   */
   async tick(): Promise<number> {
-    const now = this.options.clock()
+    const o = this.options
+    const now = o.clock()
     if (now >= this.#nextPruneAt) {
       this.#nextPruneAt = now + 3_600_000
-      await this.store.prune(now, this.options.retentionMs, this.options.maxRows)
+      await this.store.prune(now, o.retentionMs, o.maxRows)
     }
-    const free = this.options.concurrency - this.#inflightSeqs.size
+    const ahead = PREFETCH * o.perSubscription
     const claimed = await this.store.claim(
       now,
-      free,
-      (sub) => this.options.perSubscription - (this.#inflight.get(sub) ?? 0),
-      this.options.timeoutMs + 30_000,
+      ahead * Math.max(1, o.concurrency / o.perSubscription) - this.#inflightSeqs.size - this.#queued,
+      (sub) => ahead - (this.#inflight.get(sub) ?? 0) - (this.#queues.get(sub)?.length ?? 0),
+      o.timeoutMs * (PREFETCH + 1) + 30_000,
     )
     for (const event of claimed) {
       if (this.#inflightSeqs.has(event.seq)) continue
       this.#inflightSeqs.add(event.seq)
-      this.#inflight.set(event.subscription_id, (this.#inflight.get(event.subscription_id) ?? 0) + 1)
-      const attempt = this.#attempt(event).finally(() => {
-        this.#attempts.delete(attempt)
-        this.#inflightSeqs.delete(event.seq)
-        const n = (this.#inflight.get(event.subscription_id) ?? 1) - 1
-        if (n <= 0) this.#inflight.delete(event.subscription_id)
-        else this.#inflight.set(event.subscription_id, n)
-        this.notify()
-      })
-      this.#attempts.add(attempt)
+      const queue = this.#queues.get(event.subscription_id) ?? []
+      queue.push(event)
+      this.#queues.set(event.subscription_id, queue)
+      this.#queued++
     }
+    this.#dispatch()
     return claimed.length
   }
 
+  /** Starts queued events while their subscription and the worker have free slots. */
+  #dispatch(): void {
+    if (this.#stopping) return
+    const o = this.options
+    for (const [sub, queue] of this.#queues) {
+      while (
+        queue.length > 0 &&
+        (this.#inflight.get(sub) ?? 0) < o.perSubscription &&
+        this.#attempts.size < o.concurrency
+      ) {
+        const event = queue.shift()!
+        this.#queued--
+        this.#inflight.set(sub, (this.#inflight.get(sub) ?? 0) + 1)
+        const attempt = this.#attempt(event).finally(() => {
+          this.#attempts.delete(attempt)
+          this.#inflightSeqs.delete(event.seq)
+          const n = (this.#inflight.get(sub) ?? 1) - 1
+          if (n <= 0) this.#inflight.delete(sub)
+          else this.#inflight.set(sub, n)
+          this.#dispatch()
+          // Claim more once this subscription's queue runs low.
+          if ((this.#queues.get(sub)?.length ?? 0) < o.perSubscription) this.notify()
+        })
+        this.#attempts.add(attempt)
+      }
+      if (queue.length === 0) this.#queues.delete(sub)
+    }
+  }
+
   /**
-   * Runs until nothing is due or in flight (tests with a fake clock): ticks, waits for the
-   * attempts, writes their outcomes. Returns the attempts made.
+   * Runs until nothing is due, queued or in flight (tests with a fake clock): ticks, waits for the
+   * attempts, writes their outcomes. Returns the events claimed.
    */
   async drain(maxRounds = 1000): Promise<number> {
     let made = 0
     for (let round = 0; round < maxRounds; round++) {
       const n = await this.tick()
       made += n
-      await Promise.allSettled([...this.#attempts])
+      while (this.#attempts.size > 0) await Promise.allSettled([...this.#attempts])
       await this.flush()
-      if (n === 0 && this.#attempts.size === 0) break
+      if (n === 0 && this.#attempts.size === 0 && this.#queued === 0) break
     }
     return made
   }
@@ -222,12 +265,19 @@ export class DeliveryWorker {
     else outcome.next_attempt_at = at + retryDelayMs(event.attempt, o.retryBaseMs, o.random)
     this.#outcomes.push(outcome)
     this.onOutcome(outcome)
-    await this.flush()
+    void this.flush()
   }
 
-  /** Writes the buffered outcomes (one transaction per batch; batches never overlap). */
+  /**
+   * Writes the buffered outcomes, one transaction per batch; batches never overlap, and while one
+   * is written the next collects every outcome that arrives meanwhile (an attempt frees its slot
+   * without waiting for the write: its row stays leased until the write lands).
+   */
   flush(): Promise<void> {
+    if (this.#flushQueued) return this.#flushing
+    this.#flushQueued = true
     this.#flushing = this.#flushing.then(async () => {
+      this.#flushQueued = false
       if (this.#outcomes.length === 0) return
       const batch = this.#outcomes
       this.#outcomes = []
