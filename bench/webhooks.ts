@@ -91,7 +91,8 @@ async function main(): Promise<void> {
 
     // 2. Backlog drain with reads beside it.
     const idle: number[] = []
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < 50; i++) await read() // warm
+    for (let i = 0; i < 300; i++) {
       const t = performance.now()
       await read()
       idle.push(performance.now() - t)
