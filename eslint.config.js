@@ -69,7 +69,7 @@ export const LAYERS = [
   { name: 'reports', modules: ['reports/'], below: ['foundation', 'schemas', 'db', 'tables', 'queries'] },
   {
     name: 'engine',
-    modules: ['engine', 'engine/', 'engine-aliases', 'backup', 'parquet', 'keys'],
+    modules: ['engine', 'engine/', 'engine-aliases', 'backup', 'parquet', 'keys', 'webhooks/'],
     below: ['foundation', 'schemas', 'db', 'tables', 'ingest', 'queries', 'reports'],
   },
   {

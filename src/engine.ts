@@ -9,6 +9,8 @@ import type { Database } from './db/database.js'
 import { CommitGate, Mutex } from './db/lock.js'
 import { EngineClosedError, QueryError, ReadOnlyError, VisibilityError } from './errors.js'
 import { EngineIngest } from './engine/ingest.js'
+import { attachWebhooks, touchedDomains } from './engine/webhooks.js'
+import type { WebhookService } from './webhooks/service.js'
 import { ApiKeys } from './keys.js'
 import { checkParquetDir, openEngineParts, type EngineParts } from './engine/open.js'
 import type { QueryContext } from './queries/context.js'
@@ -72,6 +74,7 @@ class DuckDBEngine extends EngineBase implements Engine {
   readonly #gate = new CommitGate()
   readonly #keys: ApiKeys
   readonly #ingest: EngineIngest
+  readonly #webhooks: WebhookService
   /** What src/engine/operations.ts may use of this engine. */
   readonly #internals: EngineInternals
 
@@ -119,9 +122,17 @@ class DuckDBEngine extends EngineBase implements Engine {
       close: () => this.close(),
     }
     INTERNALS.set(this, this.#internals)
-    this.#ingest = new EngineIngest(this.#internals, openInternals, parts.nextAnalysisKey, (ids) =>
-      this.#keys.forgetTeams(ids),
+    // Signals for detection: the report's default parameters (docs/WEBHOOKS.md).
+    this.#webhooks = attachWebhooks(
+      this,
+      db,
+      () => this.catalog,
+      async () => [],
     )
+    this.#ingest = new EngineIngest(this.#internals, openInternals, parts.nextAnalysisKey, (staged) => {
+      this.#keys.forgetTeams(staged.deletedTeams)
+      this.#webhooks.touched(touchedDomains(this.catalog, staged.changedDays))
+    })
   }
 
   // The report methods, one per entry of the registry of report modules (src/reports/index.ts):
@@ -236,6 +247,7 @@ class DuckDBEngine extends EngineBase implements Engine {
 
   async close(): Promise<void> {
     if (!this.#open) return
+    await this.#webhooks.close()
     await this.#writeMutex.run(async () => {
       await this.#gate.close(async () => {
         this.#open = false

@@ -16,3 +16,14 @@ export * from './foundation/vocabulary.js'
 
 // Operations (docs/API.md, "Operations endpoints"): building a database from a backup.
 export { restoreBackup } from './engine.js'
+export { webhooksOf } from './engine/webhooks.js'
+export {
+  WEBHOOK_EVENTS,
+  webhookOptionsFromEnv,
+  type WebhookService,
+  type WebhookOptions,
+  type WebhookSubscription,
+  type WebhookDelivery,
+  type WebhookQueue,
+  type SignalDetector,
+} from './webhooks/service.js'

@@ -85,3 +85,16 @@ export {
   pruneResultSchema,
   type CreateKeyBody,
 } from '../schemas/operations.js'
+export {
+  WEBHOOK_DETAIL,
+  WEBHOOK_ROUTES,
+  createWebhookBodySchema,
+  createWebhookChecked,
+  createdWebhookSchema,
+  pingResultSchema,
+  webhookDeliverySchema,
+  webhookIdChecked,
+  webhookPath,
+  webhookSubscriptionSchema,
+  webhooksOfChecked,
+} from './webhooks.js'

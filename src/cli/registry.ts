@@ -12,6 +12,7 @@ import { mcpCommand } from './commands/mcp.js'
 import { backupCommand, pruneCommand, restoreCommand } from './commands/operations.js'
 import { REPORT_USAGE, reportCommand } from './commands/report.js'
 import { serveCommand } from './commands/serve.js'
+import { WEBHOOKS_USAGE, webhooksCommand } from './commands/webhooks.js'
 import { COMPUTABLE, computeHelp, computeSynopsis } from './synopsis.js'
 
 export interface CliCommand {
@@ -164,6 +165,17 @@ const KEYS: CliCommand = {
   subcommands: subcommandsOf(KEYS_USAGE, 'visibility keys', ['create', 'list', 'revoke']),
 }
 
+const WEBHOOKS: CliCommand = {
+  ...fixed(webhooksCommand, WEBHOOKS_USAGE),
+  subcommands: subcommandsOf(WEBHOOKS_USAGE, 'visibility webhooks', [
+    'create',
+    'list',
+    'delete',
+    'test',
+    'deliveries',
+  ]),
+}
+
 const CLUSTER_SUBCOMMANDS = ['haproxy', 'ingest', 'move', 'rebalance', 'export', 'keys']
 const CLUSTER: CliCommand = {
   run: clusterCommand,
@@ -183,6 +195,7 @@ export const COMMANDS: ReadonlyMap<string, CliCommand> = new Map<string, CliComm
   ['serve', fixed(serveCommand, SERVE_USAGE)],
   ['mcp', fixed(mcpCommand, MCP_USAGE)],
   ['keys', KEYS],
+  ['webhooks', WEBHOOKS],
   ['prune', fixed(pruneCommand, PRUNE_USAGE)],
   ['backup', fixed(backupCommand, BACKUP_USAGE)],
   ['restore', fixed(restoreCommand, RESTORE_USAGE)],

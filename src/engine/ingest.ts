@@ -12,7 +12,7 @@ import { readExportDir, type EngineInternals, type OpenInternals } from './opera
 /**
  * The ingest calls of one engine: one at a time (the engine's write lock), each one transaction.
  * @example
- * const ingest = new EngineIngest(internals, openInternals, nextAnalysisKey, (ids) => keys.forgetTeams(ids))
+ * const ingest = new EngineIngest(internals, openInternals, nextAnalysisKey, (staged) => keys.forgetTeams(staged.deletedTeams))
  * await ingest.records([{ type: 'team', ... }])
  */
 export class EngineIngest {
@@ -21,8 +21,11 @@ export class EngineIngest {
     private readonly open: OpenInternals,
     /** The analysis key the next stored analysis gets. */
     private nextAnalysisKey: number,
-    /** Called with the teams a call deleted (their cached keys' teams are dropped). */
-    private readonly forgetTeams: (ids: string[]) => void,
+    /** Called after each commit, with what it changed (teams deleted, days changed). */
+    private readonly committed: (staged: {
+      deletedTeams: string[]
+      changedDays: readonly { domainKey: number }[]
+    }) => void,
   ) {}
 
   async records(records: RecordSource): Promise<IngestResult> {
@@ -60,7 +63,7 @@ export class EngineIngest {
           staged.applyToCatalog()
           e.aggregates.invalidate(staged.deletedFrom)
           e.aggregates.refresh(staged.changedDays)
-          this.forgetTeams(staged.deletedTeams)
+          this.committed(staged)
         })
         this.nextAnalysisKey = staged.nextAnalysisKey
         return staged.result

@@ -5,6 +5,7 @@ import { adminTokenProblem } from './plugins/auth.js'
 import { corsOriginsFrom } from './plugins/conventions.js'
 import { edgeOptionsFromEnv, type EdgeOptions } from './edge/index.js'
 import { MAX_RETAIN_DAYS } from '../api/index.js'
+import { webhookOptionsFromEnv, type WebhookOptions } from '../index.js'
 import { parseOrigin } from '../mcp/index.js'
 
 export interface ServiceConfig {
@@ -38,6 +39,8 @@ export interface ServiceConfig {
   backupDir: string | undefined
   /** VA_CORS_ORIGINS: origins allowed to call the API from a browser; empty: CORS off. */
   corsOrigins: string[]
+  /** VA_SIGNALS_INTERVAL_S and the VA_WEBHOOK_RETRY_BASE_S family (docs/WEBHOOKS.md): detection and delivery while serving. */
+  webhooks: WebhookOptions
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -126,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
       : undefined,
     backupDir: env.VA_BACKUP_DIR?.trim() || undefined,
     corsOrigins: corsOriginsFrom(env.VA_CORS_ORIGINS),
+    webhooks: webhookOptionsFromEnv(env),
   }
 }
 
@@ -148,5 +152,6 @@ export function serverOptions(config: ServiceConfig) {
     logger: { level: config.logLevel },
     mcp: config.mcp,
     corsOrigins: config.corsOrigins,
+    webhooks: config.webhooks,
   }
 }

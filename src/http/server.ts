@@ -26,7 +26,9 @@ import { endpointsPlugin } from './plugins/endpoints.js'
 import { headersPlugin } from './plugins/headers.js'
 import { mcpPlugin } from './plugins/mcp.js'
 import type { McpHttpOptions } from '../mcp/index.js'
+import type { WebhookOptions } from '../index.js'
 import { metricsPlugin, retentionPlugin } from './plugins/observe.js'
+import { webhooksPlugin } from './plugins/webhooks.js'
 import { operationsPlugin, OPERATION_PATHS } from './plugins/operations.js'
 
 export type { CacheTtlOptions } from './context.js'
@@ -64,6 +66,8 @@ export interface BuildServerOptions extends ServiceContextOptions {
   extensions?: FastifyPluginAsync<{ ctx: ServiceContext }>[]
   /** Origins a browser script may call the API from (VA_CORS_ORIGINS); empty or unset: CORS off. */
   corsOrigins?: readonly string[]
+  /** Run webhook detection and delivery with these options (docs/WEBHOOKS.md); unset: not run. */
+  webhooks?: WebhookOptions | undefined
 }
 
 /**
@@ -136,6 +140,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
       backupDir: options.backupDir,
     })
   }
+  await app.register(webhooksPlugin, { ctx, adminToken: options.adminToken, run: options.webhooks })
   if (options.retainDays !== undefined) {
     const intervalMs = options.retentionIntervalMs ?? 86_400_000
     await app.register(retentionPlugin, { ctx, retainDays: options.retainDays, intervalMs })

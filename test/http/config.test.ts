@@ -34,6 +34,7 @@ describe('loadConfig', () => {
       retainDays: undefined,
       backupDir: undefined,
       corsOrigins: [],
+      webhooks: { allowPrivate: false },
     })
   })
 

@@ -1,0 +1,472 @@
+/**
+ * @module The webhooks' tables (sql/schema/006_webhooks.sql) on a connection of their own: the
+ * subscriptions, what was sent to each, the durable outbox and the delivery log. Every statement
+ * runs under one mutex on that connection, so webhooks never wait for the engine's write lock (an
+ * ingest in progress) and an ingest never waits for them; DuckDB commits the two connections'
+ * transactions independently (they touch different tables). See docs/WEBHOOKS.md.
+ */
+import { randomBytes, randomUUID } from 'node:crypto'
+import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api'
+import { Mutex } from '../db/lock.js'
+
+/** A subscription as the admin endpoints show it (never its secret, except once at creation). */
+export interface WebhookSubscription {
+  id: string
+  team_id: string
+  url: string
+  events: string[]
+  domain_ids: string[] | null
+  created_at: string
+  /** When a 410 answer disabled it (ISO), or null. */
+  disabled_at: string | null
+  disabled_reason: string | null
+}
+
+/** One delivery attempt, as GET /internal/v1/webhooks/{id}/deliveries lists it. */
+export interface WebhookDelivery {
+  event_id: string
+  attempt: number
+  /** The receiver's HTTP status, or null when no answer came (see `error`). */
+  status_code: number | null
+  error: string | null
+  /** delivered, retry (another attempt is scheduled), failed, or disabled (410). */
+  outcome: 'delivered' | 'retry' | 'failed' | 'disabled'
+  at: string
+}
+
+/** An outbox row claimed for one attempt. */
+export interface ClaimedEvent {
+  seq: number
+  event_id: string
+  subscription_id: string
+  body: string
+  /** This attempt's number (1 for the first). */
+  attempt: number
+  first_attempt_at: number
+}
+
+/** What one attempt decided. */
+export interface AttemptOutcome {
+  seq: number
+  event_id: string
+  subscription_id: string
+  attempt: number
+  at: number
+  status_code: number | null
+  error: string | null
+  outcome: WebhookDelivery['outcome']
+  /** With `retry`: when the next attempt is due. */
+  next_attempt_at?: number
+}
+
+/** Signals for the outbox: each has a stable id; the whole item becomes the event's `data`. */
+export type SignalItem = { readonly id: string }
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString())
+const num = (v: unknown): number => Number(v)
+/** A list parameter: JSON text, cast in SQL (`$p::JSON::UUID[]`): the binding needs no list type. */
+const list = (items: readonly (string | number | null)[]): string => JSON.stringify(items)
+
+export class WebhookStore {
+  readonly #mutex = new Mutex()
+  private constructor(readonly conn: DuckDBConnection) {}
+
+  /** A store on a new connection of the database's instance. */
+  static async open(instance: DuckDBInstance): Promise<WebhookStore> {
+    return new WebhookStore(await instance.connect())
+  }
+
+  close(): void {
+    this.conn.closeSync()
+  }
+
+  #run<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+    return this.#mutex.run(() => fn(this.conn))
+  }
+
+  /** Runs `fn` in one transaction (rolled back and rethrown on any error). */
+  #transaction<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+    return this.#run(async (conn) => {
+      await conn.run('BEGIN TRANSACTION')
+      try {
+        const result = await fn(conn)
+        await conn.run('COMMIT')
+        return result
+      } catch (e) {
+        await conn.run('ROLLBACK').catch(() => undefined)
+        throw e
+      }
+    })
+  }
+
+  async #rows(sql: string, values: Record<string, DuckDBValue> = {}): Promise<Record<string, unknown>[]> {
+    return this.#run(async (conn) => (await conn.runAndReadAll(sql, values)).getRowObjectsJS())
+  }
+
+  /** Stores a new subscription with a new secret; answers it with the secret (shown once). */
+  async create(
+    input: { team_id: string; url: string; events: string[]; domain_ids: string[] | null },
+    now: number,
+  ): Promise<WebhookSubscription & { secret: string }> {
+    const id = randomUUID()
+    const secret = `whsec_${randomBytes(24).toString('base64url')}`
+    await this.#run((conn) =>
+      conn.run(
+        `INSERT INTO webhook_subscriptions VALUES ($id::UUID, $team::UUID, $url, $events::JSON::VARCHAR[],
+           CASE WHEN $has_domains THEN $domains::JSON::UUID[] ELSE NULL END, $secret, $now, NULL, NULL)`,
+        {
+          id,
+          team: input.team_id,
+          url: input.url,
+          events: list(input.events),
+          has_domains: input.domain_ids !== null,
+          domains: list(input.domain_ids ?? []),
+          secret,
+          now,
+        },
+      ),
+    )
+    return {
+      id,
+      team_id: input.team_id,
+      url: input.url,
+      events: input.events,
+      domain_ids: input.domain_ids,
+      created_at: iso(now)!,
+      disabled_at: null,
+      disabled_reason: null,
+      secret,
+    }
+  }
+
+  static #subscription(r: Record<string, unknown>): WebhookSubscription {
+    return {
+      id: String(r.id),
+      team_id: String(r.team_id),
+      url: String(r.url),
+      events: (r.events as string[]).map(String),
+      domain_ids: r.domain_ids === null ? null : (r.domain_ids as unknown[]).map(String),
+      created_at: iso(num(r.created_at))!,
+      disabled_at: iso(r.disabled_at === null ? null : num(r.disabled_at)),
+      disabled_reason: r.disabled_reason === null ? null : String(r.disabled_reason),
+    }
+  }
+
+  /** Every subscription (of one team when given), oldest first. */
+  async list(teamId?: string): Promise<WebhookSubscription[]> {
+    const rows = await this.#rows(
+      `SELECT * EXCLUDE (secret) FROM webhook_subscriptions
+       WHERE $team IS NULL OR team_id = $team::UUID ORDER BY created_at, id`,
+      { team: teamId ?? null },
+    )
+    return rows.map((r) => WebhookStore.#subscription(r))
+  }
+
+  /** One subscription with its secret (for signing), or null. */
+  async get(id: string): Promise<(WebhookSubscription & { secret: string }) | null> {
+    const rows = await this.#rows('SELECT * FROM webhook_subscriptions WHERE id = $id::UUID', { id })
+    const r = rows[0]
+    return r === undefined ? null : { ...WebhookStore.#subscription(r), secret: String(r.secret) }
+  }
+
+  /** Deletes a subscription with its outbox, sent record and log; false when it does not exist. */
+  async delete(id: string): Promise<boolean> {
+    return this.#transaction(async (conn) => {
+      const r = await conn.runAndReadAll(
+        'DELETE FROM webhook_subscriptions WHERE id = $id::UUID RETURNING id',
+        { id },
+      )
+      if (r.currentRowCount === 0) return false
+      for (const table of ['webhook_outbox', 'webhook_sent', 'webhook_deliveries'])
+        await conn.run(`DELETE FROM ${table} WHERE subscription_id = $id::UUID`, { id })
+      return true
+    })
+  }
+
+  /** Whether any active subscription receives this domain's signals. */
+  async hasSubscribers(domain: { id: string; team_id: string }): Promise<boolean> {
+    const rows = await this.#rows(
+      `SELECT 1 FROM webhook_subscriptions
+       WHERE team_id = $team::UUID AND disabled_at IS NULL AND list_contains(events, 'signal.created')
+         AND (domain_ids IS NULL OR list_contains(domain_ids, $domain::UUID)) LIMIT 1`,
+      { team: domain.team_id, domain: domain.id },
+    )
+    return rows.length > 0
+  }
+
+  /**
+   * The detection's write, in ONE transaction: for each subscription, each signal it was never
+   * sent becomes an event (a new event id) in the outbox and a row of webhook_sent, whose primary
+   * key (subscription, signal) makes a second event for one signal impossible. Returns the events
+   * created.
+   */
+  async recordSignals(
+    domain: { id: string; team_id: string },
+    signals: readonly SignalItem[],
+    now: number,
+  ): Promise<number> {
+    if (signals.length === 0) return 0
+    return this.#transaction(async (conn) => {
+      const subs = (
+        await conn.runAndReadAll(
+          `SELECT id::VARCHAR AS id FROM webhook_subscriptions
+           WHERE team_id = $team::UUID AND disabled_at IS NULL AND list_contains(events, 'signal.created')
+             AND (domain_ids IS NULL OR list_contains(domain_ids, $domain::UUID))`,
+          { team: domain.team_id, domain: domain.id },
+        )
+      )
+        .getRows()
+        .map((r) => String(r[0]))
+      if (subs.length === 0) return 0
+      const ids = signals.map((s) => s.id)
+      const sent = new Set(
+        (
+          await conn.runAndReadAll(
+            `SELECT subscription_id::VARCHAR || ' ' || signal_id FROM webhook_sent
+             WHERE list_contains($subs::JSON::UUID[], subscription_id) AND list_contains($ids::JSON::VARCHAR[], signal_id)`,
+            { subs: list(subs), ids: list(ids) },
+          )
+        )
+          .getRows()
+          .map((r) => String(r[0])),
+      )
+      const created = iso(now)!
+      const cols = {
+        sub: [] as string[],
+        signal: [] as string[],
+        event: [] as string[],
+        body: [] as string[],
+      }
+      const seen = new Set<string>()
+      for (const sub of subs) {
+        for (const signal of signals) {
+          const key = `${sub} ${signal.id}`
+          if (sent.has(key) || seen.has(key)) continue
+          seen.add(key)
+          const event = randomUUID()
+          cols.sub.push(sub)
+          cols.signal.push(signal.id)
+          cols.event.push(event)
+          cols.body.push(
+            JSON.stringify({ id: event, type: 'signal.created', created_at: created, data: signal }),
+          )
+        }
+      }
+      if (cols.sub.length === 0) return 0
+      const values = {
+        subs: list(cols.sub),
+        signals: list(cols.signal),
+        events: list(cols.event),
+        bodies: list(cols.body),
+        now,
+        domain: domain.id,
+      }
+      await conn.run(
+        `INSERT INTO webhook_sent
+         SELECT unnest($subs::JSON::UUID[]), unnest($signals::JSON::VARCHAR[]), unnest($events::JSON::UUID[]), $now`,
+        { subs: values.subs, signals: values.signals, events: values.events, now },
+      )
+      await conn.run(
+        `INSERT INTO webhook_outbox (event_id, subscription_id, domain_id, type, body, created_at, state,
+           attempts, first_attempt_at, next_attempt_at, lease_until, finished_at)
+         SELECT unnest($events::JSON::UUID[]), unnest($subs::JSON::UUID[]), $domain::UUID, 'signal.created',
+           unnest($bodies::JSON::VARCHAR[]), $now, 'pending', 0, NULL, $now, 0, NULL`,
+        { events: values.events, subs: values.subs, domain: values.domain, bodies: values.bodies, now },
+      )
+      return cols.sub.length
+    })
+  }
+
+  /** Puts a ping event for one subscription in the outbox; returns its event id. */
+  async enqueuePing(subscriptionId: string, now: number): Promise<string> {
+    const event = randomUUID()
+    const body = JSON.stringify({
+      id: event,
+      type: 'ping',
+      created_at: iso(now),
+      data: { subscription_id: subscriptionId },
+    })
+    await this.#run((conn) =>
+      conn.run(
+        `INSERT INTO webhook_outbox (event_id, subscription_id, domain_id, type, body, created_at, state,
+           attempts, first_attempt_at, next_attempt_at, lease_until, finished_at)
+         VALUES ($event::UUID, $sub::UUID, NULL, 'ping', $body, $now, 'pending', 0, NULL, $now, 0, NULL)`,
+        { event, sub: subscriptionId, body, now },
+      ),
+    )
+    return event
+  }
+
+  /** Releases every lease: at start, no attempt of this database is in flight (one process holds the file). */
+  async releaseLeases(): Promise<void> {
+    await this.#run((conn) => conn.run("UPDATE webhook_outbox SET lease_until = 0 WHERE state = 'pending'"))
+  }
+
+  /**
+   * Claims due events for one attempt each: pending, due, not leased, at most `free(sub)` per
+   * subscription and `limit` in all, oldest due first. Each claimed row is leased until
+   * now + leaseMs and its attempt counted, in one statement.
+   */
+  async claim(
+    now: number,
+    limit: number,
+    free: (subscriptionId: string) => number,
+    leaseMs: number,
+  ): Promise<ClaimedEvent[]> {
+    if (limit <= 0) return []
+    return this.#run(async (conn) => {
+      const candidates = (
+        await conn.runAndReadAll(
+          `SELECT seq, subscription_id::VARCHAR FROM webhook_outbox
+           WHERE state = 'pending' AND next_attempt_at <= $now AND lease_until <= $now
+           ORDER BY next_attempt_at, seq LIMIT $scan`,
+          { now, scan: Math.max(limit * 8, 256) },
+        )
+      ).getRows()
+      const taken = new Map<string, number>()
+      const seqs: number[] = []
+      for (const [seq, sub] of candidates) {
+        const s = String(sub)
+        const n = taken.get(s) ?? 0
+        if (n >= free(s)) continue
+        taken.set(s, n + 1)
+        seqs.push(num(seq))
+        if (seqs.length >= limit) break
+      }
+      if (seqs.length === 0) return []
+      const rows = (
+        await conn.runAndReadAll(
+          `UPDATE webhook_outbox
+           SET lease_until = $lease, attempts = attempts + 1, first_attempt_at = coalesce(first_attempt_at, $now)
+           WHERE list_contains($seqs::JSON::BIGINT[], seq)
+           RETURNING seq, event_id::VARCHAR AS event_id, subscription_id::VARCHAR AS subscription_id, body,
+             attempts, first_attempt_at`,
+          { lease: now + leaseMs, now, seqs: list(seqs) },
+        )
+      ).getRowObjectsJS()
+      return rows
+        .map((r) => ({
+          seq: num(r.seq),
+          event_id: String(r.event_id),
+          subscription_id: String(r.subscription_id),
+          body: String(r.body),
+          attempt: num(r.attempts),
+          first_attempt_at: num(r.first_attempt_at),
+        }))
+        .sort((a, b) => a.seq - b.seq)
+    })
+  }
+
+  /**
+   * Writes the outcomes of finished attempts in one transaction: the outbox rows' new state, the
+   * log rows, and (410) the subscriptions disabled with their pending events marked failed.
+   */
+  async finish(outcomes: readonly AttemptOutcome[]): Promise<void> {
+    if (outcomes.length === 0) return
+    const state = (o: AttemptOutcome) =>
+      o.outcome === 'retry' ? 'pending' : o.outcome === 'delivered' ? 'delivered' : 'failed'
+    await this.#transaction(async (conn) => {
+      await conn.run(
+        `UPDATE webhook_outbox o SET state = r.state, next_attempt_at = r.next, lease_until = 0,
+           finished_at = CASE WHEN r.state = 'pending' THEN NULL ELSE r.done END
+         FROM (SELECT unnest($seqs::JSON::BIGINT[]) AS seq, unnest($states::JSON::VARCHAR[]) AS state,
+                      unnest($next::JSON::BIGINT[]) AS next, unnest($at::JSON::BIGINT[]) AS done) r
+         WHERE o.seq = r.seq`,
+        {
+          seqs: list(outcomes.map((o) => o.seq)),
+          states: list(outcomes.map(state)),
+          next: list(outcomes.map((o) => o.next_attempt_at ?? o.at)),
+          at: list(outcomes.map((o) => o.at)),
+        },
+      )
+      await conn.run(
+        `INSERT INTO webhook_deliveries
+         SELECT unnest($subs::JSON::UUID[]), unnest($events::JSON::UUID[]), unnest($attempts::JSON::INTEGER[]),
+                unnest($codes::JSON::INTEGER[]), unnest($errors::JSON::VARCHAR[]), unnest($outcomes::JSON::VARCHAR[]),
+                unnest($at::JSON::BIGINT[])`,
+        {
+          subs: list(outcomes.map((o) => o.subscription_id)),
+          events: list(outcomes.map((o) => o.event_id)),
+          attempts: list(outcomes.map((o) => o.attempt)),
+          codes: list(outcomes.map((o) => o.status_code)),
+          errors: list(outcomes.map((o) => o.error)),
+          outcomes: list(outcomes.map((o) => o.outcome)),
+          at: list(outcomes.map((o) => o.at)),
+        },
+      )
+      for (const o of outcomes.filter((x) => x.outcome === 'disabled')) {
+        await conn.run(
+          `UPDATE webhook_subscriptions SET disabled_at = $at, disabled_reason = $reason
+           WHERE id = $id::UUID AND disabled_at IS NULL`,
+          { at: o.at, reason: 'the receiver answered 410 Gone', id: o.subscription_id },
+        )
+        await conn.run(
+          `UPDATE webhook_outbox SET state = 'failed', finished_at = $at, lease_until = 0
+           WHERE subscription_id = $id::UUID AND state = 'pending'`,
+          { at: o.at, id: o.subscription_id },
+        )
+      }
+    })
+  }
+
+  /** The latest attempts of one subscription, newest first. */
+  async deliveries(subscriptionId: string, limit: number): Promise<WebhookDelivery[]> {
+    const rows = await this.#rows(
+      `SELECT event_id::VARCHAR AS event_id, attempt, status_code, error, outcome, attempted_at FROM webhook_deliveries
+       WHERE subscription_id = $id::UUID ORDER BY attempted_at DESC, attempt DESC LIMIT $limit`,
+      { id: subscriptionId, limit },
+    )
+    return rows.map((r) => ({
+      event_id: String(r.event_id),
+      attempt: num(r.attempt),
+      status_code: r.status_code === null ? null : num(r.status_code),
+      error: r.error === null ? null : String(r.error),
+      outcome: String(r.outcome) as WebhookDelivery['outcome'],
+      at: iso(num(r.attempted_at))!,
+    }))
+  }
+
+  /**
+   * Retention: delivered and failed outbox rows, log rows and sent records older than
+   * `retentionMs` are deleted; then the oldest finished outbox rows and log rows beyond `maxRows`.
+   * Pending rows are never deleted here (they fail after the retry window, then age out).
+   */
+  async prune(now: number, retentionMs: number, maxRows: number): Promise<void> {
+    const cutoff = now - retentionMs
+    await this.#transaction(async (conn) => {
+      await conn.run("DELETE FROM webhook_outbox WHERE state <> 'pending' AND finished_at < $cutoff", {
+        cutoff,
+      })
+      await conn.run('DELETE FROM webhook_deliveries WHERE attempted_at < $cutoff', { cutoff })
+      await conn.run('DELETE FROM webhook_sent WHERE sent_at < $cutoff', { cutoff })
+      await conn.run(
+        `DELETE FROM webhook_outbox WHERE seq IN (
+           SELECT seq FROM webhook_outbox WHERE state <> 'pending'
+           ORDER BY finished_at DESC, seq DESC OFFSET $max)`,
+        { max: maxRows },
+      )
+      await conn.run(
+        `DELETE FROM webhook_deliveries WHERE rowid IN (
+           SELECT rowid FROM webhook_deliveries ORDER BY attempted_at DESC, attempt DESC OFFSET $max)`,
+        { max: maxRows },
+      )
+    })
+  }
+
+  /** The outbox's pending events and the creation time of the oldest (ms), for the metrics. */
+  async queue(): Promise<{ pending: number; oldestCreatedAt: number | null; rows: number; logRows: number }> {
+    const [r] = await this.#rows(
+      `SELECT count(*) FILTER (WHERE state = 'pending')::INTEGER AS pending,
+              min(created_at) FILTER (WHERE state = 'pending') AS oldest,
+              count(*)::INTEGER AS rows,
+              (SELECT count(*)::INTEGER FROM webhook_deliveries) AS log_rows
+       FROM webhook_outbox`,
+    )
+    return {
+      pending: num(r!.pending),
+      oldestCreatedAt: r!.oldest === null ? null : num(r!.oldest),
+      rows: num(r!.rows),
+      logRows: num(r!.log_rows),
+    }
+  }
+}
