@@ -92,6 +92,8 @@ const PLAN: PlannedSuite[] = quick
       { id: 'columnar-S', script: 'columnar', dataset: 'S' },
       // Serving over HTTP (cache off, with ingest, cached); answers checked, times not judged.
       { id: 'serve-Serveq', script: 'serve', dataset: 'Serveq' },
+      // Webhooks: detection's cost on an ingest call, a backlog drained (answers not judged by time).
+      { id: 'webhooks-S', script: 'webhooks', dataset: 'S' },
       { id: 'rankings-S', script: 'rankings', dataset: 'S' },
       // Issue 11: citations, cited domains, fan-out queries, sentiment over time.
       { id: 'citations-S', script: 'citations', dataset: 'S' },
@@ -113,6 +115,8 @@ const PLAN: PlannedSuite[] = quick
       { id: 'columnar-L', script: 'columnar', dataset: 'L', heapMB: 8192 },
       // 200 domains / 720k analyses over HTTP, with an ingest POST every second, cached.
       { id: 'serve-Serve', script: 'serve', dataset: 'Serve' },
+      // Webhooks: detection's cost on a 500-analysis ingest call, a 10,000-event backlog drained.
+      { id: 'webhooks-S', script: 'webhooks', dataset: 'S' },
       { id: 'rankings-L', script: 'rankings', dataset: 'L', heapMB: 8192 },
       { id: 'rankings-Crowd', script: 'rankings', dataset: 'Crowd', heapMB: 8192 },
       // Issue 11: citations, cited domains, fan-out queries, sentiment over time.

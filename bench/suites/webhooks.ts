@@ -6,9 +6,9 @@
  *  - a backlog of 10,000 pending events drained to a local receiver (deliveries per second), and
  *    the p99 of a report read during the drain beside the p99 of the same reads idle.
  *
- *   npx tsx bench/webhooks.ts
+ *   npm run bench -- --only=webhooks-S   (--rounds=7, --backlog=10000; --quick: 3 rounds, 500 events)
  *
- * Prints one JSON object. Until the signals report is merged, detection's report read is the brand
+ * Writes the suite's JSON (its figures in `extra`). Until the signals report is merged, detection's report read is the brand
  * rankings (a read of the same aggregates).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -16,12 +16,14 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openEngine, webhooksOf } from '../src/index.js'
-import { BENCH_NOW, DATASETS, DomainGenerator, datasetRecords } from './data/generator.js'
+import { openEngine, webhooksOf } from '../../src/index.js'
+import { BENCH_NOW, DATASETS, DomainGenerator, datasetRecords } from '../data/generator.js'
+import { startSuite, writeJson } from '../lib/suite.js'
 
-const ROUNDS = Number(process.env.WEBHOOK_BENCH_ROUNDS ?? 7)
-const BACKLOG = Number(process.env.WEBHOOK_BENCH_BACKLOG ?? 10_000)
-const spec = DATASETS.S
+const suite = startSuite('webhooks', { defaultDataset: 'S' })
+const ROUNDS = Number(suite.args.rounds ?? (suite.quick ? 3 : 7))
+const BACKLOG = Number(suite.args.backlog ?? (suite.quick ? 500 : 10_000))
+const spec = DATASETS[suite.dsName]
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.99)]!
 
@@ -140,7 +142,10 @@ async function main(): Promise<void> {
         reads_during_drain: busy.length,
       },
     }
-    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`)
+    suite.log(JSON.stringify(out, null, 2))
+    suite.out.sizes = { rounds: ROUNDS, backlog: BACKLOG }
+    suite.out.extra = out
+    writeJson(`suite-webhooks-${spec.name}.json`, suite.out)
   } finally {
     await engine.close()
     server.close()
