@@ -12,7 +12,9 @@ import { sqlText } from './db/sql.js'
 import { EngineClosedError, QueryError, ReadOnlyError, ValidationError, VisibilityError } from './errors.js'
 import { IngestCall } from './ingest/call.js'
 import { ApiKeys, loadActiveApiKeys, type StoredApiKey } from './keys.js'
-import { arrowToFlatRows, feedFlat, feedNdjsonPath, feedRecords } from './ingest/sources.js'
+import { arrowToFlatRows, feedNdjsonPath, feedRecords } from './ingest/sources.js'
+import { feedFlatBulk, rowsSource } from './ingest/flat-sql.js'
+import { exportSource } from './parquet.js'
 import { computeCitations, computeCitedDomains } from './queries/citations.js'
 import { computeCompetitorSeries } from './queries/competitor-series.js'
 import type { QueryContext } from './queries/context.js'
@@ -80,7 +82,7 @@ import {
   engineStatus,
   exportParquet,
   prune,
-  readExportDir,
+  withExportReader,
   restoreBackup as restore,
   type EngineInternals,
   type OpenInternals,
@@ -172,15 +174,18 @@ class DuckDBEngine extends DeprecatedEngineAliases implements Engine {
 
   async ingestArrow(tables: ArrowTables): Promise<IngestResult> {
     const rows = arrowToFlatRows(tables)
-    return this.#ingest(async (call) => feedFlat(call, rows))
+    return this.#ingest((call) => feedFlatBulk(call, rowsSource(rows)))
   }
 
   async ingestFile(path: string, options: IngestFileOptions = {}): Promise<IngestResult> {
     if (typeof path === 'string' && existsSync(path) && statSync(path).isDirectory()) {
       this.#check()
       if (this.readOnly) throw new ReadOnlyError('ingest')
-      const rows = await readExportDir(this.#internals, openInternals, path)
-      return this.#ingest(async (call) => feedFlat(call, rows))
+      return this.#ingest((call) =>
+        withExportReader(this.#internals, openInternals, (reader) =>
+          feedFlatBulk(call, exportSource(path, reader)),
+        ),
+      )
     }
     return this.#ingest((call) => feedNdjsonPath(call, path, options.onProgress))
   }

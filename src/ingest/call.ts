@@ -103,6 +103,29 @@ export class IngestCall {
     return this.#c.failed
   }
 
+  /** The call's write connection, inside its transaction (a bulk path stages through it). */
+  get connection(): DuckDBConnection {
+    return this.#conn
+  }
+
+  /** The validating half of the call (a bulk path registers its ids and references there). */
+  get collector(): RecordCollector {
+    return this.#c
+  }
+
+  /** The catalog the call's references are checked against. */
+  get catalog(): Catalog {
+    return this.#catalog
+  }
+
+  /**
+   * Starts the call's validation over, before anything was staged: a bulk path that hands the
+   * call over to the record path.
+   */
+  restart(): void {
+    this.#c = new RecordCollector(this.#sink)
+  }
+
   /** Prefixed to every field named by an issue (the table name, for flat input). */
   get fieldPrefix(): string {
     return this.#c.fieldPrefix
