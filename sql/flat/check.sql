@@ -23,8 +23,8 @@ SELECT
     AS repeated_mentions,
   (SELECT count(*) FROM flat_citations
    WHERE NOT coalesce(url IS NOT NULL
-     AND (title IS NULL OR (length(title) >= 1 AND utf16_length(title) <= $title_max))
-     AND (page_type IS NULL OR (length(page_type) >= 1 AND utf16_length(page_type) <= $page_type_max))
+     AND (title IS NULL OR (length(title) >= 1 AND length(title) <= $title_max))
+     AND (page_type IS NULL OR (length(page_type) >= 1 AND length(page_type) <= $page_type_max))
      AND (ord IS NULL OR NOT isnan(ord::DOUBLE)), false)
   )::INTEGER AS citations,
   (SELECT count(*) FROM flat_theme_occurrences
@@ -34,7 +34,7 @@ SELECT
   (SELECT count(*) - count(DISTINCT (lower(analysis_id), lower(theme_id))) FROM flat_theme_occurrences)::INTEGER
     AS repeated_themes,
   (SELECT count(*) FROM flat_fanout_queries
-   WHERE NOT coalesce(utf16_length(js_trim(query)) BETWEEN 1 AND $fanout_query_max
+   WHERE NOT coalesce(length(js_trim(query)) BETWEEN 1 AND $fanout_query_max
      AND (ord IS NULL OR NOT isnan(ord::DOUBLE)), false)
   )::INTEGER AS fanout_queries,
   (SELECT count(*) FROM (SELECT lower(analysis_id) FROM flat_fanout_queries GROUP BY ALL
