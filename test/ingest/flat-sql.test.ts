@@ -27,10 +27,10 @@ const TABLE_OF: Record<string, string> = {
 }
 
 /** Records as the flat tables of docs/API.md, "Ingest: records" (citations and queries with ord). */
-function flatten(records: readonly Row[]): Tables {
+function flatten(records: readonly object[]): Tables {
   const t: Tables = {}
   const push = (name: string, row: Row) => (t[name] ??= []).push(row)
-  for (const { type, ...rest } of records) {
+  for (const { type, ...rest } of records as Row[]) {
     if (type !== 'analysis') {
       push(TABLE_OF[type as string]!, rest)
       continue
@@ -134,7 +134,7 @@ afterEach(() => {
 })
 
 /** One invalid analysis (or set of rows) of each kind the SQL checks look for. */
-const INVALID: Record<string, { records: () => Row[]; parquet?: false; tables?: (t: Tables) => void }> = {
+const INVALID: Record<string, { records: () => object[]; parquet?: false; tables?: (t: Tables) => void }> = {
   'analysis id': { records: () => [analysis({ id: 'not-a-uuid' })] },
   channel: { records: () => [analysis({ channel: 'altavista' as never })] },
   model: { records: () => [analysis({ model: 'gpt 4' })] },
@@ -255,7 +255,7 @@ describe('flat input through SQL: invalid rows', () => {
 })
 
 /** Valid input with what the checks must let through: case, BMP and beyond, nulls, ord order. */
-function validRecords(): Row[] {
+function validRecords(): object[] {
   return [
     ...base(),
     analysis({ id: 'A0000000-0000-4000-8000-0000000000AA', answered_at: '2026-11-18T23:30:00-03:00' }),
