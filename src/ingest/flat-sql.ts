@@ -216,6 +216,9 @@ async function registerReferences(call: IngestCall, conn: DuckDBConnection): Pro
   return true
 }
 
+/** URLs appended between two yields to the event loop. */
+const URL_SLICE = 8192
+
 /**
  * Checks each distinct cited URL against the schema's pattern (a JavaScript regular expression)
  * and gives it its host and identity (src/schemas/records.ts), into flat_urls; false when one
@@ -238,7 +241,11 @@ async function mapUrls(conn: DuckDBConnection): Promise<boolean> {
     await yieldToLoop()
   }
   const w = await ChunkWriter.open(conn, 'flat_urls', [VARCHAR, VARCHAR, VARCHAR])
-  w.appendColumns([out.url, out.host, out.cited], out.url.length, ['none', 'none', 'none'])
+  for (let from = 0; from < out.url.length; from += URL_SLICE) {
+    const cols = [out.url, out.host, out.cited].map((c) => c.slice(from, from + URL_SLICE))
+    w.appendColumns(cols, cols[0]!.length, ['none', 'none', 'none'])
+    await yieldToLoop()
+  }
   w.close()
   return true
 }
