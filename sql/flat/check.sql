@@ -6,20 +6,20 @@
 -- passes too. Cited URLs are checked in JS (the URL pattern is a JavaScript regular expression).
 -- Parameters: $uuid_re, $model_re, $answered_re VARCHAR (the schemas' own patterns, written for
 -- both engines), $channels VARCHAR[].
-WITH a AS (SELECT rn, lower(id) AS id FROM flat_analyses)
+-- Runs after keys.sql (child rows carry their analysis's seq).
 SELECT
   (SELECT count(*) FROM flat_analyses
    WHERE NOT coalesce(regexp_full_match(id, $uuid_re) AND regexp_full_match(domain_id, $uuid_re)
      AND regexp_full_match(prompt_id, $uuid_re) AND list_contains($channels, channel)
      AND regexp_full_match(model, $model_re) AND regexp_full_match(answered_at, $answered_re), false)
   )::INTEGER AS analyses,
-  (SELECT count(*) - count(DISTINCT id) FROM a)::INTEGER AS repeated_analyses,
+  (SELECT count(*) FROM flat_ids WHERE n > 1)::INTEGER AS repeated_analyses,
   (SELECT count(*) FROM flat_mentions
    WHERE NOT coalesce((entity_id = 'brand' OR regexp_full_match(entity_id, $uuid_re))
      AND (position IS NULL OR (position = floor(position) AND position BETWEEN 1 AND 2147483647))
      AND (sentiment IS NULL OR (isfinite(sentiment) AND sentiment BETWEEN 0 AND 100)), false)
   )::INTEGER AS mentions,
-  (SELECT count(*) - count(DISTINCT (lower(analysis_id), lower(entity_id))) FROM flat_mentions)::INTEGER
+  (SELECT count(*) - count(DISTINCT (seq, lower(entity_id))) FROM flat_mentions)::INTEGER
     AS repeated_mentions,
   (SELECT count(*) FROM flat_citations
    WHERE NOT coalesce(url IS NOT NULL
@@ -31,17 +31,15 @@ SELECT
    WHERE NOT coalesce(regexp_full_match(theme_id, $uuid_re)
      AND occurrences = floor(occurrences) AND occurrences BETWEEN 1 AND 2147483647, false)
   )::INTEGER AS theme_occurrences,
-  (SELECT count(*) - count(DISTINCT (lower(analysis_id), lower(theme_id))) FROM flat_theme_occurrences)::INTEGER
+  (SELECT count(*) - count(DISTINCT (seq, lower(theme_id))) FROM flat_theme_occurrences)::INTEGER
     AS repeated_themes,
   (SELECT count(*) FROM flat_fanout_queries
    WHERE NOT coalesce(length(js_trim(query)) BETWEEN 1 AND $fanout_query_max
      AND (ord IS NULL OR NOT isnan(ord::DOUBLE)), false)
   )::INTEGER AS fanout_queries,
-  (SELECT count(*) FROM (SELECT lower(analysis_id) FROM flat_fanout_queries GROUP BY ALL
+  (SELECT count(*) FROM (SELECT seq FROM flat_fanout_queries GROUP BY ALL
                          HAVING count(*) > $fanout_max_queries))::INTEGER AS long_fanout,
-  (SELECT count(*) FROM (
-     SELECT lower(analysis_id) AS id FROM flat_mentions
-     UNION SELECT lower(analysis_id) FROM flat_citations
-     UNION SELECT lower(analysis_id) FROM flat_theme_occurrences
-     UNION SELECT lower(analysis_id) FROM flat_fanout_queries) c
-   WHERE c.id IS NULL OR c.id NOT IN (SELECT id FROM a))::INTEGER AS orphans
+  ((SELECT count(*) FROM flat_mentions WHERE seq IS NULL)
+   + (SELECT count(*) FROM flat_citations WHERE seq IS NULL)
+   + (SELECT count(*) FROM flat_theme_occurrences WHERE seq IS NULL)
+   + (SELECT count(*) FROM flat_fanout_queries WHERE seq IS NULL))::INTEGER AS orphans

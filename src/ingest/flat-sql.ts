@@ -118,7 +118,13 @@ export async function feedFlatBulk(call: IngestCall, source: FlatSource): Promis
   }
 }
 
-const DROP_FLAT = [...FACT_TABLES.map((t) => `flat_${t}`), 'flat_urls', ...HANDLE_TABLES()]
+const DROP_FLAT = [
+  ...FACT_TABLES.map((t) => `flat_${t}`),
+  'flat_urls',
+  'flat_ids',
+  'flat_keyed',
+  ...HANDLE_TABLES(),
+]
   .map((t) => `DROP TABLE IF EXISTS temp.${t};`)
   .join('\n')
 
@@ -128,16 +134,29 @@ function HANDLE_TABLES(): string[] {
 
 /** The SQL path; null when it staged the call, else why it hands over to the record path. */
 async function trySql(call: IngestCall, conn: DuckDBConnection, source: FlatSource): Promise<string | null> {
+  let t0 = performance.now()
+  const phase = (name: string) => {
+    if (process.env.VA_TRACE_INGEST)
+      process.stderr.write(`flat ${name} ${(performance.now() - t0).toFixed(1)} ms\n`)
+    t0 = performance.now()
+  }
   if (!(await source.loadFacts(conn))) return 'a fact column of another type'
+  await conn.run(sqlText('flat/keys'))
+  phase('load facts, key child rows')
   const bad = await checkFacts(conn)
+  phase('check facts')
   if (bad !== null) return bad
   feedFlat(call, await source.dimensions(conn))
+  phase('dimensions')
   if (call.failed) return 'a dimension record'
   if (!(await registerReferences(call, conn))) return 'a reference'
+  phase('references')
   if (!(await mapUrls(conn))) return 'a cited URL'
+  phase('cited URLs')
   const channels = listValue([...CHANNELS])
   await conn.run(sqlText('flat/stage_analyses'), { channels }, { channels: LIST(VARCHAR) })
   await conn.run(sqlText('flat/stage'))
+  phase('stage')
   const n = await conn.runAndReadAll('SELECT count(*)::INTEGER FROM flat_analyses')
   call.collector.seq = n.getRows()[0]![0] as number
   return null
