@@ -133,6 +133,7 @@ export function exportSource(
 /**
  * Reads one fact table of an export on `reader` and appends its data chunks, as they come, to
  * flat_<table> on `conn` (same columns and types), yielding to the event loop between chunks.
+ * Each row keeps its number (rn), which is all that orders it later: the chunks' order is free.
  */
 async function copyImport(reader: DuckDBConnection, conn: DuckDBConnection, glob: string, t: FactTable) {
   try {
@@ -142,7 +143,7 @@ async function copyImport(reader: DuckDBConnection, conn: DuckDBConnection, glob
     await conn.run(`CREATE OR REPLACE TEMP TABLE flat_${t} (${cols.join(', ')})`)
     const appender = await conn.createAppender(`flat_${t}`, 'main', 'temp')
     try {
-      const result = await reader.stream('SELECT * FROM import_rows ORDER BY rn')
+      const result = await reader.stream('SELECT * FROM import_rows')
       for (;;) {
         const chunk = await result.fetchChunk()
         if (chunk === null || chunk.rowCount === 0) break

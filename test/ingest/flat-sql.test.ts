@@ -325,6 +325,19 @@ describe('flat input through SQL: valid rows', () => {
     }
   })
 
+  it('a hardened engine (no file access: a scratch engine reads the export) stores the same', async () => {
+    const dir = await writeExportDir(flatten(validRecords()))
+    const plain = await stored((e) => e.ingestFile(dir), 'bulk')
+    const engine = await openEngine({ hardened: true })
+    try {
+      await engine.ingestFile(dir)
+      expect(lastHandOver).toBeNull()
+      expect(await payloads(engine)).toEqual(plain.payloads)
+    } finally {
+      await engine.close()
+    }
+  })
+
   it('a repeated analyses row hands over to the record path (its children go with the first row)', async () => {
     const t = flatten(validRecords())
     t.analyses!.push({ ...t.analyses![1]!, channel: 'gemini' })
