@@ -130,6 +130,9 @@ export function exportSource(
   }
 }
 
+/** Rows a copy appends between two flushes (each flush runs on the event loop's thread). */
+const COPY_FLUSH_ROWS = 16_384
+
 /**
  * Reads one fact table of an export on `reader` and appends its data chunks, as they come, to
  * flat_<table> on `conn` (same columns and types), yielding to the event loop between chunks.
@@ -144,10 +147,16 @@ async function copyImport(reader: DuckDBConnection, conn: DuckDBConnection, glob
     const appender = await conn.createAppender(`flat_${t}`, 'main', 'temp')
     try {
       const result = await reader.stream('SELECT * FROM import_rows')
+      let unflushed = 0
       for (;;) {
         const chunk = await result.fetchChunk()
         if (chunk === null || chunk.rowCount === 0) break
         appender.appendDataChunk(chunk)
+        // The appender's own flush comes at ~200k rows, on this thread: a long stall. Smaller ones.
+        if ((unflushed += chunk.rowCount) >= COPY_FLUSH_ROWS) {
+          appender.flushSync()
+          unflushed = 0
+        }
         await yieldToLoop()
       }
     } finally {

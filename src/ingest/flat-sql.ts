@@ -137,7 +137,9 @@ async function trySql(call: IngestCall, conn: DuckDBConnection, source: FlatSour
   let t0 = performance.now()
   const phase = (name: string) => {
     if (process.env.VA_TRACE_INGEST)
-      process.stderr.write(`flat ${name} ${(performance.now() - t0).toFixed(1)} ms\n`)
+      process.stderr.write(
+        `flat ${name} ${(performance.now() - t0).toFixed(1)} ms (at ${performance.now().toFixed(0)})\n`,
+      )
     t0 = performance.now()
   }
   if (!(await source.loadFacts(conn))) return 'a fact column of another type'
@@ -153,6 +155,7 @@ async function trySql(call: IngestCall, conn: DuckDBConnection, source: FlatSour
   phase('references')
   if (!(await mapUrls(conn))) return 'a cited URL'
   phase('cited URLs')
+  call.closeWriters()
   const channels = listValue([...CHANNELS])
   await conn.run(sqlText('flat/stage_analyses'), { channels }, { channels: LIST(VARCHAR) })
   await conn.run(sqlText('flat/stage'))
@@ -235,8 +238,9 @@ async function registerReferences(call: IngestCall, conn: DuckDBConnection): Pro
   return true
 }
 
-/** URLs appended between two yields to the event loop. */
-const URL_SLICE = 8192
+/** URLs parsed, and appended, between two yields to the event loop. */
+const URL_BATCH = 256
+const URL_SLICE = 1024
 
 /**
  * Checks each distinct cited URL against the schema's pattern (a JavaScript regular expression)
@@ -250,12 +254,14 @@ async function mapUrls(conn: DuckDBConnection): Promise<boolean> {
   for (;;) {
     const chunk = await result.fetchChunk()
     if (chunk === null || chunk.rowCount === 0) break
-    for (const v of chunk.getColumnValues(0)) {
-      const url = v as string
+    const urls = chunk.getColumnValues(0) as string[]
+    for (let i = 0; i < urls.length; i++) {
+      const url = urls[i]!
       if (url.length > 8192 || !URL_RE.test(url)) return false
       out.url.push(url)
       out.host.push(matchHost(urlHost(url)))
       out.cited.push(citedUrl(url))
+      if (i % URL_BATCH === URL_BATCH - 1) await yieldToLoop()
     }
     await yieldToLoop()
   }
