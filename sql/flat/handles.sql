@@ -11,9 +11,9 @@ refs AS (
   UNION ALL SELECT 'model', NULL, model, row, 0 FROM a
   UNION ALL SELECT 'prompt', domain_id, prompt_id, row, 0 FROM a
   UNION ALL SELECT 'competitor', a.domain_id, lower(m.entity_id), a.row, m.rn
-  FROM flat_mentions m JOIN a ON a.row = m.seq WHERE m.entity_id <> 'brand'
+  FROM flat_mentions_k m JOIN a ON a.row = m.seq WHERE m.entity_id <> 'brand'
   UNION ALL SELECT 'theme', a.domain_id, lower(t.theme_id), a.row, t.rn
-  FROM flat_theme_occurrences t JOIN a ON a.row = t.seq
+  FROM flat_theme_occurrences_k t JOIN a ON a.row = t.seq
 )
 SELECT kind, domain_id, id, min(row)::INTEGER AS row
 FROM refs GROUP BY ALL ORDER BY kind, min(row), min(pos)

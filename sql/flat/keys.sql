@@ -3,20 +3,4 @@
 -- does (an orphan). The checks, the handles and the staging then join on that integer. flat_ids
 -- holds each distinct analysis id with its first row and how many rows carry it.
 CREATE OR REPLACE TEMP TABLE flat_ids AS
-SELECT lower(id) AS id, min(rn - 1)::INTEGER AS seq, count(*)::INTEGER AS n FROM flat_analyses GROUP BY ALL;
-CREATE OR REPLACE TEMP TABLE flat_keyed AS
-SELECT i.seq, c.* FROM flat_mentions c LEFT JOIN flat_ids i ON i.id = lower(c.analysis_id);
-DROP TABLE flat_mentions;
-ALTER TABLE flat_keyed RENAME TO flat_mentions;
-CREATE OR REPLACE TEMP TABLE flat_keyed AS
-SELECT i.seq, c.* FROM flat_citations c LEFT JOIN flat_ids i ON i.id = lower(c.analysis_id);
-DROP TABLE flat_citations;
-ALTER TABLE flat_keyed RENAME TO flat_citations;
-CREATE OR REPLACE TEMP TABLE flat_keyed AS
-SELECT i.seq, c.* FROM flat_theme_occurrences c LEFT JOIN flat_ids i ON i.id = lower(c.analysis_id);
-DROP TABLE flat_theme_occurrences;
-ALTER TABLE flat_keyed RENAME TO flat_theme_occurrences;
-CREATE OR REPLACE TEMP TABLE flat_keyed AS
-SELECT i.seq, c.* FROM flat_fanout_queries c LEFT JOIN flat_ids i ON i.id = lower(c.analysis_id);
-DROP TABLE flat_fanout_queries;
-ALTER TABLE flat_keyed RENAME TO flat_fanout_queries;
+SELECT lower(id) AS id, min(rn - 1)::INTEGER AS seq, count(*)::INTEGER AS n FROM flat_analyses GROUP BY ALL

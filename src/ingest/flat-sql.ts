@@ -15,7 +15,7 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { DOUBLE, INTEGER, LIST, VARCHAR, listValue, type DuckDBConnection } from '@duckdb/node-api'
 import { ChunkWriter, type BulkColumn, type NullMarker } from '../db/chunk-writer.js'
-import { sqlText } from '../db/sql.js'
+import { sqlScript, sqlText } from '../db/sql.js'
 import { CHANNELS } from '../foundation/vocabulary.js'
 import {
   ANSWERED_AT_RE,
@@ -92,6 +92,10 @@ export interface FlatSource {
   all(conn: DuckDBConnection): Promise<FlatRows>
 }
 
+/** The files that key the child rows and that stage the facts (after stage_analyses), in order. */
+const KEY_SQL = ['flat/keys', ...FACT_TABLES.slice(1).map((t) => `flat/keys_${t}`)]
+const STAGE_SQL = ['flat/stage_mentions', 'flat/stage_citations', 'flat/stage_theme_occ', 'flat/stage_fanout']
+
 /** Why the last call took the record path (tests and the profile read it), or null for the SQL path. */
 export let lastHandOver: string | null = null
 
@@ -143,7 +147,7 @@ async function trySql(call: IngestCall, conn: DuckDBConnection, source: FlatSour
     t0 = performance.now()
   }
   if (!(await source.loadFacts(conn))) return 'a fact column of another type'
-  await conn.run(sqlText('flat/keys'))
+  await conn.run(sqlScript(KEY_SQL))
   phase('load facts, key child rows')
   const bad = await checkFacts(conn)
   phase('check facts')
@@ -158,7 +162,7 @@ async function trySql(call: IngestCall, conn: DuckDBConnection, source: FlatSour
   call.closeWriters()
   const channels = listValue([...CHANNELS])
   await conn.run(sqlText('flat/stage_analyses'), { channels }, { channels: LIST(VARCHAR) })
-  await conn.run(sqlText('flat/stage'))
+  await conn.run(sqlScript(STAGE_SQL))
   phase('stage')
   const n = await conn.runAndReadAll('SELECT count(*)::INTEGER FROM flat_analyses')
   call.collector.seq = n.getRows()[0]![0] as number
