@@ -2,6 +2,7 @@
  * Parquet in and out: the flat tables of docs/API.md, "Ingest: records", written with DuckDB's COPY (paths are
  * bound parameters) and read back with read_parquet into flat rows.
  */
+import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { BOOLEAN, DuckDBTypeId, LIST, listValue, VARCHAR, type DuckDBConnection } from '@duckdb/node-api'
@@ -9,6 +10,13 @@ import { sqlText } from './db/sql.js'
 import { ValidationError } from './errors.js'
 import { UUID_RE } from './schemas/records.js'
 import { FLAT_TABLES, FlatColumns, type FlatRows, type FlatTableName } from './ingest/flat.js'
+import {
+  FACT_TABLES,
+  createFlatTable,
+  importFits,
+  type FactTable,
+  type FlatSource,
+} from './ingest/flat-sql.js'
 
 export const MANIFEST = 'manifest.json'
 const SINGLE_FILE: ReadonlySet<FlatTableName> = new Set(['teams', 'domains'])
@@ -66,21 +74,114 @@ export async function readExport(
   conn: DuckDBConnection,
   dir: string,
   part: ExportPart = { kind: 'all' },
+  tables: readonly FlatTableName[] = FLAT_TABLES,
 ): Promise<FlatRows> {
-  if (part.kind === 'domain' && !UUID_RE.test(part.id))
-    throw new ValidationError([{ path: 'domain_id', message: `${part.id} is not a domain id.` }])
   const rows: FlatRows = {}
-  for (const t of FLAT_TABLES) {
-    const single = SINGLE_FILE.has(t)
-    if ((part.kind === 'heads' && !single) || (part.kind === 'domain' && single)) continue
-    const p = part.kind === 'domain' ? join(tablePath(dir, t), `domain_id=${part.id}`) : tablePath(dir, t)
-    if (!existsSync(p)) continue
-    const glob = single ? p : join(p, '**', '*.parquet')
-    if (!single && !hasParquet(p)) continue
+  for (const t of tables) {
+    const glob = exportGlob(dir, part, t)
+    if (glob === null) continue
     await conn.run(sqlText(`import/${t}`), { path: glob }, { path: VARCHAR })
     rows[t] = await readColumns(conn)
   }
   return rows
+}
+
+/** The files of one flat table in an export, as a read_parquet glob; null when there are none. */
+function exportGlob(dir: string, part: ExportPart, t: FlatTableName): string | null {
+  if (part.kind === 'domain' && !UUID_RE.test(part.id))
+    throw new ValidationError([{ path: 'domain_id', message: `${part.id} is not a domain id.` }])
+  const single = SINGLE_FILE.has(t)
+  if ((part.kind === 'heads' && !single) || (part.kind === 'domain' && single)) return null
+  const p = part.kind === 'domain' ? join(tablePath(dir, t), `domain_id=${part.id}`) : tablePath(dir, t)
+  if (!existsSync(p)) return null
+  if (!single && !hasParquet(p)) return null
+  return single ? p : join(p, '**', '*.parquet')
+}
+
+/**
+ * An export directory as a source of the bulk path (src/ingest/flat-sql.ts): each fact table is
+ * read by read_parquet into its temp table on the call's connection, in SQL. `reader`, when given,
+ * is a connection with file access (the write connection of a hardened engine has none): it reads
+ * the files and its data chunks are appended to the call's temp tables as they are, column by
+ * column (no value passes through JavaScript). The dimension tables, and every table when the
+ * call hands over to the record path, are read by readExport.
+ */
+export function exportSource(
+  dir: string,
+  reader: DuckDBConnection | null,
+  part: ExportPart = { kind: 'all' },
+): FlatSource {
+  const dims = FLAT_TABLES.filter((t) => !(FACT_TABLES as readonly string[]).includes(t))
+  return {
+    async loadFacts(conn) {
+      for (const t of FACT_TABLES) {
+        const glob = exportGlob(dir, part, t)
+        if (glob === null) await createFlatTable(conn, t)
+        else if (!(await (reader === null ? shapeImport(conn, glob, t) : copyImport(reader, conn, glob, t))))
+          return false
+      }
+      return true
+    },
+    dimensions: (conn) => readExport(reader ?? conn, dir, part, dims),
+    all: (conn) => readExport(reader ?? conn, dir, part),
+  }
+}
+
+/**
+ * Reads one fact table of an export into flat_<table> on `conn` (sql/flat/shape_<table>.sql);
+ * false when a column has a type the SQL path does not take.
+ */
+async function shapeImport(conn: DuckDBConnection, glob: string, t: FactTable): Promise<boolean> {
+  try {
+    await conn.run(sqlText(`import/${t}`), { path: glob }, { path: VARCHAR })
+    if (!(await importFits(conn, t))) return false
+    await conn.run(sqlText(`flat/shape_${t}`))
+    return true
+  } finally {
+    await conn.run(sqlText('flat/drop_import_rows'))
+  }
+}
+
+/** Rows a copy appends between two flushes (each flush runs on the event loop's thread). */
+const COPY_FLUSH_ROWS = 16_384
+
+/**
+ * Reads one fact table of an export on `reader` into its flat_<table> and appends its data
+ * chunks, as they come, to flat_<table> on `conn` (same columns and types), yielding to the
+ * event loop between chunks; false when a column has a type the SQL path does not take. Each
+ * row keeps its number (rn), which is all that orders it later: the chunks' order is free.
+ */
+async function copyImport(
+  reader: DuckDBConnection,
+  conn: DuckDBConnection,
+  glob: string,
+  t: FactTable,
+): Promise<boolean> {
+  try {
+    if (!(await shapeImport(reader, glob, t))) return false
+    await createFlatTable(conn, t)
+    const appender = await conn.createAppender(`flat_${t}`, 'main', 'temp')
+    try {
+      const result = await reader.stream(sqlText(`flat/rows_${t}`))
+      let unflushed = 0
+      for (;;) {
+        const chunk = await result.fetchChunk()
+        if (chunk === null || chunk.rowCount === 0) break
+        appender.appendDataChunk(chunk)
+        // The appender's own flush comes at ~200k rows, on this thread: a long stall. Smaller ones.
+        if ((unflushed += chunk.rowCount) >= COPY_FLUSH_ROWS) {
+          appender.flushSync()
+          unflushed = 0
+        }
+        await yieldToLoop()
+      }
+    } finally {
+      appender.closeSync()
+    }
+    return true
+  } finally {
+    await reader.run(sqlText(`flat/drop_flat_${t}`))
+  }
 }
 
 /** Rows per part of a bulk read: a text column of a part comes back as one string. */
