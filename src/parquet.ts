@@ -5,18 +5,20 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { BOOLEAN, DuckDBTypeId, LIST, listValue, VARCHAR, type DuckDBConnection } from '@duckdb/node-api'
+import {
+  BOOLEAN,
+  DuckDBTypeId,
+  LIST,
+  listValue,
+  VARCHAR,
+  type DuckDBConnection,
+  type DuckDBResult,
+} from '@duckdb/node-api'
 import { sqlText } from './db/sql.js'
 import { ValidationError } from './errors.js'
 import { UUID_RE } from './schemas/records.js'
 import { FLAT_TABLES, FlatColumns, type FlatRows, type FlatTableName } from './ingest/flat.js'
-import {
-  FACT_TABLES,
-  createFlatTable,
-  importFits,
-  type FactTable,
-  type FlatSource,
-} from './ingest/flat-sql.js'
+import { FACT_TABLES, importFits, type FactTable, type FlatSource } from './ingest/flat-sql.js'
 
 export const MANIFEST = 'manifest.json'
 const SINGLE_FILE: ReadonlySet<FlatTableName> = new Set(['teams', 'domains'])
@@ -77,7 +79,8 @@ export async function readExport(
   tables: readonly FlatTableName[] = FLAT_TABLES,
 ): Promise<FlatRows> {
   const rows: FlatRows = {}
-  for (const t of tables) {
+  for (const t of FLAT_TABLES) {
+    if (!tables.includes(t)) continue
     const glob = exportGlob(dir, part, t)
     if (glob === null) continue
     await conn.run(sqlText(`import/${t}`), { path: glob }, { path: VARCHAR })
@@ -113,12 +116,31 @@ export function exportSource(
 ): FlatSource {
   const dims = FLAT_TABLES.filter((t) => !(FACT_TABLES as readonly string[]).includes(t))
   return {
+    // Each table is read (sql/import/<table>.sql), its column types checked and shaped into
+    // flat_<table> (sql/flat/shape_<table>.sql) on the reading connection, then copied over.
     async loadFacts(conn) {
       for (const t of FACT_TABLES) {
         const glob = exportGlob(dir, part, t)
-        if (glob === null) await createFlatTable(conn, t)
-        else if (!(await (reader === null ? shapeImport(conn, glob, t) : copyImport(reader, conn, glob, t))))
-          return false
+        if (glob === null) {
+          await conn.run(sqlText(`flat/create_${t}`))
+          continue
+        }
+        const on = reader ?? conn
+        try {
+          await on.run(sqlText(`import/${t}`), { path: glob }, { path: VARCHAR })
+          if (!(await importFits(on, t))) return false
+          await on.run(sqlText(`flat/shape_${t}`))
+        } finally {
+          await on.run(sqlText('flat/drop_import_rows'))
+        }
+        if (reader !== null) {
+          try {
+            await conn.run(sqlText(`flat/create_${t}`))
+            await copyChunks(await reader.stream(sqlText(`flat/rows_${t}`)), conn, t)
+          } finally {
+            await reader.run(sqlText(`flat/drop_flat_${t}`))
+          }
+        }
       }
       return true
     },
@@ -127,60 +149,31 @@ export function exportSource(
   }
 }
 
-/**
- * Reads one fact table of an export into flat_<table> on `conn` (sql/flat/shape_<table>.sql);
- * false when a column has a type the SQL path does not take.
- */
-async function shapeImport(conn: DuckDBConnection, glob: string, t: FactTable): Promise<boolean> {
-  try {
-    await conn.run(sqlText(`import/${t}`), { path: glob }, { path: VARCHAR })
-    if (!(await importFits(conn, t))) return false
-    await conn.run(sqlText(`flat/shape_${t}`))
-    return true
-  } finally {
-    await conn.run(sqlText('flat/drop_import_rows'))
-  }
-}
-
 /** Rows a copy appends between two flushes (each flush runs on the event loop's thread). */
 const COPY_FLUSH_ROWS = 16_384
 
 /**
- * Reads one fact table of an export on `reader` into its flat_<table> and appends its data
- * chunks, as they come, to flat_<table> on `conn` (same columns and types), yielding to the
- * event loop between chunks; false when a column has a type the SQL path does not take. Each
- * row keeps its number (rn), which is all that orders it later: the chunks' order is free.
+ * Appends the data chunks of `result` (a reading connection's flat_<table>), as they come, to
+ * flat_<table> on `conn` (same columns and types), yielding to the event loop between chunks.
+ * Each row keeps its number (rn), which is all that orders it later: the chunks' order is free.
  */
-async function copyImport(
-  reader: DuckDBConnection,
-  conn: DuckDBConnection,
-  glob: string,
-  t: FactTable,
-): Promise<boolean> {
+async function copyChunks(result: DuckDBResult, conn: DuckDBConnection, t: FactTable): Promise<void> {
+  const appender = await conn.createAppender(`flat_${t}`, 'main', 'temp')
   try {
-    if (!(await shapeImport(reader, glob, t))) return false
-    await createFlatTable(conn, t)
-    const appender = await conn.createAppender(`flat_${t}`, 'main', 'temp')
-    try {
-      const result = await reader.stream(sqlText(`flat/rows_${t}`))
-      let unflushed = 0
-      for (;;) {
-        const chunk = await result.fetchChunk()
-        if (chunk === null || chunk.rowCount === 0) break
-        appender.appendDataChunk(chunk)
-        // The appender's own flush comes at ~200k rows, on this thread: a long stall. Smaller ones.
-        if ((unflushed += chunk.rowCount) >= COPY_FLUSH_ROWS) {
-          appender.flushSync()
-          unflushed = 0
-        }
-        await yieldToLoop()
+    let unflushed = 0
+    for (;;) {
+      const chunk = await result.fetchChunk()
+      if (chunk === null || chunk.rowCount === 0) break
+      appender.appendDataChunk(chunk)
+      // The appender's own flush comes at ~200k rows, on this thread: a long stall. Smaller ones.
+      if ((unflushed += chunk.rowCount) >= COPY_FLUSH_ROWS) {
+        appender.flushSync()
+        unflushed = 0
       }
-    } finally {
-      appender.closeSync()
+      await yieldToLoop()
     }
-    return true
   } finally {
-    await reader.run(sqlText(`flat/drop_flat_${t}`))
+    appender.closeSync()
   }
 }
 

@@ -248,8 +248,8 @@ async function registerReferences(call: IngestCall, conn: DuckDBConnection): Pro
   }
   checkReferences(c, call.catalog)
   if (c.failed) return false
+  for (const t of HANDLE_TABLES) await conn.run(sqlText(`flat/create_${t}`))
   const pairs = async (table: (typeof HANDLE_TABLES)[number], ids: readonly string[], first: number) => {
-    await conn.run(sqlText(`flat/create_${table}`))
     const w = await ChunkWriter.open(conn, table, [VARCHAR, INTEGER])
     ids.forEach((id, i) => w.push(id, first + i))
     w.close()
@@ -318,11 +318,6 @@ export async function importFits(conn: DuckDBConnection, table: FactTable): Prom
   return true
 }
 
-/** Creates an empty flat_<table> with the columns the staging reads (sql/flat/create_<table>.sql). */
-export async function createFlatTable(conn: DuckDBConnection, table: FactTable): Promise<void> {
-  await conn.run(sqlText(`flat/create_${table}`))
-}
-
 /**
  * A source of flat rows held in JavaScript (Arrow tables, row iterables): each fact column is
  * copied into its temp table a data chunk at a time (typed arrays in one go, strings one by one),
@@ -343,7 +338,7 @@ export function rowsSource(rows: FlatRows): FlatSource {
           columns.push(bulk)
           nulls.push(spec.kind === 'number' ? 'nan' : 'none')
         }
-        await createFlatTable(conn, table)
+        await conn.run(sqlText(`flat/create_${table}`))
         const rn = new Int32Array(picked.n)
         for (let i = 0; i < picked.n; i++) rn[i] = i + 1
         const w = await ChunkWriter.open(conn, `flat_${table}`, [
