@@ -67,7 +67,7 @@ const PARQUET_TYPES: Record<string, string> = {
   themes:
     "{id: 'VARCHAR', domain_id: 'VARCHAR', name: 'VARCHAR', custom_name: 'VARCHAR', archived: 'BOOLEAN', sentiment: 'VARCHAR', created_at: 'DATE'}",
   analyses:
-    "{id: 'VARCHAR', domain_id: 'VARCHAR', prompt_id: 'VARCHAR', channel: 'VARCHAR', model: 'VARCHAR', answered_at: 'TIMESTAMPTZ'}",
+    "{id: 'VARCHAR', domain_id: 'VARCHAR', prompt_id: 'VARCHAR', channel: 'VARCHAR', model: 'VARCHAR', answered_at: 'TIMESTAMPTZ', country: 'VARCHAR', response: 'VARCHAR'}",
   mentions: "{analysis_id: 'VARCHAR', entity_id: 'VARCHAR', position: 'DOUBLE', sentiment: 'DOUBLE'}",
   citations:
     "{analysis_id: 'VARCHAR', url: 'VARCHAR', title: 'VARCHAR', page_type: 'VARCHAR', ord: 'INTEGER'}",
@@ -134,7 +134,10 @@ afterEach(() => {
 })
 
 /** One invalid analysis (or set of rows) of each kind the SQL checks look for. */
-const INVALID: Record<string, { records: () => object[]; parquet?: false; tables?: (t: Tables) => void }> = {
+const INVALID: Record<
+  string,
+  { records: () => object[]; parquet?: false; arrow?: false; tables?: (t: Tables) => void }
+> = {
   'analysis id': { records: () => [analysis({ id: 'not-a-uuid' })] },
   channel: { records: () => [analysis({ channel: 'altavista' as never })] },
   model: { records: () => [analysis({ model: 'gpt 4' })] },
@@ -193,6 +196,12 @@ const INVALID: Record<string, { records: () => object[]; parquet?: false; tables
     records: () => [analysis({ fanout_queries: Array.from({ length: 101 }, (_, i) => `q${i}`) })],
   },
   'unknown prompt': { records: () => [analysis({ prompt_id: OTHER_PROMPT })] },
+  // Parquet only: tableFromJSON leaves the country of the other analyses row (no such key)
+  // undefined, which Arrow input refuses on either path (not the SQL path's concern).
+  'country not two letters': { records: () => [analysis({ country: 'b1' })], arrow: false },
+  'response over 200,000 UTF-16 code units': {
+    records: () => [analysis({ response: '\u{1F986}'.repeat(100_001) })],
+  },
   'orphan child rows': {
     records: () => [analysis()],
     tables: (t) =>
@@ -213,9 +222,9 @@ describe('flat input through SQL: invalid rows', () => {
       c.tables?.(t)
       return t
     }
-    const sources: [string, () => Promise<(e: Engine) => Promise<IngestResult>>][] = [
-      ['Arrow', () => Promise.resolve((e: Engine) => e.ingestArrow(arrowTables(tables())))],
-    ]
+    const sources: [string, () => Promise<(e: Engine) => Promise<IngestResult>>][] = []
+    if (c.arrow !== false)
+      sources.push(['Arrow', () => Promise.resolve((e: Engine) => e.ingestArrow(arrowTables(tables())))])
     if (c.parquet !== false)
       sources.push([
         'Parquet',
