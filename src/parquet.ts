@@ -2,13 +2,23 @@
  * Parquet in and out: the flat tables of docs/API.md, "Ingest: records", written with DuckDB's COPY (paths are
  * bound parameters) and read back with read_parquet into flat rows.
  */
+import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { BOOLEAN, DuckDBTypeId, LIST, listValue, VARCHAR, type DuckDBConnection } from '@duckdb/node-api'
+import {
+  BOOLEAN,
+  DuckDBTypeId,
+  LIST,
+  listValue,
+  VARCHAR,
+  type DuckDBConnection,
+  type DuckDBResult,
+} from '@duckdb/node-api'
 import { sqlText } from './db/sql.js'
 import { ValidationError } from './errors.js'
 import { UUID_RE } from './schemas/records.js'
 import { FLAT_TABLES, FlatColumns, type FlatRows, type FlatTableName } from './ingest/flat.js'
+import { FACT_TABLES, importFits, type FactTable, type FlatSource } from './ingest/flat-sql.js'
 
 export const MANIFEST = 'manifest.json'
 const SINGLE_FILE: ReadonlySet<FlatTableName> = new Set(['teams', 'domains'])
@@ -66,21 +76,105 @@ export async function readExport(
   conn: DuckDBConnection,
   dir: string,
   part: ExportPart = { kind: 'all' },
+  tables: readonly FlatTableName[] = FLAT_TABLES,
 ): Promise<FlatRows> {
-  if (part.kind === 'domain' && !UUID_RE.test(part.id))
-    throw new ValidationError([{ path: 'domain_id', message: `${part.id} is not a domain id.` }])
   const rows: FlatRows = {}
   for (const t of FLAT_TABLES) {
-    const single = SINGLE_FILE.has(t)
-    if ((part.kind === 'heads' && !single) || (part.kind === 'domain' && single)) continue
-    const p = part.kind === 'domain' ? join(tablePath(dir, t), `domain_id=${part.id}`) : tablePath(dir, t)
-    if (!existsSync(p)) continue
-    const glob = single ? p : join(p, '**', '*.parquet')
-    if (!single && !hasParquet(p)) continue
+    if (!tables.includes(t)) continue
+    const glob = exportGlob(dir, part, t)
+    if (glob === null) continue
     await conn.run(sqlText(`import/${t}`), { path: glob }, { path: VARCHAR })
     rows[t] = await readColumns(conn)
   }
   return rows
+}
+
+/** The files of one flat table in an export, as a read_parquet glob; null when there are none. */
+function exportGlob(dir: string, part: ExportPart, t: FlatTableName): string | null {
+  if (part.kind === 'domain' && !UUID_RE.test(part.id))
+    throw new ValidationError([{ path: 'domain_id', message: `${part.id} is not a domain id.` }])
+  const single = SINGLE_FILE.has(t)
+  if ((part.kind === 'heads' && !single) || (part.kind === 'domain' && single)) return null
+  const p = part.kind === 'domain' ? join(tablePath(dir, t), `domain_id=${part.id}`) : tablePath(dir, t)
+  if (!existsSync(p)) return null
+  if (!single && !hasParquet(p)) return null
+  return single ? p : join(p, '**', '*.parquet')
+}
+
+/**
+ * An export directory as a source of the bulk path (src/ingest/flat-sql.ts): each fact table is
+ * read by read_parquet into its temp table on the call's connection, in SQL. `reader`, when given,
+ * is a connection with file access (the write connection of a hardened engine has none): it reads
+ * the files and its data chunks are appended to the call's temp tables as they are, column by
+ * column (no value passes through JavaScript). The dimension tables, and every table when the
+ * call hands over to the record path, are read by readExport.
+ */
+export function exportSource(
+  dir: string,
+  reader: DuckDBConnection | null,
+  part: ExportPart = { kind: 'all' },
+): FlatSource {
+  const dims = FLAT_TABLES.filter((t) => !(FACT_TABLES as readonly string[]).includes(t))
+  return {
+    // Each table is read (sql/import/<table>.sql), its column types checked and shaped into
+    // flat_<table> (sql/flat/shape_<table>.sql) on the reading connection, then copied over.
+    async loadFacts(conn) {
+      for (const t of FACT_TABLES) {
+        const glob = exportGlob(dir, part, t)
+        if (glob === null) {
+          await conn.run(sqlText(`flat/create_${t}`))
+          continue
+        }
+        const on = reader ?? conn
+        try {
+          await on.run(sqlText(`import/${t}`), { path: glob }, { path: VARCHAR })
+          if (!(await importFits(on, t))) return false
+          await on.run(sqlText(`flat/shape_${t}`))
+        } finally {
+          await on.run(sqlText('flat/drop_import_rows'))
+        }
+        if (reader !== null) {
+          try {
+            await conn.run(sqlText(`flat/create_${t}`))
+            await copyChunks(await reader.stream(sqlText(`flat/rows_${t}`)), conn, t)
+          } finally {
+            await reader.run(sqlText(`flat/drop_flat_${t}`))
+          }
+        }
+      }
+      return true
+    },
+    dimensions: (conn) => readExport(reader ?? conn, dir, part, dims),
+    all: (conn) => readExport(reader ?? conn, dir, part),
+  }
+}
+
+/** Rows a copy appends between two flushes (each flush runs on the event loop's thread). */
+const COPY_FLUSH_ROWS = 16_384
+
+/**
+ * Appends the data chunks of `result` (a reading connection's flat_<table>), as they come, to
+ * flat_<table> on `conn` (same columns and types), yielding to the event loop between chunks.
+ * Each row keeps its number (rn), which is all that orders it later: the chunks' order is free.
+ */
+async function copyChunks(result: DuckDBResult, conn: DuckDBConnection, t: FactTable): Promise<void> {
+  const appender = await conn.createAppender(`flat_${t}`, 'main', 'temp')
+  try {
+    let unflushed = 0
+    for (;;) {
+      const chunk = await result.fetchChunk()
+      if (chunk === null || chunk.rowCount === 0) break
+      appender.appendDataChunk(chunk)
+      // The appender's own flush comes at ~200k rows, on this thread: a long stall. Smaller ones.
+      if ((unflushed += chunk.rowCount) >= COPY_FLUSH_ROWS) {
+        appender.flushSync()
+        unflushed = 0
+      }
+      await yieldToLoop()
+    }
+  } finally {
+    appender.closeSync()
+  }
 }
 
 /** Rows per part of a bulk read: a text column of a part comes back as one string. */

@@ -3,7 +3,10 @@
  * in a child process (wall time, analyses/s, mentions/s, peak RSS from the child's
  * process.resourceUsage().maxRSS and, when present, /usr/bin/time -v), then the same file again into
  * the same store (idempotent upsert: counts and every report must be unchanged).
- * The file is written first, outside any timing.
+ * Beside it, in the same run and on the same file, the naive native load (ingest-native-child.ts:
+ * DuckDB alone, typed read_ndjson, UNNEST of mentions and citations, a GROUP BY per day and entity,
+ * into a file-backed store with the same memory limit), also in a child process; the ratio of the
+ * engine's rate to it is reported. The file is written first, outside any timing.
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, statSync } from 'node:fs'
@@ -32,8 +35,15 @@ interface ChildReport {
   timeMaxRssKB?: number
 }
 
-function runChild(file: string, store: string, tag: string): ChildReport {
-  const child = fileURLToPath(new URL('./ingest-child.js', import.meta.url))
+interface NativeReport {
+  ms: number
+  steps: Record<string, number>
+  rows: { analyses: number; mentions: number; citations: number; aggEntityDay: number }
+  maxRssKB: number
+}
+
+function runChild(file: string, store: string, tag: string, script = 'ingest-child'): ChildReport {
+  const child = fileURLToPath(new URL(`./${script}.js`, import.meta.url))
   const report = outPath(`ingest-${dsName}-${tag}.json`)
   const nodeArgs = [child, `--file=${file}`, `--store=${store}`, `--out=${report}`, `--domain=${domainId}`]
   const useTime = existsSync('/usr/bin/time')
@@ -67,6 +77,15 @@ async function main(): Promise<void> {
     `maxRSS ${(first.maxRssKB / 1024).toFixed(0)} MB`,
   )
   const storeMB = statSync(store).size / 2 ** 20
+  const nativeStore = outPath(`store-ingest-native-${dsName}.duckdb`)
+  removeStore(nativeStore)
+  const native = runChild(file, nativeStore, 'native', 'ingest-native-child') as unknown as NativeReport
+  removeStore(nativeStore)
+  log('naive native load', native.rows, `${native.ms.toFixed(0)} ms`, JSON.stringify(native.steps))
+  if (native.rows.analyses !== first.result.analyses || native.rows.mentions !== first.result.mentions)
+    out.failures.push(
+      `naive native load read ${native.rows.analyses} analyses / ${native.rows.mentions} mentions, the engine stored ${first.result.analyses} / ${first.result.mentions}`,
+    )
   const second = runChild(file, store, 'again')
   log(
     're-ingest',
@@ -114,6 +133,16 @@ async function main(): Promise<void> {
   out.extra = {
     first: mk(first),
     again: mk(second),
+    native: {
+      ms: native.ms,
+      analysesPerSec: native.rows.analyses / (native.ms / 1000),
+      mentionsPerSec: native.rows.mentions / (native.ms / 1000),
+      peakRssMB: native.maxRssKB / 1024,
+      steps: native.steps,
+      rows: native.rows,
+    },
+    /** The engine's first ingest rate over the naive native load's, same file, same run. */
+    engineOverNative: native.ms / first.ingestMs,
     storeMB,
     storeMBAfterReingest: statSync(store).size / 2 ** 20,
   }

@@ -5,9 +5,11 @@
 import { existsSync, statSync } from 'node:fs'
 import { ReadOnlyError } from '../errors.js'
 import { IngestCall } from '../ingest/call.js'
-import { arrowToFlatRows, feedFlat, feedNdjsonPath, feedRecords } from '../ingest/sources.js'
+import { feedFlatBulk, rowsSource } from '../ingest/flat-sql.js'
+import { arrowToFlatRows, feedNdjsonPath, feedRecords } from '../ingest/sources.js'
+import { exportSource } from '../parquet.js'
 import type { ArrowTables, IngestFileOptions, IngestResult, RecordSource } from '../types.js'
-import { readExportDir, type EngineInternals, type OpenInternals } from './operations.js'
+import { withExportReader, type EngineInternals, type OpenInternals } from './operations.js'
 
 /**
  * The ingest calls of one engine: one at a time (the engine's write lock), each one transaction.
@@ -34,7 +36,7 @@ export class EngineIngest {
 
   async arrow(tables: ArrowTables): Promise<IngestResult> {
     const rows = arrowToFlatRows(tables)
-    return this.#run(async (call) => feedFlat(call, rows))
+    return this.#run((call) => feedFlatBulk(call, rowsSource(rows)))
   }
 
   /** An NDJSON file, or a directory written by `exportParquet`. */
@@ -42,8 +44,9 @@ export class EngineIngest {
     if (typeof path === 'string' && existsSync(path) && statSync(path).isDirectory()) {
       this.e.check()
       if (this.e.readOnly) throw new ReadOnlyError('ingest')
-      const rows = await readExportDir(this.e, this.open, path)
-      return this.#run(async (call) => feedFlat(call, rows))
+      return this.#run((call) =>
+        withExportReader(this.e, this.open, (reader) => feedFlatBulk(call, exportSource(path, reader))),
+      )
     }
     return this.#run((call) => feedNdjsonPath(call, path, options.onProgress))
   }

@@ -25,6 +25,7 @@ import { NotFoundError, QueryError, ReadOnlyError, ValidationError, VisibilityEr
 import { PRUNED_TABLES, reloadCatalog, runDeletionPass, stageDeletions } from '../ingest/deletions.js'
 import { flatRecords, type FlatRows } from '../ingest/flat.js'
 import { prepareExportDir, readExport, writeExport, writeManifest, type ExportPart } from '../parquet.js'
+import type { DuckDBConnection } from '@duckdb/node-api'
 import { olderThanDays } from '../schemas/operations.js'
 import { nowParam } from '../schemas/params.js'
 import type { AggregateStore } from '../tables/aggregate-store.js'
@@ -104,11 +105,16 @@ async function fromCopy<T>(
   }
 }
 
-/** The rows of a Parquet export directory (read by a scratch engine when `e` is hardened). */
-export function readExportDir(e: EngineInternals, open: OpenInternals, path: string): Promise<FlatRows> {
-  return e.hardened
-    ? withScratchEngine(open, {}, (scratch) => scratch.pool.use((c) => readExport(c.conn, path)))
-    : e.pool.use((c) => readExport(c.conn, path))
+/**
+ * Runs `fn` with the connection that reads an export's files: a scratch engine's when `e` is
+ * hardened (its own connections have no file access), else null (the call's connection reads them).
+ */
+export function withExportReader<T>(
+  e: EngineInternals,
+  open: OpenInternals,
+  fn: (reader: DuckDBConnection | null) => Promise<T>,
+): Promise<T> {
+  return e.hardened ? withScratchEngine(open, {}, (scratch) => scratch.pool.use((c) => fn(c.conn))) : fn(null)
 }
 
 /** `Engine.exportParquet`. */

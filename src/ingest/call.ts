@@ -116,6 +116,39 @@ export class IngestCall {
     return this.#c.failed
   }
 
+  /** The call's write connection, inside its transaction (a bulk path stages through it). */
+  get connection(): DuckDBConnection {
+    return this.#conn
+  }
+
+  /** The validating half of the call (a bulk path registers its ids and references there). */
+  get collector(): RecordCollector {
+    return this.#c
+  }
+
+  /** The catalog the call's references are checked against. */
+  get catalog(): Catalog {
+    return this.#catalog
+  }
+
+  /**
+   * Starts the call's validation over, before anything was staged: a bulk path that hands the
+   * call over to the record path.
+   */
+  restart(): void {
+    this.#c = new RecordCollector(this.#sink)
+  }
+
+  /**
+   * Closes the staging tables' appenders before a bulk path fills the tables in SQL (closed
+   * after that, each one costs tens of ms on this thread); nothing can be added after.
+   */
+  closeWriters(): void {
+    for (const w of this.#writers()) w!.close()
+    this.#writersClosed = true
+  }
+  #writersClosed = false
+
   /** Prefixed to every field named by an issue (the table name, for flat input). */
   get fieldPrefix(): string {
     return this.#c.fieldPrefix
@@ -175,7 +208,7 @@ export class IngestCall {
     const deletions = this.#c.deletes.size > 0 ? planDeletions(this.#c, this.#catalog) : null
     if (deletions !== null) checkDeletionConflicts(this.#c, deletions)
     if (this.failed) throw new IngestError(this.#c.issues, this.#c.issueTotal)
-    for (const w of this.#writers()) w!.close()
+    if (!this.#writersClosed) for (const w of this.#writers()) w!.close()
     const removed = deletions === null ? null : await this.#delete(deletions)
 
     const plan = assignKeys(this.#c, this.#catalog)

@@ -137,14 +137,14 @@ const NULLABLE = new Set([
 ])
 
 /** A flat table's known columns (docs/API.md, "Ingest: records"), normalized, in COLUMNS order; undefined for a missing one. */
-interface Picked {
+export interface Picked {
   n: number
   names: readonly string[]
   cols: (ArrayLike<unknown> | undefined)[]
 }
 
 /** The known columns of a flat table, whether it came as rows or as columns. */
-function columnsOf(
+export function columnsOf(
   source: Iterable<Record<string, unknown>> | FlatColumns | undefined,
   table: FlatTableName,
 ): Picked {

@@ -14,6 +14,7 @@ import { DuckDBInstance } from '@duckdb/node-api'
 import { tableFromJSON } from 'apache-arrow'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { IngestError, openEngine, restoreBackup, SCHEMA_VERSION, type Engine } from '../../src/index.js'
+import { lastHandOver } from '../../src/ingest/flat-sql.js'
 import { analysis, base, DOMAIN, NOW, OTHER_PROMPT, prompt, PROMPT, toNdjson } from '../support/records.js'
 
 const fixture = (path: string) => new URL(`../../fixtures/${path}`, import.meta.url).pathname
@@ -245,6 +246,7 @@ describe('stored normalized, on every way in', () => {
         of('analysis').map((a) => strip(a, 'mentions', 'citations', 'themes', 'fanout_queries')),
       ),
     })
+    expect(lastHandOver).toBeNull() // the SQL path of flat input (src/ingest/flat-sql.ts) took it
     await engine.close()
     expect(await stored(path)).toEqual(EXPECTED)
   })
@@ -283,6 +285,7 @@ describe('stored normalized, on every way in', () => {
     expect(tables).toMatchObject({ prompts: 2, prompt_tags: 2, analyses: 3 })
     const { engine: copy, path } = await fileEngine()
     await copy.ingestFile(dir)
+    expect(lastHandOver).toBeNull()
     expect(await copy.stats()).toEqual(await source.stats())
     expect((await copy.exportParquet(join(tmp(), 'again'))).tables).toEqual(tables)
     await copy.close()

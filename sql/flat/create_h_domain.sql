@@ -1,0 +1,2 @@
+-- The handles of a flat import's ids of one kind (src/ingest/flat-sql.ts): the id, its handle.
+CREATE OR REPLACE TEMP TABLE h_domain (id VARCHAR, h INTEGER)

@@ -1,0 +1,4 @@
+-- The theme_occurrences of a flat import with their analysis's seq (null: an orphan), as flat_theme_occurrences_k; runs
+-- after keys.sql (src/ingest/flat-sql.ts).
+CREATE OR REPLACE TEMP TABLE flat_theme_occurrences_k AS
+SELECT i.seq, c.* FROM flat_theme_occurrences c LEFT JOIN flat_ids i ON i.id = lower(c.analysis_id)
