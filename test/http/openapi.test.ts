@@ -226,8 +226,8 @@ describe('OpenAPI document', () => {
     for (const row of rows) visit(okSchema(row.path), row.id)
     expect(seen).toEqual(
       expect.arrayContaining([
-        'prompts.domain_id',
-        'domains.data.items.items.id',
+        'prompt-series.domain_id',
+        'domain-list.data.items.items.id',
         'citations.data.items.items.competitor_id',
       ]),
     )
