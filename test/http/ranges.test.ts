@@ -16,8 +16,8 @@ import { D, T, bearer, makeEngine, tenantRecords } from './helpers.js'
 const NOW = Date.parse('2026-11-20T15:00:30Z')
 const ROWS = (ENDPOINTS as readonly Endpoint[]).filter((e) => 'days' in e.params)
 const SERIES = new Set([
-  'prompts',
-  'competitors',
+  'prompt-series',
+  'competitor-series',
   'visibility-series',
   'mentions-series',
   'citations-series',
@@ -101,8 +101,8 @@ describe('date ranges and buckets on every endpoint with days', () => {
     expect(ROWS.map((r) => r.id).sort()).toEqual(
       [
         ...SERIES,
-        'overview',
-        'themes',
+        'sentiment-overview',
+        'sentiment-themes',
         'brand-rankings',
         'model-leaderboard',
         'citations',
