@@ -90,11 +90,11 @@ describe('endpoint table', () => {
 
   it('the CLI offers exactly the rows with a cli name, in table order', () => {
     expect([...COMPUTABLE.keys()]).toEqual([
-      'prompts',
-      'competitors',
+      'prompt-series',
+      'competitor-series',
       'sentiment-overview',
       'sentiment-themes',
-      'domains',
+      'domain-list',
       'prompt-list',
       'brand-rankings',
       'model-leaderboard',
