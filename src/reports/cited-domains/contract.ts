@@ -45,7 +45,7 @@ export const citedDomainsPayloadSchema = envelope(
   },
 )
 
-/** The parameters of the citations report. */
+/** domain_id, the window, model (raw ids too) and limit (1-1000, default 100). */
 export type CitedDomainsParams = CitationListParams
 
 /** One cited host of the cited-domains report. */
