@@ -76,7 +76,7 @@ describe('endpoint table', () => {
       })
       expect(res.statusCode).toBe(200)
       const body = res.json() as Record<string, unknown>
-      // The range and granularity (extensions section 9) are echoed only when given.
+      // The range and granularity are echoed only when given (docs/API.md, "Date ranges and buckets").
       const given = Object.keys(row.params).filter(
         (name) => !['start_date', 'end_date', 'granularity'].includes(name),
       )

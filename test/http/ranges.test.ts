@@ -1,8 +1,8 @@
 /**
- * Date ranges and buckets over every transport (extensions section 9): each bad input is a 400
- * whose detail names the parameter, on every endpoint that takes `days`, and the same sentence in
- * the library, the CLI and MCP's normalization; cache keys carry the normalized range and
- * granularity; a request without the new parameters answers the same bytes as before.
+ * Date ranges and buckets over every transport (docs/API.md, "Date ranges and buckets"): each bad
+ * input is a 400 whose detail names the parameter, on every endpoint that takes `days`, and the
+ * same sentence in the library, the CLI and MCP's normalization; cache keys carry the normalized
+ * range and granularity; a request without the new parameters answers the same bytes as before.
  */
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
