@@ -1,5 +1,5 @@
 /**
- * The "citations" suite in results.json and RESULTS.md (issue 11, Speed): the targets of the
+ * The "citations" suite in results.json and RESULTS.md: the targets of the
  * citations, cited-domains, fan-out and sentiment time series reports, and their section.
  */
 import type { SuiteOutput, TimingRow } from './lib/suite.js'

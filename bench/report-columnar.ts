@@ -1,5 +1,5 @@
 /**
- * The "columnar" suite in results.json and RESULTS.md (issue 14): Parquet and Arrow ingest against
+ * The "columnar" suite in results.json and RESULTS.md: Parquet and Arrow ingest against
  * the target of 1M mention rows/s, with the NDJSON ingest of the same data in the same run.
  */
 import type { SuiteOutput } from './lib/suite.js'

@@ -1,6 +1,6 @@
 /**
  * The brand rankings, model leaderboard and brand time series in the report (bench/suites/rankings.ts):
- * their targets (issue 11 "Speed") and their section of RESULTS.md.
+ * their targets and their section of RESULTS.md.
  */
 import { ms, ratio, type SuiteRun, type Target } from './report.js'
 import type { TimingRow } from './lib/suite.js'

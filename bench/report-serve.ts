@@ -1,5 +1,5 @@
 /**
- * The "serve" suite in results.json and RESULTS.md (issue 26): serving at the probe's size over
+ * The "serve" suite in results.json and RESULTS.md: serving at the probe's size over
  * HTTP, with an ingest POST every second, and cached answers, each beside the peer tree (the
  * previous main) measured in the same run when `--serve-peer` was given.
  */

@@ -88,16 +88,16 @@ const PLAN: PlannedSuite[] = quick
       { id: 'compute-S', script: 'compute', dataset: 'S' },
       { id: 'crowd-Crowdq', script: 'crowd', dataset: 'Crowdq' },
       { id: 'ingest-S', script: 'ingest', dataset: 'S' },
-      // Issue 14: Parquet and Arrow ingest, against NDJSON in the same run.
+      // Parquet and Arrow ingest, against NDJSON in the same run.
       { id: 'columnar-S', script: 'columnar', dataset: 'S' },
       // Serving over HTTP (cache off, with ingest, cached); answers checked, times not judged.
       { id: 'serve-Serveq', script: 'serve', dataset: 'Serveq' },
       // Webhooks: detection's cost on an ingest call, a backlog drained (answers not judged by time).
       { id: 'webhooks-S', script: 'webhooks', dataset: 'S' },
       { id: 'rankings-S', script: 'rankings', dataset: 'S' },
-      // Issue 11: citations, cited domains, fan-out queries, sentiment over time.
+      // Citations, cited domains, fan-out queries, sentiment over time.
       { id: 'citations-S', script: 'citations', dataset: 'S' },
-      // Issue 15: every time series by day, week and month over 365 days.
+      // Every time series by day, week and month over 365 days.
       { id: 'buckets-S', script: 'buckets', dataset: 'S' },
       // The first query after a commit, MCP beside REST, the /mcp attacks, the cluster.
       { id: 'first-query-S', script: 'first-query', dataset: 'S' },
@@ -111,7 +111,7 @@ const PLAN: PlannedSuite[] = quick
       { id: 'compute-L', script: 'compute', dataset: 'L', heapMB: 8192 },
       { id: 'crowd-Crowd', script: 'crowd', dataset: 'Crowd', heapMB: 8192 },
       { id: 'ingest-L', script: 'ingest', dataset: 'L', heapMB: 8192 },
-      // Issue 14: Parquet and Arrow ingest, against NDJSON in the same run.
+      // Parquet and Arrow ingest, against NDJSON in the same run.
       { id: 'columnar-L', script: 'columnar', dataset: 'L', heapMB: 8192 },
       // 200 domains / 720k analyses over HTTP, with an ingest POST every second, cached.
       { id: 'serve-Serve', script: 'serve', dataset: 'Serve' },
@@ -119,9 +119,9 @@ const PLAN: PlannedSuite[] = quick
       { id: 'webhooks-S', script: 'webhooks', dataset: 'S' },
       { id: 'rankings-L', script: 'rankings', dataset: 'L', heapMB: 8192 },
       { id: 'rankings-Crowd', script: 'rankings', dataset: 'Crowd', heapMB: 8192 },
-      // Issue 11: citations, cited domains, fan-out queries, sentiment over time.
+      // Citations, cited domains, fan-out queries, sentiment over time.
       { id: 'citations-L', script: 'citations', dataset: 'L', heapMB: 8192 },
-      // Issue 15: every time series by day, week and month over 365 days.
+      // Every time series by day, week and month over 365 days.
       { id: 'buckets-L', script: 'buckets', dataset: 'L', heapMB: 8192 },
       // The first query after a commit, MCP beside REST, the /mcp attacks, the cluster.
       { id: 'first-query-L', script: 'first-query', dataset: 'L', heapMB: 8192 },

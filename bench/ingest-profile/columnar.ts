@@ -1,5 +1,5 @@
 /**
- * Scratch profile of Parquet and Arrow ingest (issue 14): where one call's time goes, phase by
+ * Scratch profile of Parquet and Arrow ingest: where one call's time goes, phase by
  * phase, on a bench dataset. Makes the NDJSON file, ingests it, exports the store as Parquet and
  * reads the export back as Arrow tables (untimed), then for each path into a fresh file store:
  * reading the export into flat rows (Parquet only), turning flat rows into records alone, the whole

@@ -1,5 +1,5 @@
 /**
- * Suite "buckets" (issue 15 "Speed"): every time series (prompt, competitor, the four brand series,
+ * Suite "buckets": every time series (prompt, competitor, the four brand series,
  * sentiment) over 365 days by day, week and month, the engine warm (file store, aggregates in
  * memory) beside the naive DuckDB SQL peer, whose statements group by the bucket date
  * (`NaiveSql.granularity`: DuckDB's date_trunc, cut at the window's first date). Every payload's

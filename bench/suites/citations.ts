@@ -1,5 +1,5 @@
 /**
- * Suite "citations" (issue 11, Speed) on one dataset, in its own process: the engine's citations,
+ * Suite "citations" on one dataset, in its own process: the engine's citations,
  * citedDomains, fanoutQueries and sentimentSeries at 30 and 365 days, warm and on the first call
  * after opening the store (cold), beside the naive DuckDB SQL peer producing the same payloads
  * (bench/peers/naive-sql-citations.ts), and the same domain in a store crowded with other domains.

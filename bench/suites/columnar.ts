@@ -1,5 +1,5 @@
 /**
- * Suite "columnar" (issue 14: "Arrow and Parquet ingest at least 1M mention rows/s"): the dataset
+ * Suite "columnar" (target: "Arrow and Parquet ingest at least 1M mention rows/s"): the dataset
  * as NDJSON into a fresh file store (the baseline), that store's own `exportParquet`, then
  * `engine.ingestFile(<export dir>)` and `engine.ingestArrow(tables)` of the same data, each into a
  * fresh file store, one transaction per call. Reports wall ms, mention rows/s and analyses/s (median

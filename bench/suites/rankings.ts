@@ -1,5 +1,5 @@
 /**
- * Suite "rankings" (issue 11 "Speed"): the brand rankings, the model leaderboard and the four brand
+ * Suite "rankings": the brand rankings, the model leaderboard and the four brand
  * time series at 30 and 365 days, in its own process.
  *
  * On a dataset without a crowd (S, L): the engine warm (file store, aggregates in memory) and cold

@@ -80,7 +80,7 @@ export type Query = Record<string, string | undefined>
  * GETs the endpoint `id` of the manifest with the parameters it takes (from `query`), the key in
  * the Authorization header.
  * @example
- * const domains = await callEndpoint(manifest, 'domains', {}, key, location.origin)
+ * const domains = await callEndpoint(manifest, 'domain-list', {}, key, location.origin)
  */
 export async function callEndpoint(
   manifest: Manifest,

@@ -59,7 +59,7 @@ function option(value: string, label: string): HTMLOptionElement {
 
 /** Fills the window, granularity and model choices from the parameters the API documents. */
 function fillChoices(m: Manifest): void {
-  const days = paramOf(m, 'competitors', 'days')?.schema
+  const days = paramOf(m, PAYLOAD_ENDPOINTS.competitors, 'days')?.schema
   const max = typeof days?.maximum === 'number' ? days.maximum : 365
   const byDefault = typeof days?.default === 'number' ? days.default : 30
   const lengths = [...new Set([...WINDOWS, byDefault])].filter((d) => d <= max).sort((a, b) => a - b)
@@ -68,10 +68,12 @@ function fillChoices(m: Manifest): void {
     option(CUSTOM, 'Dates…'),
   )
   ui.days.value = String(byDefault)
-  const granularities = (paramOf(m, 'competitors', 'granularity')?.schema.enum ?? ['day']).map(String)
+  const granularities = (
+    paramOf(m, PAYLOAD_ENDPOINTS.competitors, 'granularity')?.schema.enum ?? ['day']
+  ).map(String)
   ui.granularity.replaceChildren(...granularities.map((g) => option(g, g[0]!.toUpperCase() + g.slice(1))))
   // The competitor series takes channels only: its choices fit every endpoint with a model.
-  const models = (paramOf(m, 'competitors', 'model')?.schema.enum ?? ['all']).map(String)
+  const models = (paramOf(m, PAYLOAD_ENDPOINTS.competitors, 'model')?.schema.enum ?? ['all']).map(String)
   ui.model.replaceChildren(...models.map((v) => option(v, modelLabel(v))))
   showRange()
 }
@@ -120,7 +122,7 @@ async function start(key: string): Promise<void> {
   setState('loading')
   try {
     manifest ??= await fetchManifest(location.origin)
-    const body = (await callEndpoint(manifest, 'domains', {}, key, location.origin)) as {
+    const body = (await callEndpoint(manifest, 'domain-list', {}, key, location.origin)) as {
       data?: { items?: DomainItem[] }
     }
     domains = body.data?.items ?? []

@@ -1,6 +1,6 @@
 /**
- * The per-domain structures the citations, cited-domains and fan-out reports read (extensions
- * section 6), built from the domain's `texts` and its `agg_cited_url`, `agg_cited_host` and
+ * The per-domain structures the citations, cited-domains and fan-out reports read (docs/API.md,
+ * "Citations, fan-out and sentiment over time"), built from the domain's `texts` and its `agg_cited_url`, `agg_cited_host` and
  * `agg_fanout` rows and kept by the aggregate store like an aggregate table:
  *
  * - texts: the domain's cited URLs (with their host), hosts, titles, page types and fan-out queries

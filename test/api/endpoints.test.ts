@@ -76,7 +76,7 @@ describe('endpoint table', () => {
       })
       expect(res.statusCode).toBe(200)
       const body = res.json() as Record<string, unknown>
-      // The range and granularity (extensions section 9) are echoed only when given.
+      // The range and granularity are echoed only when given (docs/API.md, "Date ranges and buckets").
       const given = Object.keys(row.params).filter(
         (name) => !['start_date', 'end_date', 'granularity'].includes(name),
       )
@@ -90,11 +90,11 @@ describe('endpoint table', () => {
 
   it('the CLI offers exactly the rows with a cli name, in table order', () => {
     expect([...COMPUTABLE.keys()]).toEqual([
-      'prompts',
-      'competitors',
+      'prompt-series',
+      'competitor-series',
       'sentiment-overview',
       'sentiment-themes',
-      'domains',
+      'domain-list',
       'prompt-list',
       'brand-rankings',
       'model-leaderboard',

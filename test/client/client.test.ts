@@ -112,8 +112,8 @@ describe('the typed client', () => {
         return res
       }
       const retrying = createVisibilityClient({ baseUrl: url, apiKey: key, fetch: recording, maxAttempts: 5 })
-      expect((await retrying.GET(pathOf(rowPath('domains'), '/domains'))).response.status).toBe(200)
-      expect((await retrying.GET(pathOf(rowPath('domains'), '/domains'))).response.status).toBe(200)
+      expect((await retrying.GET(pathOf(rowPath('domain-list'), '/domains'))).response.status).toBe(200)
+      expect((await retrying.GET(pathOf(rowPath('domain-list'), '/domains'))).response.status).toBe(200)
       expect(statuses[0]).toBe(200)
       expect(statuses.slice(1).filter((s) => s === 429).length).toBeGreaterThanOrEqual(1)
       expect(statuses.at(-1)).toBe(200)
@@ -121,8 +121,8 @@ describe('the typed client', () => {
       statuses.length = 0
       const other = (await engine.createApiKey({ teamId: domain.teamId })).key
       const once = createVisibilityClient({ baseUrl: url, apiKey: other, fetch: recording, maxAttempts: 1 })
-      await once.GET(pathOf(rowPath('domains'), '/domains'))
-      const refused = await once.GET(pathOf(rowPath('domains'), '/domains'))
+      await once.GET(pathOf(rowPath('domain-list'), '/domains'))
+      const refused = await once.GET(pathOf(rowPath('domain-list'), '/domains'))
       expect(refused.response.status).toBe(429)
       expect(refused.error).toEqual({ detail: expect.any(String) })
       expect(statuses).toEqual([200, 429])

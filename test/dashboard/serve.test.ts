@@ -102,7 +102,7 @@ describe('dashboard routes', () => {
       expect(entry.params.map((p) => p.name).sort()).toEqual(Object.keys(endpoint.params).sort())
     }
     // The choices the page offers come from the parameters' schemas.
-    const granularity = manifest.endpoints.competitors!.params.find((p) => p.name === 'granularity')
+    const granularity = manifest.endpoints['competitor-series']!.params.find((p) => p.name === 'granularity')
     expect((granularity!.schema as { enum: string[] }).enum).toContain('week')
   })
 

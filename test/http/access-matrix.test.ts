@@ -47,10 +47,10 @@ describe('authorization matrix', () => {
   it('the published reports, citations, cited domains and fan-out queries are series-class, the sentiment ones sentiment-class', () => {
     const classes = Object.fromEntries(SCOPED.map((e) => [e.id, e.access]))
     expect(classes).toMatchObject({
-      prompts: 'series',
-      competitors: 'series',
-      overview: 'sentiment',
-      themes: 'sentiment',
+      'prompt-series': 'series',
+      'competitor-series': 'series',
+      'sentiment-overview': 'sentiment',
+      'sentiment-themes': 'sentiment',
       citations: 'series',
       'cited-domains': 'series',
       'fanout-queries': 'series',

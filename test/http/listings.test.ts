@@ -168,10 +168,10 @@ describe('visibility compute: the listings, rankings and brand series from the e
     await expect(computeWithFlags(engine, list, { domain: D.acme1, size: '0' })).rejects.toThrow(
       '--size must be an integer from 1 to 500',
     )
-    const domains = (await computeWithFlags(engine, COMPUTABLE.get('domains')!, {})) as {
+    const domains = (await computeWithFlags(engine, COMPUTABLE.get('domain-list')!, {})) as {
       data: { total: number }
     }
     expect(domains.data.total).toBe(6) // a local reader: every domain
-    expect(COMPUTABLE.has('validate')).toBe(false) // needs an API key
+    expect(COMPUTABLE.has('key-check')).toBe(false) // needs an API key
   })
 })

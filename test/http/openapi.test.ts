@@ -178,7 +178,8 @@ describe('OpenAPI document', () => {
       const schema = okSchema(row.path)
       const properties = schema.properties as Record<string, Json>
       expect(Object.keys(properties), row.id).toEqual(['data', ...Object.keys(row.params), 'generated_at'])
-      // Every echo is required but the range and granularity (extensions section 9: only when given).
+      // Every echo is required but the range and granularity: only when given (docs/API.md,
+      // "Date ranges and buckets").
       const optional = (Object.values(row.params) as Param[]).filter(
         (p) => p.echo?.safeParse(undefined).success,
       )
@@ -226,8 +227,8 @@ describe('OpenAPI document', () => {
     for (const row of rows) visit(okSchema(row.path), row.id)
     expect(seen).toEqual(
       expect.arrayContaining([
-        'prompts.domain_id',
-        'domains.data.items.items.id',
+        'prompt-series.domain_id',
+        'domain-list.data.items.items.id',
         'citations.data.items.items.competitor_id',
       ]),
     )

@@ -1,8 +1,8 @@
 /**
- * Date ranges and buckets over every transport (extensions section 9): each bad input is a 400
- * whose detail names the parameter, on every endpoint that takes `days`, and the same sentence in
- * the library, the CLI and MCP's normalization; cache keys carry the normalized range and
- * granularity; a request without the new parameters answers the same bytes as before.
+ * Date ranges and buckets over every transport (docs/API.md, "Date ranges and buckets"): each bad
+ * input is a 400 whose detail names the parameter, on every endpoint that takes `days`, and the
+ * same sentence in the library, the CLI and MCP's normalization; cache keys carry the normalized
+ * range and granularity; a request without the new parameters answers the same bytes as before.
  */
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -16,8 +16,8 @@ import { D, T, bearer, makeEngine, tenantRecords } from './helpers.js'
 const NOW = Date.parse('2026-11-20T15:00:30Z')
 const ROWS = (ENDPOINTS as readonly Endpoint[]).filter((e) => 'days' in e.params)
 const SERIES = new Set([
-  'prompts',
-  'competitors',
+  'prompt-series',
+  'competitor-series',
   'visibility-series',
   'mentions-series',
   'citations-series',
@@ -101,8 +101,8 @@ describe('date ranges and buckets on every endpoint with days', () => {
     expect(ROWS.map((r) => r.id).sort()).toEqual(
       [
         ...SERIES,
-        'overview',
-        'themes',
+        'sentiment-overview',
+        'sentiment-themes',
         'brand-rankings',
         'model-leaderboard',
         'citations',

@@ -46,7 +46,10 @@ export function intParam(
   return v
 }
 
-/** `granularity` on an endpoint that is not a time series is refused (extensions section 9). */
+/**
+ * `granularity` on an endpoint that is not a time series is refused (docs/API.md, "Date ranges and
+ * buckets").
+ */
 export function rejectGranularity(p: object): void {
   if ('granularity' in p && (p as { granularity?: unknown }).granularity !== undefined) {
     throw new ValidationError([

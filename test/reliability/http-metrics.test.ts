@@ -1,5 +1,5 @@
 /**
- * /metrics stays bounded under odd requests (issue 21 item 8): every method Node parses x every
+ * /metrics stays bounded under odd requests: every method Node parses x every
  * route of the server (the endpoint table's, the documents', /mcp, the admin routes) and unknown
  * paths x answers of several statuses. Unknown methods and 405s fold into one method label,
  * unmatched paths into one route label, so the series are bounded by the routes (each: the

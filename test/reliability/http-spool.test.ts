@@ -1,5 +1,5 @@
 /**
- * Ingest spool directories left by a kill -9 (issue 21 item 6): `visibility serve` in a child
+ * Ingest spool directories left by a kill -9: `visibility serve` in a child
  * process is killed while an ingest body is arriving; its `va-ingest-<pid>-XXXXXX/body.ndjson`
  * stays in the temp directory until the next start removes it. A start never removes the spool of
  * a running process (another service mid-ingest, or this process), nor anything not named as a

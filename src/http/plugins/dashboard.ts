@@ -74,7 +74,7 @@ type Document = { paths?: Record<string, { get?: { parameters?: unknown[] } }> }
  * Each row of the endpoint table: its path and its query parameters from the OpenAPI document (the
  * row's own parameters; `format`, the CSV choice of list payloads, is not the page's).
  * @example
- * dashboardManifest(app.swagger()).endpoints.domains.path // '/api/v1/domains'
+ * dashboardManifest(app.swagger()).endpoints['domain-list'].path // '/api/v1/domains'
  */
 export function dashboardManifest(document: unknown): DashboardManifest {
   const paths = (document as Document).paths ?? {}

@@ -1,12 +1,12 @@
 /**
- * Brand rankings and the model leaderboard: extensions.md section 4.
+ * Brand rankings (docs/API.md, "GET /api/v1/brand-rankings"): the brand and its competitors ranked
+ * over the window.
  *
- * The rankings read, for the window and the model filter (rowsForModel: a raw model id takes the
- * slower path): agg_channel_day (A, the analyses), agg_channel_prompts (prompt bitmasks:
+ * For the window and the model filter (rowsForModel: a raw model id takes the slower path) the
+ * rankings read agg_channel_day (A, the analyses), agg_channel_prompts (prompt bitmasks:
  * total_prompts) and agg_entity_prompt_day (per entity and prompt: mentions and position sums, so
  * mentions, prompts_mentioned and avg_position, a mean per prompt then over prompts; summed over
- * the window by entity-prompt-sums.ts). The leaderboard reads agg_channel_day and the brand's
- * rows of agg_entity_day per channel. Entity 0 is the brand, entity i the domain's competitor of
+ * the window by entity-prompt-sums.ts). Entity 0 is the brand, entity i the domain's competitor of
  * index i.
  */
 import type { DomainRow } from '../../catalog.js'

@@ -1,6 +1,6 @@
 /**
- * @module The contract of the four brand time series (docs/API.md, "Brand time series"): its library parameters' schema, its
- * payload schema and their public types.
+ * @module The contract of the four brand time series (docs/API.md, "Brand time series"): its
+ * library parameters' schema, its payload schema and their public types.
  */
 import { z } from 'zod'
 import { granularityParam, sentimentParamsSchema } from '../../schemas/params.js'

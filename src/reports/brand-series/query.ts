@@ -1,6 +1,6 @@
 /**
- * The four brand time series: extensions.md section 5 (visibility, mentions, citations,
- * citability).
+ * The four brand time series (docs/API.md, "Brand time series"): visibility, mentions, citations,
+ * citability.
  *
  * The dates are those of the competitor series (datesWithAnalyses over agg_channel_day: the UTC
  * dates of the window with an analysis passing the model filter). Per date the series read the

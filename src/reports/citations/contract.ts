@@ -1,6 +1,6 @@
 /**
- * @module The contract of the cited pages (docs/API.md, "GET /api/v1/citations"): its library parameters' schema, its
- * payload schema and their public types.
+ * @module The contract of the cited pages (docs/API.md, "GET /api/v1/citations"): its library
+ * parameters' schema, its payload schema and their public types.
  */
 import { z } from 'zod'
 import { citationListParamsSchema } from '../../schemas/params.js'

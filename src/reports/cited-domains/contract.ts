@@ -1,6 +1,6 @@
 /**
- * @module The contract of the cited domains (docs/API.md, "GET /api/v1/cited-domains"): its library parameters' schema, its
- * payload schema and their public types.
+ * @module The contract of the cited domains (docs/API.md, "GET /api/v1/cited-domains"): its library
+ * parameters' schema, its payload schema and their public types.
  */
 import { z } from 'zod'
 import { citationListParamsSchema } from '../../schemas/params.js'
@@ -45,7 +45,7 @@ export const citedDomainsPayloadSchema = envelope(
   },
 )
 
-/** The parameters of the citations report. */
+/** domain_id, the window, model (raw ids too) and limit (1-1000, default 100). */
 export type CitedDomainsParams = CitationListParams
 
 /** One cited host of the cited-domains report. */

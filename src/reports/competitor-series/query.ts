@@ -126,7 +126,7 @@ function entitySums(
   const [from, to] = rowRange(t.day, w)
   for (let i = from; i < to; i++) {
     const e = t.entity_idx[i]!
-    if (e >= entities || !passes(f, t.channel[i]!)) continue // not an entity of the domain (section 5)
+    if (e >= entities || !passes(f, t.channel[i]!)) continue // not an entity of the domain
     const d = datePos[t.day[i]! - w.startDay]!
     if (d < 0) continue
     const at = e * nDays + d

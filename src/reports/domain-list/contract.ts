@@ -1,6 +1,6 @@
 /**
- * @module The contract of the domains listing (docs/API.md, "GET /api/v1/domains"): its library parameters' schema, its
- * payload schema and their public types.
+ * @module The contract of the domains listing (docs/API.md, "GET /api/v1/domains"): its library
+ * parameters' schema, its payload schema and their public types.
  */
 import { z } from 'zod'
 import { keyScopeSchema, nowParam } from '../../schemas/params.js'

@@ -1,6 +1,6 @@
 /**
- * The listings: extensions.md section 3. The key check (`validate`), the domains a key may read
- * (`listDomains`) and a domain's prompts page by page (`listPrompts`), from the catalog alone.
+ * The domain list (docs/API.md, "GET /api/v1/domains"): the domains a key may read, from the
+ * catalog alone.
  */
 import { keyReadsDomain } from '../../key-scope.js'
 import { formatGeneratedAt } from '../../schemas/payloads.js'

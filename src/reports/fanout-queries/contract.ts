@@ -1,6 +1,6 @@
 /**
- * @module The contract of the fan-out queries (docs/API.md, "GET /api/v1/fanout-queries"): its library parameters' schema, its
- * payload schema and their public types.
+ * @module The contract of the fan-out queries (docs/API.md, "GET /api/v1/fanout-queries"): its
+ * library parameters' schema, its payload schema and their public types.
  */
 import { z } from 'zod'
 import { REPORT_VALUES, domainIdParam, modelParam, nowParam } from '../../schemas/params.js'

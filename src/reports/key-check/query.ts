@@ -1,6 +1,6 @@
 /**
- * The listings: extensions.md section 3. The key check (`validate`), the domains a key may read
- * (`listDomains`) and a domain's prompts page by page (`listPrompts`), from the catalog alone.
+ * The key check (docs/API.md, "GET /api/v1/validate"): the key itself (its team, scope and
+ * rate-limit state), from the catalog alone.
  */
 import { formatGeneratedAt } from '../../schemas/payloads.js'
 import { NotFoundError } from '../../errors.js'

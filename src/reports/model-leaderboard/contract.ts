@@ -1,6 +1,6 @@
 /**
- * @module The contract of the model leaderboard (docs/API.md, "GET /api/v1/model-leaderboard"): its library parameters' schema, its
- * payload schema and their public types.
+ * @module The contract of the model leaderboard (docs/API.md, "GET /api/v1/model-leaderboard"): its
+ * library parameters' schema, its payload schema and their public types.
  */
 import { z } from 'zod'
 import { REPORT_VALUES, domainIdParam, nowParam } from '../../schemas/params.js'

@@ -1,6 +1,6 @@
 /**
- * @module The contract of the prompts listing (docs/API.md, "GET /api/v1/prompts"): its library parameters' schema, its
- * payload schema and their public types.
+ * @module The contract of the prompts listing (docs/API.md, "GET /api/v1/prompts"): its library
+ * parameters' schema, its payload schema and their public types.
  */
 import { z } from 'zod'
 import { domainIdParam, nowParam, pageParam, sizeParam } from '../../schemas/params.js'

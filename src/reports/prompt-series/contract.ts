@@ -1,6 +1,7 @@
 /**
- * @module The contract of the prompt time series (docs/API.md, "GET /api/v1/prompt-statistics-time-series"): its library parameters' schema, its
- * payload schema and their public types.
+ * @module The contract of the prompt time series (docs/API.md,
+ * "GET /api/v1/prompt-statistics-time-series"): its library parameters' schema, its payload schema
+ * and their public types.
  */
 import { z } from 'zod'
 import { SERIES_VALUES, domainIdParam, limitParam, nowParam } from '../../schemas/params.js'

@@ -1,6 +1,6 @@
 /**
- * @module The contract of the sentiment overview (docs/API.md, "GET /api/v1/sentiment/overview"): its library parameters' schema, its
- * payload schema and their public types.
+ * @module The contract of the sentiment overview (docs/API.md, "GET /api/v1/sentiment/overview"):
+ * its library parameters' schema, its payload schema and their public types.
  */
 import { z } from 'zod'
 import { sentimentParamsSchema } from '../../schemas/params.js'

@@ -1,6 +1,7 @@
 /**
- * @module The contract of the sentiment time series (docs/API.md, "GET /api/v1/sentiment/time-series"): its library parameters' schema, its
- * payload schema and their public types.
+ * @module The contract of the sentiment time series (docs/API.md,
+ * "GET /api/v1/sentiment/time-series"): its library parameters' schema, its payload schema and
+ * their public types.
  */
 import { z } from 'zod'
 import { granularityParam, sentimentParamsSchema } from '../../schemas/params.js'

@@ -1,6 +1,6 @@
 /**
- * @module The contract of the sentiment themes (docs/API.md, "GET /api/v1/sentiment/themes"): its library parameters' schema, its
- * payload schema and their public types.
+ * @module The contract of the sentiment themes (docs/API.md, "GET /api/v1/sentiment/themes"): its
+ * library parameters' schema, its payload schema and their public types.
  */
 import { z } from 'zod'
 import { sentimentParamsSchema } from '../../schemas/params.js'
