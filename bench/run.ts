@@ -115,6 +115,8 @@ const PLAN: PlannedSuite[] = quick
       { id: 'columnar-L', script: 'columnar', dataset: 'L', heapMB: 8192 },
       // 200 domains / 720k analyses over HTTP, with an ingest POST every second, cached.
       { id: 'serve-Serve', script: 'serve', dataset: 'Serve' },
+      // Parquet and Arrow import through SQL, with the event loop's longest stall (a move's import path).
+      { id: 'flat-import-L', script: 'flat-import', dataset: 'L', heapMB: 8192 },
       // Webhooks: detection's cost on a 500-analysis ingest call, a 10,000-event backlog drained.
       { id: 'webhooks-S', script: 'webhooks', dataset: 'S' },
       { id: 'rankings-L', script: 'rankings', dataset: 'L', heapMB: 8192 },

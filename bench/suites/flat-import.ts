@@ -8,21 +8,22 @@
  * Reported per tree and path: median wall ms, mention rows/s, and the longest event-loop stall
  * (perf_hooks monitorEventLoopDelay at 10 ms resolution, and a 5 ms setInterval probe's longest
  * gap); every tree's stored row counts and payloads must be equal.
- * Usage: node dist/bench/flat-import.js [--dataset=L] [--runs=3] [--baseline=/work/wt/base]
+ * Usage: npm run bench -- --only=flat-import-L [--runs=3] [--peer-tree=<built tree>]
  *   [--ndjson=PATH] [--paths=parquet,arrow]
  */
 import { existsSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
-import { DATASETS, datasetRecords, mainDomainId, type DatasetName } from './data/generator.js'
-import { writeNdjson } from './data/ndjson.js'
-import { arrowTablesOf } from './lib/arrow-tables.js'
-import { diffPayloads } from './lib/compare.js'
-import { callReport, caseList, gc, outPath, parseArgs, removeStore, ROOT } from './lib/suite.js'
-import type { Engine, OpenEngineOptions } from '../src/types.js'
+import { DATASETS, datasetRecords, mainDomainId } from '../data/generator.js'
+import { writeNdjson } from '../data/ndjson.js'
+import { arrowTablesOf } from '../lib/arrow-tables.js'
+import { diffPayloads } from '../lib/compare.js'
+import { callReport, caseList, gc, outPath, removeStore, ROOT, startSuite, writeJson } from '../lib/suite.js'
+import type { Engine, OpenEngineOptions } from '../../src/types.js'
 
-const args = parseArgs()
-const ds = (typeof args.dataset === 'string' ? args.dataset : 'L') as DatasetName
+const suite = startSuite('flat-import', { defaultDataset: 'L' })
+const args = suite.args
+const ds = suite.dsName
 const runs = typeof args.runs === 'string' ? Number(args.runs) : 3
 const paths = typeof args.paths === 'string' ? args.paths.split(',') : ['parquet', 'arrow']
 const spec = DATASETS[ds]
@@ -30,7 +31,8 @@ const domainId = mainDomainId(spec)
 
 type Open = (o: OpenEngineOptions) => Promise<Engine>
 const trees: { name: string; open: Open }[] = [{ name: 'this tree', open: await openerOf(ROOT) }]
-if (typeof args.baseline === 'string') trees.push({ name: 'baseline', open: await openerOf(args.baseline) })
+if (typeof args['peer-tree'] === 'string')
+  trees.push({ name: 'baseline', open: await openerOf(args['peer-tree']) })
 
 async function openerOf(root: string): Promise<Open> {
   const m = (await import(join(root, 'dist', 'src', 'index.js'))) as { openEngine: Open }
@@ -137,3 +139,16 @@ for (const path of paths) {
   const b = results[`baseline ${path}`]
   if (a && b) console.log(`${path}: this tree / baseline speed ${(median(b.ms) / median(a.ms)).toFixed(2)}x`)
 }
+suite.out.sizes = { runs, paths: paths.length }
+suite.out.extra = Object.fromEntries(
+  Object.entries(results).map(([key, e]) => [
+    key,
+    {
+      median_ms: median(e.ms),
+      mention_rows_per_s: Math.round(e.mentions / (median(e.ms) / 1000)),
+      longest_stall_ms: Math.max(...e.stallHist),
+      longest_stall_probe_ms: Math.max(...e.stallProbe),
+    },
+  ]),
+)
+writeJson(`suite-flat-import-${ds}.json`, suite.out)
