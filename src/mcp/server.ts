@@ -87,19 +87,19 @@ function toolsById(tools: readonly ToolDefinition[]): Map<string, string> {
 export function weeklySummaryText(domainId: string, tools: readonly ToolDefinition[] = TOOLS): string {
   const name = toolsById(tools)
   const steps: string[] = []
-  const competitors = name.get('competitors')
+  const competitors = name.get('competitor-series')
   if (competitors !== undefined) {
     steps.push(
       `${competitors} with days=14: compare the brand's (is_brand) mean daily visibility and share of voice over ` +
         'the last 7 dates of its series with the 7 before, and name the competitors that gained or lost the most.',
     )
   }
-  const prompts = name.get('prompts')
+  const prompts = name.get('prompt-series')
   if (prompts !== undefined) {
     steps.push(`${prompts} with days=7 and limit=10: the prompts that mentioned the brand most this week.`)
   }
-  const overview = name.get('overview')
-  const themes = name.get('themes')
+  const overview = name.get('sentiment-overview')
+  const themes = name.get('sentiment-themes')
   if (overview !== undefined && themes !== undefined) {
     steps.push(
       `${overview} and ${themes} with days=7: the sentiment split and the strongest positive and negative ` +

@@ -6,7 +6,7 @@
  * transactions independently (they touch different tables). See docs/WEBHOOKS.md.
  */
 import { randomBytes, randomUUID } from 'node:crypto'
-import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api'
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
 import { Mutex } from '../db/lock.js'
 
 /** A subscription as the admin endpoints show it (never its secret, except once at creation). */
@@ -99,8 +99,11 @@ export class WebhookStore {
     })
   }
 
-  async #rows(sql: string, values: Record<string, DuckDBValue> = {}): Promise<Record<string, unknown>[]> {
-    return this.#run(async (conn) => (await conn.runAndReadAll(sql, values)).getRowObjectsJS())
+  /** The rows `read` answers, on the store's connection (the SQL stays a constant at its call). */
+  async #rows(
+    read: (conn: DuckDBConnection) => Promise<{ getRowObjectsJS(): Record<string, unknown>[] }>,
+  ): Promise<Record<string, unknown>[]> {
+    return this.#run(async (conn) => (await read(conn)).getRowObjectsJS())
   }
 
   /** Stores a new subscription with a new secret; answers it with the secret (shown once). */
@@ -154,17 +157,21 @@ export class WebhookStore {
 
   /** Every subscription (of one team when given), oldest first. */
   async list(teamId?: string): Promise<WebhookSubscription[]> {
-    const rows = await this.#rows(
-      `SELECT * EXCLUDE (secret) FROM webhook_subscriptions
+    const rows = await this.#rows((c) =>
+      c.runAndReadAll(
+        `SELECT * EXCLUDE (secret) FROM webhook_subscriptions
        WHERE $team IS NULL OR team_id = $team::UUID ORDER BY created_at, id`,
-      { team: teamId ?? null },
+        { team: teamId ?? null },
+      ),
     )
     return rows.map((r) => WebhookStore.#subscription(r))
   }
 
   /** One subscription with its secret (for signing), or null. */
   async get(id: string): Promise<(WebhookSubscription & { secret: string }) | null> {
-    const rows = await this.#rows('SELECT * FROM webhook_subscriptions WHERE id = $id::UUID', { id })
+    const rows = await this.#rows((c) =>
+      c.runAndReadAll('SELECT * FROM webhook_subscriptions WHERE id = $id::UUID', { id }),
+    )
     const r = rows[0]
     return r === undefined ? null : { ...WebhookStore.#subscription(r), secret: String(r.secret) }
   }
@@ -177,19 +184,22 @@ export class WebhookStore {
         { id },
       )
       if (r.currentRowCount === 0) return false
-      for (const table of ['webhook_outbox', 'webhook_sent', 'webhook_deliveries'])
-        await conn.run(`DELETE FROM ${table} WHERE subscription_id = $id::UUID`, { id })
+      await conn.run('DELETE FROM webhook_outbox WHERE subscription_id = $id::UUID', { id })
+      await conn.run('DELETE FROM webhook_sent WHERE subscription_id = $id::UUID', { id })
+      await conn.run('DELETE FROM webhook_deliveries WHERE subscription_id = $id::UUID', { id })
       return true
     })
   }
 
   /** Whether any active subscription receives this domain's signals. */
   async hasSubscribers(domain: { id: string; team_id: string }): Promise<boolean> {
-    const rows = await this.#rows(
-      `SELECT 1 FROM webhook_subscriptions
+    const rows = await this.#rows((c) =>
+      c.runAndReadAll(
+        `SELECT 1 FROM webhook_subscriptions
        WHERE team_id = $team::UUID AND disabled_at IS NULL AND list_contains(events, 'signal.created')
          AND (domain_ids IS NULL OR list_contains(domain_ids, $domain::UUID)) LIMIT 1`,
-      { team: domain.team_id, domain: domain.id },
+        { team: domain.team_id, domain: domain.id },
+      ),
     )
     return rows.length > 0
   }
@@ -411,10 +421,12 @@ export class WebhookStore {
 
   /** The latest attempts of one subscription, newest first. */
   async deliveries(subscriptionId: string, limit: number): Promise<WebhookDelivery[]> {
-    const rows = await this.#rows(
-      `SELECT event_id::VARCHAR AS event_id, attempt, status_code, error, outcome, attempted_at FROM webhook_deliveries
+    const rows = await this.#rows((c) =>
+      c.runAndReadAll(
+        `SELECT event_id::VARCHAR AS event_id, attempt, status_code, error, outcome, attempted_at FROM webhook_deliveries
        WHERE subscription_id = $id::UUID ORDER BY attempted_at DESC, attempt DESC LIMIT $limit`,
-      { id: subscriptionId, limit },
+        { id: subscriptionId, limit },
+      ),
     )
     return rows.map((r) => ({
       event_id: String(r.event_id),
@@ -455,12 +467,12 @@ export class WebhookStore {
 
   /** The outbox's pending events and the creation time of the oldest (ms), for the metrics. */
   async queue(): Promise<{ pending: number; oldestCreatedAt: number | null; rows: number; logRows: number }> {
-    const [r] = await this.#rows(
-      `SELECT count(*) FILTER (WHERE state = 'pending')::INTEGER AS pending,
+    const [r] = await this.#rows((c) =>
+      c.runAndReadAll(`SELECT count(*) FILTER (WHERE state = 'pending')::INTEGER AS pending,
               min(created_at) FILTER (WHERE state = 'pending') AS oldest,
               count(*)::INTEGER AS rows,
               (SELECT count(*)::INTEGER FROM webhook_deliveries) AS log_rows
-       FROM webhook_outbox`,
+       FROM webhook_outbox`),
     )
     return {
       pending: num(r!.pending),

@@ -103,7 +103,13 @@ describe.skipIf(!CHROMIUM_PRESENT && process.env.CI !== 'true')('dashboard in Ch
       expect([...options].sort()).toEqual(domains.map((d) => d.id).sort())
       const firstId = await page.locator('#domain').inputValue()
       expect(await text(page, '[data-section="header"] h1')).toBe(brandOf(firstId))
-      for (const id of ['competitors', 'prompts', 'overview', 'themes', 'citations']) {
+      for (const id of [
+        'competitor-series',
+        'prompt-series',
+        'sentiment-overview',
+        'sentiment-themes',
+        'citations',
+      ]) {
         expect(calls(urls, id).map((u) => u.searchParams.get('domain_id'))).toEqual([firstId])
       }
 
@@ -112,7 +118,7 @@ describe.skipIf(!CHROMIUM_PRESENT && process.env.CI !== 'true')('dashboard in Ch
       await page.selectOption('#domain', second)
       await rendered(page, 2)
       expect(await text(page, '[data-section="header"] h1')).toBe(brandOf(second))
-      expect(calls(urls, 'competitors').at(-1)!.searchParams.get('domain_id')).toBe(second)
+      expect(calls(urls, 'competitor-series').at(-1)!.searchParams.get('domain_id')).toBe(second)
       expect(await page.locator('[data-section="trends"] svg.chart path.line').count()).toBeGreaterThan(1)
       expect(await brandPoints(page)).toBeGreaterThan(20)
       expect(await page.locator('[data-section="prompts"] svg.spark path').count()).toBeGreaterThan(0)
@@ -130,7 +136,7 @@ describe.skipIf(!CHROMIUM_PRESENT && process.env.CI !== 'true')('dashboard in Ch
       await page.selectOption('#days', '7')
       await rendered(page, 3)
       expect(await text(page, '[data-section="header"] .meta')).toMatch(/\(7 days\)/)
-      expect(calls(urls, 'competitors').at(-1)!.searchParams.get('days')).toBe('7')
+      expect(calls(urls, 'competitor-series').at(-1)!.searchParams.get('days')).toBe('7')
       expect(await brandPoints(page)).toBeLessThanOrEqual(7)
       // Short windows mark each day with a dot.
       expect(await page.locator('[data-section="trends"] svg.chart circle.dot').count()).toBeGreaterThan(0)
@@ -140,7 +146,7 @@ describe.skipIf(!CHROMIUM_PRESENT && process.env.CI !== 'true')('dashboard in Ch
       await rendered(page, 4)
       await page.selectOption('#granularity', 'week')
       await rendered(page, 5)
-      expect(calls(urls, 'competitors').at(-1)!.searchParams.get('granularity')).toBe('week')
+      expect(calls(urls, 'competitor-series').at(-1)!.searchParams.get('granularity')).toBe('week')
       expect(await text(page, '[data-section="competitors"] thead')).toMatch(/Mentions \/ week/i)
       // Endpoints without a granularity parameter are not sent one.
       expect(calls(urls, 'model-leaderboard').at(-1)!.searchParams.has('granularity')).toBe(false)
@@ -154,7 +160,7 @@ describe.skipIf(!CHROMIUM_PRESENT && process.env.CI !== 'true')('dashboard in Ch
       await page.locator('#end').dispatchEvent('change')
       // Waits through locators, not page functions: the page's CSP (no eval) refuses string predicates.
       await page.locator('[data-section="header"] .meta', { hasText: '(7 days)' }).waitFor(WAIT)
-      const ranged = calls(urls, 'competitors').at(-1)!
+      const ranged = calls(urls, 'competitor-series').at(-1)!
       expect(ranged.searchParams.get('start_date')).toBe('2026-01-01')
       expect(ranged.searchParams.get('end_date')).toBe('2026-01-07')
       expect(ranged.searchParams.has('days')).toBe(false)
@@ -167,7 +173,7 @@ describe.skipIf(!CHROMIUM_PRESENT && process.env.CI !== 'true')('dashboard in Ch
       await page.selectOption('#model', 'chatgpt')
       await rendered(page, before + 1)
       expect(await text(page, '[data-section="header"] .meta')).toMatch(/ChatGPT/)
-      expect(calls(urls, 'overview').at(-1)!.searchParams.get('model')).toBe('chatgpt')
+      expect(calls(urls, 'sentiment-overview').at(-1)!.searchParams.get('model')).toBe('chatgpt')
 
       // The key never travels in an address and is never logged.
       expect(urls.length).toBeGreaterThan(20)
@@ -192,7 +198,7 @@ describe.skipIf(!CHROMIUM_PRESENT && process.env.CI !== 'true')('dashboard in Ch
   }, 120_000)
 
   it("shows the starter plan's 403 detail in the sentiment sections and draws the rest", async () => {
-    const res = await fetch(`${server.url}${pathOf('overview')}?domain_id=${starter.id}`, {
+    const res = await fetch(`${server.url}${pathOf('sentiment-overview')}?domain_id=${starter.id}`, {
       headers: { authorization: `Bearer ${starterKey}` },
     })
     expect(res.status).toBe(403)
@@ -215,7 +221,7 @@ describe.skipIf(!CHROMIUM_PRESENT && process.env.CI !== 'true')('dashboard in Ch
   }, 60_000)
 
   it('asks for a key when there is none, and shows the 401 detail of a refused one', async () => {
-    const res = await fetch(`${server.url}${pathOf('domains')}`, {
+    const res = await fetch(`${server.url}${pathOf('domain-list')}`, {
       headers: { authorization: 'Bearer va_nope' },
     })
     const { detail } = (await res.json()) as { detail: string }

@@ -374,7 +374,7 @@ describe('operations endpoints', () => {
       expect(text).toContain(`va_response_cache_total{route="${route}",result="miss"} 1`)
       expect(text).toContain(`va_response_cache_total{route="${route}",result="hit"} 1`)
       expect(text.match(/va_response_cache_total\{/g)).toHaveLength(2) // report routes only
-      expect(text).toContain('va_query_duration_seconds_count{report="prompts"} 1')
+      expect(text).toContain('va_query_duration_seconds_count{report="prompt-series"} 1')
       expect(text).toContain('va_ingest_calls_total{outcome="stored"} 1')
       expect(text).toContain('va_ingest_calls_total{outcome="refused"} 1')
       expect(text).toContain('va_ingest_records_total{table="prompts"} 1')
