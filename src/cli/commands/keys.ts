@@ -15,6 +15,7 @@ import { createKeyChecked } from '../../api/index.js'
 import { openEngine, type ApiKeyInfo, type CreatedApiKey, type Engine } from '../../index.js'
 import { adminClient, type AdminClient } from '../admin-client.js'
 import { CommandError } from '../errors.js'
+import { textTable } from '../table.js'
 
 export const KEYS_USAGE = `Usage:
   visibility keys create (--server URL | --db PATH) --team UUID [--scope-team UUID]... [--allow-domain UUID]... [--name NAME]
@@ -139,15 +140,7 @@ function formatTable(keys: ApiKeyInfo[]): string {
     k.created_at,
     k.revoked_at ?? '-',
   ])
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
-  return [header, ...rows]
-    .map((r) =>
-      r
-        .map((cell, i) => cell.padEnd(widths[i]!))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n')
+  return textTable(header, rows)
 }
 
 async function list(args: string[]): Promise<number> {

@@ -9,6 +9,7 @@ import { openEngine, type Engine, type WebhookDelivery, type WebhookSubscription
 import { adminClient, type AdminClient } from '../admin-client.js'
 import { CommandError } from '../errors.js'
 import { oneLine } from './keys.js'
+import { textTable } from '../table.js'
 
 export const WEBHOOKS_USAGE = `Usage:
   visibility webhooks create (--server URL | --db PATH) --team UUID --url URL [--domain UUID]... [--json]
@@ -98,15 +99,7 @@ function table(subs: WebhookSubscription[]): string {
     s.created_at,
     s.disabled_at ?? '-',
   ])
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
-  return [header, ...rows]
-    .map((r) =>
-      r
-        .map((c, i) => c.padEnd(widths[i]!))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n')
+  return textTable(header, rows)
 }
 
 function oneId(positionals: string[], sub: string): string {
