@@ -418,6 +418,101 @@ export const modelParam = modelParamOf(
   (error) => z.string({ error }).regex(MODEL_ID_RE, { error }),
 )
 
+/**
+ * A segment filter (docs/API.md "Segment filters"): optional, never defaulted, echoed only when
+ * given. `normalize` maps an accepted value to its stored form.
+ */
+function segmentParamOf(rule: {
+  name: string
+  mustBe: string
+  description: string
+  accept: (raw: string) => string | undefined
+  echo: z.ZodType<string>
+}): EchoedParam<string | undefined> {
+  const { name, mustBe, description, accept, echo } = rule
+  const message = paramMessage({ name, mustBe })
+  const form = (error: string | ((issue: { input?: unknown }) => string)) =>
+    z
+      .string({ error })
+      .transform((raw, ctx) => {
+        const normalized = accept(raw)
+        if (normalized === undefined) {
+          ctx.addIssue({ code: 'custom', message })
+          return z.NEVER
+        }
+        return normalized
+      })
+      .optional()
+      .meta({ type: 'string', description })
+  return {
+    name,
+    flag: name,
+    required: false,
+    mustBe,
+    accepts: mustBe,
+    description,
+    text: form(textError(name, mustBe, message)) as z.ZodType<string | undefined>,
+    value: form(message) as z.ZodType<string | undefined>,
+    echo: echo as unknown as z.ZodType<string | undefined>,
+  }
+}
+
+/** Trimmed text of 1 to `max` UTF-16 code units, or undefined when out of bounds. */
+const trimmedWithin =
+  (max: number) =>
+  (raw: string): string | undefined => {
+    const trimmed = raw.trim()
+    return trimmed.length >= 1 && trimmed.length <= max ? trimmed : undefined
+  }
+
+/**
+ * country: two letters A-Z in any case (not trimmed), normalized upper case.
+ * @example
+ * countryParam.text.parse('de') // 'DE'
+ */
+export const countryParam = segmentParamOf({
+  name: 'country',
+  mustBe: 'two letters A-Z (an ISO 3166-1 alpha-2 country code, any case)',
+  description: 'Keeps the analyses of this country (ISO 3166-1 alpha-2, any case).',
+  accept: (raw) => (/^[A-Za-z]{2}$/.test(raw) ? raw.toUpperCase() : undefined),
+  echo: z.string().regex(/^[A-Z]{2}$/),
+})
+
+/**
+ * topic: 1 to 100 characters after trimming, compared exactly (case-sensitive).
+ * @example
+ * topicParam.text.parse('  Pricing ') // 'Pricing'
+ */
+export const topicParam = segmentParamOf({
+  name: 'topic',
+  mustBe: 'a text of 1 to 100 characters after trimming',
+  description: "Keeps the analyses whose prompt's topic is exactly this (trimmed, case-sensitive).",
+  accept: trimmedWithin(100),
+  echo: z.string().min(1).max(100),
+})
+
+/**
+ * tag: 1 to 50 characters after trimming, compared exactly (case-sensitive).
+ * @example
+ * tagParam.text.parse('brand') // 'brand'
+ */
+export const tagParam = segmentParamOf({
+  name: 'tag',
+  mustBe: 'a text of 1 to 50 characters after trimming',
+  description: 'Keeps the analyses whose prompt has this tag (trimmed, case-sensitive).',
+  accept: trimmedWithin(50),
+  echo: z.string().min(1).max(50),
+})
+
+/** The segment filters, in their echo order (after every other parameter). */
+export const SEGMENT_PARAMS = { country: countryParam, topic: topicParam, tag: tagParam } as const
+/** The segment filters' value forms (library parameters). */
+export const SEGMENT_VALUES = {
+  country: countryParam.value,
+  topic: topicParam.value,
+  tag: tagParam.value,
+} as const
+
 const NOW_ISO = 'an ISO 8601 timestamp with Z or an offset'
 const NOW_VALUE_MESSAGE = `now must be a Date or ${NOW_ISO}.`
 
