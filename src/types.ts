@@ -146,12 +146,28 @@ export interface RangeEcho {
   start_date?: string | undefined
   end_date?: string | undefined
 }
+/**
+ * The segment filters (docs/API.md, "Segment filters"): every report with a window takes them.
+ * Each keeps the analyses of that country (two letters, any case), of prompts with that topic, of
+ * prompts with that tag (both trimmed, exact).
+ */
+export interface SegmentFilters {
+  country?: string
+  topic?: string
+  tag?: string
+}
+/** What a payload echoes of the segment filters, each only when given (normalized), after every other parameter. */
+export interface SegmentEcho {
+  country?: string | undefined
+  topic?: string | undefined
+  tag?: string | undefined
+}
 /** The echo of `granularity`, only when the request gave it. */
 export interface GranularityEcho {
   granularity?: Granularity | undefined
 }
 
-export interface SentimentParams extends DateRangeParams {
+export interface SentimentParams extends DateRangeParams, SegmentFilters {
   domainId: string
   days?: number
   /** `all` (default), a channel name, or a raw model identifier. */
@@ -172,7 +188,7 @@ export interface KeyScope {
   allowedDomains: string[] | null
 }
 /** domain_id, days, model: the brand rankings and the brand time series. */
-export interface BrandReportParams extends DateRangeParams {
+export interface BrandReportParams extends DateRangeParams, SegmentFilters {
   domainId: string
   /** 1-365, default 30. */
   days?: number
@@ -463,7 +479,7 @@ export interface EngineStatus {
 // The citation lists' parameters (docs/API.md, "Citations, fan-out and sentiment over time").
 
 /** Parameters of the citations and cited-domains reports. */
-export interface CitationListParams extends DateRangeParams {
+export interface CitationListParams extends DateRangeParams, SegmentFilters {
   domainId: string
   /** 1-365, default 30. */
   days?: number

@@ -17,6 +17,7 @@ import {
   normalizeWindowParams,
   pageParam,
   querySchema,
+  SEGMENT_PARAMS,
   WINDOW_PARAMS,
   sizeParam,
   sentimentDomainIdParam,
@@ -123,7 +124,20 @@ export interface EndpointDefinition<P extends ParamSet = ParamSet, R extends z.Z
    */
   readonly method: ComputeMethod
   /** Runs the engine function with the validated, normalized parameters. */
-  compute(engine: Engine, params: ParamValues<P>, context: ComputeContext): Promise<z.output<R>>
+  compute(engine: Engine, params: ParamValues<WithSegments<P>>, context: ComputeContext): Promise<z.output<R>>
+}
+
+/**
+ * A row's parameters as served: a row with `days` takes the segment filters too, after every other
+ * parameter (docs/API.md, "Segment filters"); `defineEndpoint` adds them, so no row lists them.
+ */
+export type WithSegments<P extends ParamSet> = P extends { readonly days: unknown }
+  ? P & typeof SEGMENT_PARAMS
+  : P
+
+/** `params` with the segment filters after them when it has `days`. */
+function withSegments<P extends ParamSet>(params: P): WithSegments<P> {
+  return ('days' in params ? { ...params, ...SEGMENT_PARAMS } : params) as WithSegments<P>
 }
 
 /** A row with its query schema (built from the parameters' text forms). */
@@ -187,31 +201,36 @@ export function defineEndpoint<
   R extends z.ZodType,
 >(
   definition: EndpointDefinition<P, R> & { readonly id: I; readonly method: M },
-): Endpoint<P, R> & { readonly id: I; readonly method: M } {
+): Endpoint<WithSegments<P>, R> & { readonly id: I; readonly method: M } {
   for (const [key, param] of Object.entries(definition.params)) {
     if (key !== param.name)
       throw new Error(`endpoint ${definition.id}: parameter ${key} is named ${param.name}`)
   }
-  const payload = exactPayload(definition.id, definition.payload, definition.params)
+  const params = withSegments(definition.params)
+  const payload = exactPayload(definition.id, definition.payload, params)
   return {
     ...definition,
+    params,
     payload,
-    query: querySchema(definition.params),
-    normalize: (values) => normalizeWindowParams(definition.params, values),
-  }
+    query: querySchema(params),
+    normalize: (values) => normalizeWindowParams(params, values),
+  } as Endpoint<WithSegments<P>, R> & { readonly id: I; readonly method: M }
 }
 
-/** The window's values of a normalized request (wire names). */
+/** The window's values of a normalized request (wire names), with the segment filters. */
 interface WindowValues {
   days: number | undefined
   start_date?: string | undefined
   end_date?: string | undefined
   granularity?: Granularity | undefined
+  country?: string | undefined
+  topic?: string | undefined
+  tag?: string | undefined
 }
 
 /**
- * The engine's window parameters of a normalized request: `days`, or the range; and `granularity`
- * when given (the engine echoes only what it is given).
+ * The engine's window parameters of a normalized request: `days`, or the range; `granularity`
+ * and the segment filters when given (the engine echoes only what it is given).
  */
 function windowArgs(p: WindowValues) {
   const range =
@@ -220,7 +239,13 @@ function windowArgs(p: WindowValues) {
       : p.days === undefined
         ? {}
         : { days: p.days }
-  return { ...range, ...(p.granularity === undefined ? {} : { granularity: p.granularity }) }
+  return {
+    ...range,
+    ...(p.granularity === undefined ? {} : { granularity: p.granularity }),
+    ...(p.country === undefined ? {} : { country: p.country }),
+    ...(p.topic === undefined ? {} : { topic: p.topic }),
+    ...(p.tag === undefined ? {} : { tag: p.tag }),
+  }
 }
 
 const SENTIMENT_PLAN_NOTE = 'Requires a Pro, Business or Enterprise plan.'

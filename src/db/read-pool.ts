@@ -4,12 +4,16 @@
  */
 import {
   INTEGER,
+  VARCHAR,
   type DuckDBConnection,
   type DuckDBMaterializedResult,
   type DuckDBPreparedStatement,
 } from '@duckdb/node-api'
 import { QueryError } from '../errors.js'
 import { sqlText } from './sql.js'
+
+/** A query's parameters: a number is bound as INTEGER, a string as VARCHAR. */
+export type QueryValues = Readonly<Record<string, number | string>>
 
 /** The typed array a loaded column is kept in: doubles (default) or 32-bit integers. */
 export type ColumnArray = 'f64' | 'i32'
@@ -21,29 +25,25 @@ export class ReadConnection {
   constructor(readonly conn: DuckDBConnection) {}
 
   /**
-   * Runs query `id` (every parameter INTEGER) whose columns are all DOUBLE and NOT NULL, and copies
+   * Runs query `id` (parameters: {@link QueryValues}) whose columns are all DOUBLE and NOT NULL, and copies
    * them into Float64Arrays. The vectors' own Float64Array views are copied whole when the client
    * exposes them (it does in the pinned @duckdb/node-api), value by value otherwise. `columns`
    * names the columns the caller reads, in order: a query that returns others is refused.
    */
-  async loadColumns(
-    id: string,
-    values: Record<string, number>,
-    columns: readonly string[],
-  ): Promise<Float64Array[]>
+  async loadColumns(id: string, values: QueryValues, columns: readonly string[]): Promise<Float64Array[]>
   /**
    * The same, each column kept in the typed array `arrays` names: an `i32` column is INTEGER (its
    * vectors' Int32Arrays are copied whole) or DOUBLE holding integers of 32 bits.
    */
   async loadColumns(
     id: string,
-    values: Record<string, number>,
+    values: QueryValues,
     columns: readonly string[],
     arrays: readonly ColumnArray[],
   ): Promise<LoadedArray[]>
   async loadColumns(
     id: string,
-    values: Record<string, number>,
+    values: QueryValues,
     columns: readonly string[],
     arrays: readonly ColumnArray[] = [],
   ): Promise<LoadedArray[]> {
@@ -68,10 +68,10 @@ export class ReadConnection {
     return out
   }
 
-  /** Runs query `id` (every parameter INTEGER) whose columns are VARCHAR, as arrays of strings. */
+  /** Runs query `id` (parameters: {@link QueryValues}) whose columns are VARCHAR, as arrays of strings. */
   async loadStrings(
     id: string,
-    values: Record<string, number>,
+    values: QueryValues,
     columns: readonly string[],
   ): Promise<(string | null)[][]> {
     const result = await this.#run(id, values, columns)
@@ -87,15 +87,11 @@ export class ReadConnection {
     return out
   }
 
-  /** Runs query `id` with INTEGER parameters; refuses a result whose columns are not `columns`. */
-  async #run(
-    id: string,
-    values: Record<string, number>,
-    columns: readonly string[],
-  ): Promise<DuckDBMaterializedResult> {
+  /** Runs query `id` (INTEGER and VARCHAR parameters); refuses a result whose columns are not `columns`. */
+  async #run(id: string, values: QueryValues, columns: readonly string[]): Promise<DuckDBMaterializedResult> {
     const stmt = await this.#prepared(id)
-    const types: Record<string, typeof INTEGER> = {}
-    for (const k of Object.keys(values)) types[k] = INTEGER
+    const types: Record<string, typeof INTEGER | typeof VARCHAR> = {}
+    for (const [k, v] of Object.entries(values)) types[k] = typeof v === 'string' ? VARCHAR : INTEGER
     stmt.bind(values, types)
     const result = await stmt.run()
     const names = result.columnNames()
@@ -141,16 +137,16 @@ export class ReadPool {
   }
 
   /** `loadColumns` on a free connection; a DuckDB failure becomes a QueryError naming `id`. */
-  loadColumns(id: string, values: Record<string, number>, columns: readonly string[]): Promise<Float64Array[]>
+  loadColumns(id: string, values: QueryValues, columns: readonly string[]): Promise<Float64Array[]>
   loadColumns(
     id: string,
-    values: Record<string, number>,
+    values: QueryValues,
     columns: readonly string[],
     arrays: readonly ColumnArray[],
   ): Promise<LoadedArray[]>
   loadColumns(
     id: string,
-    values: Record<string, number>,
+    values: QueryValues,
     columns: readonly string[],
     arrays: readonly ColumnArray[] = [],
   ): Promise<LoadedArray[]> {
@@ -158,11 +154,7 @@ export class ReadPool {
   }
 
   /** `loadStrings` on a free connection; a DuckDB failure becomes a QueryError naming `id`. */
-  loadStrings(
-    id: string,
-    values: Record<string, number>,
-    columns: readonly string[],
-  ): Promise<(string | null)[][]> {
+  loadStrings(id: string, values: QueryValues, columns: readonly string[]): Promise<(string | null)[][]> {
     return this.#use(id, (c) => c.loadStrings(id, values, columns))
   }
 

@@ -21,18 +21,29 @@ import { parseRequest, type QueryContext } from './context.js'
 import { channelNames, resolveModelFilter } from './model-filter.js'
 import { DAY_MS, segmentFrom, segmentTo, type DayWindow } from '../foundation/window.js'
 
-/** The request resolved: parameters, domain, window, model filter (null: an unseen raw id), envelope. */
-export async function citationScope(ctx: QueryContext, params: CitationListParams) {
-  const { p, scope } = parseRequest(ctx, citationListParamsSchema, params)
+/**
+ * The request resolved: parameters, domain, window, model filter (null: an unseen raw id), envelope,
+ * and `get`, the domain's structures for the segment filters given (src/queries/segment.ts).
+ */
+export async function citationScope(base: QueryContext, params: CitationListParams) {
+  const { p, scope, ctx } = parseRequest(base, citationListParamsSchema, params)
   const envelope = {
     domain_id: scope.domain.id,
     ...scope.echo,
     model: p.model,
     limit: p.limit,
+    ...scope.segmentEcho,
     generated_at: scope.generatedAt,
   }
   const filter = resolveModelFilter(ctx.catalog, p.model)
-  return { p, domain: scope.domain, window: scope.window, filter, envelope }
+  return {
+    p,
+    domain: scope.domain,
+    window: scope.window,
+    filter,
+    envelope,
+    get: derivedOf(ctx, scope.domain),
+  }
 }
 
 /**

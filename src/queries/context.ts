@@ -15,6 +15,7 @@ import {
   type Granularity,
   type WindowEcho,
 } from '../foundation/window.js'
+import { segmentEcho, withSegment, type SegmentEcho, type SegmentParams } from './segment.js'
 
 export interface QueryContext {
   readonly catalog: Catalog
@@ -50,11 +51,13 @@ export interface ReportScope {
   granularityEcho: { granularity?: Granularity }
   /** The bucket of each window date (index: day - window.startDay); by day when none was given. */
   buckets: Int32Array
+  /** The echo of the segment filters given (docs/API.md, "Segment filters"): after every other parameter. */
+  segmentEcho: SegmentEcho
   generatedAt: string
 }
 
-/** What every report's parameters carry. */
-export interface ScopeParams {
+/** What every report's parameters carry (the segment filters on the reports that take them). */
+export interface ScopeParams extends SegmentParams {
   domainId: string
   days?: number | undefined
   startDate?: string | undefined
@@ -63,14 +66,18 @@ export interface ScopeParams {
   now?: Clock | undefined
 }
 
-/** A report's parameters checked with its schema, and its scope resolved. */
+/**
+ * A report's parameters checked with its schema, its scope resolved, and the context to compute
+ * with: `ctx` itself, or for a request with segment filters, one that reads the rows of the
+ * analyses that pass them (src/queries/segment.ts).
+ */
 export function parseRequest<S extends z.ZodType<ScopeParams>>(
   ctx: QueryContext,
   schema: S,
   params: unknown,
-): { p: z.output<S>; scope: ReportScope } {
+): { p: z.output<S>; scope: ReportScope; ctx: QueryContext } {
   const p = parseParams(schema, params)
-  return { p, scope: resolveScope(ctx.catalog, p) }
+  return { p, scope: resolveScope(ctx.catalog, p), ctx: withSegment(ctx, p) }
 }
 
 /**
@@ -88,6 +95,7 @@ export function resolveScope(catalog: Catalog, params: ScopeParams): ReportScope
     echo,
     granularityEcho: g === undefined ? {} : { granularity: g },
     buckets: bucketStarts(window, g ?? 'day'),
+    segmentEcho: segmentEcho(params),
     generatedAt: formatGeneratedAt(ms),
   }
 }

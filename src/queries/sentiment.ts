@@ -39,12 +39,13 @@ async function themesInWindow(ctx: QueryContext, scope: ReportScope, model: stri
 }
 
 /** What both reports start from: the parameters checked, the themes in the window, the envelope. */
-export async function themesOfRequest(ctx: QueryContext, params: SentimentParams) {
-  const { p, scope } = parseRequest(ctx, sentimentParamsSchema, params)
+export async function themesOfRequest(base: QueryContext, params: SentimentParams) {
+  const { p, scope, ctx } = parseRequest(base, sentimentParamsSchema, params)
   const envelope = {
     domain_id: scope.domain.id,
     ...scope.echo,
     model: p.model,
+    ...scope.segmentEcho,
     generated_at: scope.generatedAt,
   }
   return { themes: await themesInWindow(ctx, scope, p.model), envelope }

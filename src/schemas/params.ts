@@ -428,7 +428,7 @@ function segmentParamOf(rule: {
   description: string
   accept: (raw: string) => string | undefined
   echo: z.ZodType<string>
-}): EchoedParam<string | undefined> {
+}): Param<string | undefined> & { readonly echo: z.ZodOptional<z.ZodType<string>> } {
   const { name, mustBe, description, accept, echo } = rule
   const message = paramMessage({ name, mustBe })
   const form = (error: string | ((issue: { input?: unknown }) => string)) =>
@@ -453,7 +453,7 @@ function segmentParamOf(rule: {
     description,
     text: form(textError(name, mustBe, message)) as z.ZodType<string | undefined>,
     value: form(message) as z.ZodType<string | undefined>,
-    echo: echo as unknown as z.ZodType<string | undefined>,
+    echo: echo.optional(),
   }
 }
 
@@ -578,10 +578,14 @@ export const WINDOW_VALUES = {
   startDate: startDateParam.value,
   endDate: endDateParam.value,
 } as const
-/** The window of a time series: with `granularity`. */
-export const SERIES_VALUES = { ...WINDOW_VALUES, granularity: granularityParam.value } as const
-/** The window of a report without a series: any `granularity` refused. */
-export const REPORT_VALUES = { ...WINDOW_VALUES, granularity: noGranularity } as const
+/** The window of a time series: with `granularity`; the segment filters (docs/API.md, "Segment filters"). */
+export const SERIES_VALUES = {
+  ...WINDOW_VALUES,
+  granularity: granularityParam.value,
+  ...SEGMENT_VALUES,
+} as const
+/** The window of a report without a series: any `granularity` refused; the segment filters. */
+export const REPORT_VALUES = { ...WINDOW_VALUES, granularity: noGranularity, ...SEGMENT_VALUES } as const
 
 /**
  * domain_id, the window and model (raw ids too): the sentiment reports, the brand rankings; the

@@ -14,6 +14,9 @@ import {
   modelParam,
   pageParam,
   sizeParam,
+  countryParam,
+  topicParam,
+  tagParam,
   uuidOutSchema,
 } from './params.js'
 import { UUID_RE } from './records.js'
@@ -73,16 +76,23 @@ export const echo = {
   model: modelParam.echo,
   page: pageParam.echo,
   size: sizeParam.echo,
+  /** The segment filters (docs/API.md, "Segment filters"): echoed last, only when given. */
+  country: countryParam.echo,
+  topic: topicParam.echo,
+  tag: tagParam.echo,
 }
 
 /** The window's echo (docs/API.md, "Date ranges and buckets"): `days`, then `start_date` and `end_date` when a range was given. */
 export const windowEcho = { days: echo.days, start_date: echo.start_date, end_date: echo.end_date }
-/** The echo of the brand and sentiment series: domain_id, the window, model, granularity when given. */
+/** The segment filters' echo (docs/API.md, "Segment filters"): after every other parameter, each only when given. */
+export const segmentEcho = { country: echo.country, topic: echo.topic, tag: echo.tag }
+/** The echo of the brand and sentiment series: domain_id, the window, model, granularity and the filters when given. */
 export const modelSeriesEcho = {
   domain_id: echo.domain_id,
   ...windowEcho,
   model: echo.model,
   granularity: echo.granularity,
+  ...segmentEcho,
 }
 
 /** An id of a stored record in a payload: a lower-case UUID (`format: uuid`). */

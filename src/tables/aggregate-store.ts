@@ -54,6 +54,8 @@ export class AggregateStore implements AggregateSource {
 
   /** Names of the derived structures asked for so far (dropped with the tables on invalidation). */
   readonly #derivedNames = new Set<string>()
+  /** Per domain, the names of its segments' entries (dropped, and forgotten, at its next change). */
+  readonly #segmentNames = new Map<number, Set<string>>()
 
   constructor(
     readonly pool: Pick<ReadPool, 'loadColumns' | 'loadStrings'>,
@@ -101,6 +103,23 @@ export class AggregateStore implements AggregateSource {
   derived<T>(derived: Derived<T>, domainKey: number): Promise<T> {
     this.#derivedNames.add(derived.name)
     return this.#cached(derived.name, domainKey, () => derived.build(this.pool, domainKey, this))
+  }
+
+  segmented<T>(derived: Derived<T>, domainKey: number): Promise<T> {
+    if (this.options.retain) {
+      let names = this.#segmentNames.get(domainKey)
+      if (names === undefined) this.#segmentNames.set(domainKey, (names = new Set()))
+      names.add(derived.name)
+    }
+    return this.#cached(derived.name, domainKey, () => derived.build(this.pool, domainKey, this))
+  }
+
+  /** Drops the entries of a domain's segments. */
+  #dropSegments(domainKey: number): void {
+    const names = this.#segmentNames.get(domainKey)
+    if (names === undefined) return
+    this.#segmentNames.delete(domainKey)
+    this.#drop(domainKey, names)
   }
 
   /** The entry `name` of a domain, built once and kept while the options and the budget allow. */
@@ -154,7 +173,10 @@ export class AggregateStore implements AggregateSource {
 
   /** Drops every entry of these domains. */
   invalidate(domainKeys: Iterable<number>): void {
-    for (const dk of domainKeys) this.#drop(dk, [...AGGREGATE_TABLE_NAMES, ...this.#derivedNames])
+    for (const dk of domainKeys) {
+      this.#drop(dk, [...AGGREGATE_TABLE_NAMES, ...this.#derivedNames])
+      this.#dropSegments(dk)
+    }
   }
 
   /**
@@ -164,6 +186,7 @@ export class AggregateStore implements AggregateSource {
   refresh(changes: Iterable<DomainChange>): void {
     for (const c of changes) {
       this.#drop(c.domainKey, this.#derivedNames)
+      this.#dropSegments(c.domainKey)
       for (const table of AGGREGATE_TABLE_NAMES) {
         const e = this.#entries.get(`${c.domainKey}:${table}`)
         if (e === undefined) continue

@@ -84,6 +84,8 @@ export function namedColumns<T extends AggregateTable>(table: T, arrays: Float64
  */
 export interface Derived<T> {
   readonly name: string
+  /** Whether it reads no analysis (texts, URL hosts): a segment of the analyses shares it (src/queries/segment.ts). */
+  readonly analysisFree?: boolean
   build(
     pool: Pick<ReadPool, 'loadColumns' | 'loadStrings'>,
     domainKey: number,
@@ -99,4 +101,10 @@ export interface AggregateSource {
   /** The rows of `table` for one domain's analyses of one raw model (computed on each call, not kept). */
   modelRows<T extends ModelTable>(table: T, domainKey: number, modelKey: number): Promise<AggregateRows<T>>
   derived<T>(derived: Derived<T>, domainKey: number): Promise<T>
+  /**
+   * A structure of one domain for one segment of its analyses (src/queries/segment.ts): kept like
+   * `derived`, under a name that says the segment, and dropped with the domain's other entries at
+   * the next commit that changes it.
+   */
+  segmented<T>(derived: Derived<T>, domainKey: number): Promise<T>
 }

@@ -134,6 +134,7 @@ export interface FanoutRows extends SmallComboRows {
 function textsOf(kind: number): Derived<TextList> {
   return {
     name: `texts_${kind}`,
+    analysisFree: true,
     async build(pool, domainKey) {
       const values = { domain_key: domainKey, kind }
       const [[idxs], [texts]] = await Promise.all([
@@ -161,6 +162,7 @@ export const TEXTS = {
 /** The host index of each cited URL (by URL index; -1 when none). */
 export const urlHosts: Derived<Int32Array> = {
   name: 'url_hosts',
+  analysisFree: true,
   async build(pool, domainKey) {
     const [idxs, hosts] = (await pool.loadColumns(
       'queries/load_url_hosts',

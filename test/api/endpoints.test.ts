@@ -76,15 +76,33 @@ describe('endpoint table', () => {
       })
       expect(res.statusCode).toBe(200)
       const body = res.json() as Record<string, unknown>
-      // The range and granularity are echoed only when given (docs/API.md, "Date ranges and buckets").
-      const given = Object.keys(row.params).filter(
-        (name) => !['start_date', 'end_date', 'granularity'].includes(name),
-      )
+      // The range, granularity and the segment filters are echoed only when given (docs/API.md,
+      // "Date ranges and buckets", "Segment filters").
+      const optional = ['start_date', 'end_date', 'granularity', 'country', 'topic', 'tag']
+      const given = Object.keys(row.params).filter((name) => !optional.includes(name))
       expect(Object.keys(body)).toEqual(['data', ...given, 'generated_at'])
       expect(body.domain_id).toBe(DOMAIN)
       const params = row.query.parse({ domain_id: DOMAIN })
       const direct = await row.compute(engine, params, { now: NOW, caller: null })
       expect(JSON.stringify(direct)).toBe(res.body)
+    }
+  })
+
+  it('every row with days takes the segment filters last, echoed normalized after granularity', async () => {
+    const windowed = rows.filter((r) => 'days' in r.params)
+    expect(windowed.length).toBeGreaterThan(10)
+    for (const row of windowed) {
+      expect(Object.keys(row.params).slice(-3)).toEqual(['country', 'topic', 'tag'])
+      const granularity = 'granularity' in row.params ? '&granularity=week' : ''
+      const res = await app.inject({
+        url: `${row.path}?domain_id=${DOMAIN}&tag=%20t%20&topic=%20Pricing&country=de${granularity}`,
+        headers: { authorization: `Bearer ${key}` },
+      })
+      expect(res.statusCode).toBe(200)
+      const body = res.json() as Record<string, unknown>
+      const tail = [...(granularity ? ['granularity'] : []), 'country', 'topic', 'tag', 'generated_at']
+      expect(Object.keys(body).slice(-tail.length)).toEqual(tail)
+      expect([body.country, body.topic, body.tag]).toEqual(['DE', 'Pricing', 't'])
     }
   })
 

@@ -11,9 +11,10 @@ import {
   envelope,
   type Expect,
   type Same,
+  segmentEcho,
   windowEcho,
 } from '../../schemas/payloads.js'
-import type { BrandReportParams, RangeEcho } from '../../types.js'
+import type { BrandReportParams, RangeEcho, SegmentEcho } from '../../types.js'
 
 /** The library form of the brand rankings' parameters: domain_id, the window, model (raw ids too). */
 export const brandReportParamsSchema = sentimentParamsSchema
@@ -45,6 +46,7 @@ export const brandRankingsPayloadSchema = envelope(
     domain_id: echo.domain_id,
     ...windowEcho,
     model: echo.model,
+    ...segmentEcho,
   },
 )
 
@@ -64,7 +66,7 @@ export interface BrandRankingItem {
   total_prompts: number
 }
 
-export interface BrandRankingsPayload extends RangeEcho {
+export interface BrandRankingsPayload extends RangeEcho, SegmentEcho {
   data: { items: BrandRankingItem[] }
   domain_id: string
   days: number

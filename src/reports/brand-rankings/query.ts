@@ -32,12 +32,18 @@ interface EntityTotals {
 }
 
 export async function computeBrandRankings(
-  ctx: QueryContext,
+  base: QueryContext,
   params: BrandRankingsParams,
 ): Promise<BrandRankingsPayload> {
-  const { p, scope } = parseRequest(ctx, brandReportParamsSchema, params)
+  const { p, scope, ctx } = parseRequest(base, brandReportParamsSchema, params)
   const { domain, window, generatedAt } = scope
-  const envelope = { domain_id: domain.id, ...scope.echo, model: p.model, generated_at: generatedAt }
+  const envelope = {
+    domain_id: domain.id,
+    ...scope.echo,
+    model: p.model,
+    ...scope.segmentEcho,
+    generated_at: generatedAt,
+  }
   const entities = domain.competitors.length + 1
   const source = rowsForModel(ctx, domain.key, p.model)
   const t = source === null ? emptyTotals(entities) : await entityTotals(source, domain, window, entities)

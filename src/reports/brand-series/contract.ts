@@ -12,6 +12,7 @@ import type {
   GranularityEcho,
   GranularityParams,
   RangeEcho,
+  SegmentEcho,
 } from '../../types.js'
 
 const METRIC_MESSAGE = `metric must be one of ${BRAND_METRICS.join(', ')}.`
@@ -46,7 +47,7 @@ export interface ValuePoint {
   value: number
 }
 
-export interface BrandSeriesPayload extends RangeEcho, GranularityEcho {
+export interface BrandSeriesPayload extends RangeEcho, SegmentEcho, GranularityEcho {
   data: { items: ValuePoint[] }
   domain_id: string
   days: number

@@ -17,10 +17,10 @@ import { brandSeriesParamsSchema } from './contract.js'
 import type { BrandSeriesParams, BrandSeriesPayload, ValuePoint } from './contract.js'
 
 export async function computeBrandSeries(
-  ctx: QueryContext,
+  base: QueryContext,
   params: BrandSeriesParams,
 ): Promise<BrandSeriesPayload> {
-  const { p, scope } = parseRequest(ctx, brandSeriesParamsSchema, params)
+  const { p, scope, ctx } = parseRequest(base, brandSeriesParamsSchema, params)
   const { domain } = scope
   const source = rowsForModel(ctx, domain.key, p.model)
   const items = source === null ? [] : await seriesOf(source, scope, p.metric)
@@ -30,6 +30,7 @@ export async function computeBrandSeries(
     ...scope.echo,
     model: p.model,
     ...scope.granularityEcho,
+    ...scope.segmentEcho,
     generated_at: scope.generatedAt,
   }
 }

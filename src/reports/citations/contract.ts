@@ -13,9 +13,10 @@ import {
   type Expect,
   type Same,
   uuid,
+  segmentEcho,
   windowEcho,
 } from '../../schemas/payloads.js'
-import type { Channel, CitationListParams, RangeEcho } from '../../types.js'
+import type { Channel, CitationListParams, RangeEcho, SegmentEcho } from '../../types.js'
 
 /** The library form of the citations report's parameters: those of the citation lists. */
 export const citationsParamsSchema = citationListParamsSchema
@@ -50,6 +51,7 @@ export const citationsPayloadSchema = envelope(
     ...windowEcho,
     model: echo.model,
     limit: echo.limit,
+    ...segmentEcho,
   },
 )
 
@@ -80,7 +82,7 @@ export interface CitationItem {
   last_seen: string
 }
 
-export interface CitationsPayload extends RangeEcho {
+export interface CitationsPayload extends RangeEcho, SegmentEcho {
   data: { items: CitationItem[]; total: number }
   domain_id: string
   days: number

@@ -22,7 +22,6 @@ import {
   hostOwners,
   channelsAndModels,
   urlDetails,
-  derivedOf,
   iso,
 } from '../../queries/citation-lists.js'
 import type { CitationItem, CitationsParams, CitationsPayload } from './contract.js'
@@ -35,9 +34,8 @@ export async function computeCitations(
   ctx: QueryContext,
   params: CitationsParams,
 ): Promise<CitationsPayload> {
-  const { p, domain, window, filter, envelope } = await citationScope(ctx, params)
+  const { p, domain, window, filter, envelope, get } = await citationScope(ctx, params)
   if (filter === null) return { data: { items: [], total: 0 }, ...envelope }
-  const get = derivedOf(ctx, domain)
   const [urls, hosts, urlHost, titles, pageTypes, rows] = await Promise.all([
     get(TEXTS.urls),
     get(TEXTS.hosts),

@@ -12,9 +12,10 @@ import {
   type Expect,
   type Same,
   uuid,
+  segmentEcho,
   windowEcho,
 } from '../../schemas/payloads.js'
-import type { CitationListParams, RangeEcho } from '../../types.js'
+import type { CitationListParams, RangeEcho, SegmentEcho } from '../../types.js'
 
 /** The library form of the cited-domains report's parameters: those of the citation lists. */
 export const citedDomainsParamsSchema = citationListParamsSchema
@@ -42,6 +43,7 @@ export const citedDomainsPayloadSchema = envelope(
     ...windowEcho,
     model: echo.model,
     limit: echo.limit,
+    ...segmentEcho,
   },
 )
 
@@ -61,7 +63,7 @@ export interface CitedDomainItem {
   competitor_id: string | null
 }
 
-export interface CitedDomainsPayload extends RangeEcho {
+export interface CitedDomainsPayload extends RangeEcho, SegmentEcho {
   data: { items: CitedDomainItem[]; total: number }
   domain_id: string
   days: number

@@ -20,7 +20,6 @@ import {
   maskOrNull,
   topByValue,
   hostOwners,
-  derivedOf,
 } from '../../queries/citation-lists.js'
 import type { CitedDomainItem, CitedDomainsParams, CitedDomainsPayload } from './contract.js'
 
@@ -32,9 +31,8 @@ export async function computeCitedDomains(
   ctx: QueryContext,
   params: CitedDomainsParams,
 ): Promise<CitedDomainsPayload> {
-  const { p, domain, window, filter, envelope } = await citationScope(ctx, params)
+  const { p, domain, window, filter, envelope, get } = await citationScope(ctx, params)
   if (filter === null) return { data: { items: [], total: 0 }, ...envelope }
-  const get = derivedOf(ctx, domain)
   const [hosts, urlHost, rows, hostRows] = await Promise.all([
     get(TEXTS.hosts),
     get(urlHosts),

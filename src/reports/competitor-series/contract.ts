@@ -13,9 +13,18 @@ import {
   isoDate,
   type Expect,
   type Same,
+  segmentEcho,
   windowEcho,
 } from '../../schemas/payloads.js'
-import type { Clock, DateRangeParams, GranularityEcho, GranularityParams, RangeEcho } from '../../types.js'
+import type {
+  Clock,
+  DateRangeParams,
+  GranularityEcho,
+  GranularityParams,
+  RangeEcho,
+  SegmentEcho,
+  SegmentFilters,
+} from '../../types.js'
 
 /** The library form of the competitor series' parameters (camelCase keys, unknown keys refused). */
 export const competitorSeriesParamsSchema = z.strictObject({
@@ -61,10 +70,11 @@ export const competitorSeriesPayloadSchema = envelope(
     ...windowEcho,
     model: channelModelParam.echo,
     granularity: echo.granularity,
+    ...segmentEcho,
   },
 )
 
-export interface CompetitorSeriesParams extends DateRangeParams, GranularityParams {
+export interface CompetitorSeriesParams extends DateRangeParams, GranularityParams, SegmentFilters {
   domainId: string
   days?: number
   /** `all` (default) or a channel name. */
@@ -95,7 +105,7 @@ export interface CompetitorEntry {
   series: CompetitorDatapoint[]
 }
 
-export interface CompetitorSeriesPayload extends RangeEcho, GranularityEcho {
+export interface CompetitorSeriesPayload extends RangeEcho, SegmentEcho, GranularityEcho {
   data: { items: CompetitorEntry[] }
   domain_id: string
   days: number

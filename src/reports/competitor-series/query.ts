@@ -20,10 +20,10 @@ import { competitorSeriesParamsSchema } from './contract.js'
 import type { CompetitorEntry, CompetitorSeriesParams, CompetitorSeriesPayload } from './contract.js'
 
 export async function computeCompetitorSeries(
-  ctx: QueryContext,
+  base: QueryContext,
   params: CompetitorSeriesParams,
 ): Promise<CompetitorSeriesPayload> {
-  const { p, scope } = parseRequest(ctx, competitorSeriesParamsSchema, params)
+  const { p, scope, ctx } = parseRequest(base, competitorSeriesParamsSchema, params)
   const { domain, window, buckets, generatedAt } = scope
   // The parameter schema admits only `all` and channel names, which always resolve.
   const filter = resolveModelFilter(ctx.catalog, p.model)!
@@ -37,6 +37,7 @@ export async function computeCompetitorSeries(
     ...scope.echo,
     model: p.model,
     ...scope.granularityEcho,
+    ...scope.segmentEcho,
     generated_at: generatedAt,
   }
   const competitors = domain.competitors

@@ -12,9 +12,10 @@ import {
   type Expect,
   type Same,
   uuid,
+  segmentEcho,
   windowEcho,
 } from '../../schemas/payloads.js'
-import type { Channel, Clock, DateRangeParams, RangeEcho } from '../../types.js'
+import type { Channel, Clock, DateRangeParams, RangeEcho, SegmentEcho, SegmentFilters } from '../../types.js'
 
 /** The library form of the fan-out queries' parameters: domain_id, the window, model (raw ids too). */
 export const fanoutQueriesParamsSchema = z.strictObject({
@@ -42,11 +43,12 @@ export const fanoutQueriesPayloadSchema = envelope(
     domain_id: echo.domain_id,
     ...windowEcho,
     model: echo.model,
+    ...segmentEcho,
   },
 )
 
 /** Parameters of the fan-out queries report. */
-export interface FanoutQueriesParams extends DateRangeParams {
+export interface FanoutQueriesParams extends DateRangeParams, SegmentFilters {
   domainId: string
   days?: number
   /** `all` (default), a channel name, or a raw model identifier. */
@@ -68,7 +70,7 @@ export interface FanoutPromptItem {
   fanout_queries: FanoutQueryItem[]
 }
 
-export interface FanoutQueriesPayload extends RangeEcho {
+export interface FanoutQueriesPayload extends RangeEcho, SegmentEcho {
   data: { items: FanoutPromptItem[]; total: number }
   domain_id: string
   days: number

@@ -60,15 +60,16 @@ function countPairs(
 }
 
 export async function computeFanoutQueries(
-  ctx: QueryContext,
+  base: QueryContext,
   params: FanoutQueriesParams,
 ): Promise<FanoutQueriesPayload> {
-  const { p, scope } = parseRequest(ctx, fanoutQueriesParamsSchema, params)
+  const { p, scope, ctx } = parseRequest(base, fanoutQueriesParamsSchema, params)
   const { domain, window } = scope
   const envelope = {
     domain_id: domain.id,
     ...scope.echo,
     model: p.model,
+    ...scope.segmentEcho,
     generated_at: scope.generatedAt,
   }
   const filter = resolveModelFilter(ctx.catalog, p.model)

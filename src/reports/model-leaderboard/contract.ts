@@ -4,9 +4,17 @@
  */
 import { z } from 'zod'
 import { REPORT_VALUES, domainIdParam, nowParam } from '../../schemas/params.js'
-import { count, echo, envelope, type Expect, type Same, windowEcho } from '../../schemas/payloads.js'
+import {
+  count,
+  echo,
+  envelope,
+  type Expect,
+  type Same,
+  segmentEcho,
+  windowEcho,
+} from '../../schemas/payloads.js'
 import { CHANNELS } from '../../foundation/vocabulary.js'
-import type { Channel, Clock, DateRangeParams, RangeEcho } from '../../types.js'
+import type { Channel, Clock, DateRangeParams, RangeEcho, SegmentEcho, SegmentFilters } from '../../types.js'
 
 /** The library form of the model leaderboard's parameters: domain_id and the window. */
 export const modelLeaderboardParamsSchema = z.strictObject({
@@ -33,10 +41,10 @@ export const modelLeaderboardPayloadSchema = envelope(
       }),
     ),
   }),
-  { domain_id: echo.domain_id, ...windowEcho },
+  { domain_id: echo.domain_id, ...windowEcho, ...segmentEcho },
 )
 
-export interface ModelLeaderboardParams extends DateRangeParams {
+export interface ModelLeaderboardParams extends DateRangeParams, SegmentFilters {
   domainId: string
   days?: number
   now?: Clock
@@ -51,7 +59,7 @@ export interface LeaderboardItem {
   responses: number
 }
 
-export interface ModelLeaderboardPayload extends RangeEcho {
+export interface ModelLeaderboardPayload extends RangeEcho, SegmentEcho {
   data: { items: LeaderboardItem[] }
   domain_id: string
   days: number

@@ -11,10 +11,10 @@ import { modelLeaderboardParamsSchema } from './contract.js'
 import type { LeaderboardItem, ModelLeaderboardParams, ModelLeaderboardPayload } from './contract.js'
 
 export async function computeModelLeaderboard(
-  ctx: QueryContext,
+  base: QueryContext,
   params: ModelLeaderboardParams,
 ): Promise<ModelLeaderboardPayload> {
-  const { scope } = parseRequest(ctx, modelLeaderboardParamsSchema, params)
+  const { scope, ctx } = parseRequest(base, modelLeaderboardParamsSchema, params)
   const { domain, window, generatedAt } = scope
   const [channelDay, entityDay] = await Promise.all([
     ctx.aggregates.rows('agg_channel_day', domain.key),
@@ -49,5 +49,11 @@ export async function computeModelLeaderboard(
     })
   })
   items.sort((a, b) => b.visibility - a.visibility || compareText(a.model, b.model))
-  return { data: { items }, domain_id: domain.id, ...scope.echo, generated_at: generatedAt }
+  return {
+    data: { items },
+    domain_id: domain.id,
+    ...scope.echo,
+    ...scope.segmentEcho,
+    generated_at: generatedAt,
+  }
 }

@@ -13,9 +13,18 @@ import {
   type Expect,
   type Same,
   uuid,
+  segmentEcho,
   windowEcho,
 } from '../../schemas/payloads.js'
-import type { Clock, DateRangeParams, GranularityEcho, GranularityParams, RangeEcho } from '../../types.js'
+import type {
+  Clock,
+  DateRangeParams,
+  GranularityEcho,
+  GranularityParams,
+  RangeEcho,
+  SegmentEcho,
+  SegmentFilters,
+} from '../../types.js'
 
 /** The library form of the prompt series' parameters (camelCase keys, unknown keys refused). */
 export const promptSeriesParamsSchema = z.strictObject({
@@ -53,10 +62,11 @@ export const promptSeriesPayloadSchema = envelope(
     ...windowEcho,
     limit: limitParam.echo,
     granularity: echo.granularity,
+    ...segmentEcho,
   },
 )
 
-export interface PromptSeriesParams extends DateRangeParams, GranularityParams {
+export interface PromptSeriesParams extends DateRangeParams, GranularityParams, SegmentFilters {
   domainId: string
   /** 1-365, default 30. */
   days?: number
@@ -81,7 +91,7 @@ export interface PromptEntry {
   series: PromptDatapoint[]
 }
 
-export interface PromptSeriesPayload extends RangeEcho, GranularityEcho {
+export interface PromptSeriesPayload extends RangeEcho, SegmentEcho, GranularityEcho {
   data: { items: PromptEntry[] }
   domain_id: string
   days: number

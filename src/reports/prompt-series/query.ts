@@ -15,10 +15,10 @@ import { promptSeriesParamsSchema } from './contract.js'
 import type { PromptEntry, PromptSeriesParams, PromptSeriesPayload } from './contract.js'
 
 export async function computePromptSeries(
-  ctx: QueryContext,
+  base: QueryContext,
   params: PromptSeriesParams,
 ): Promise<PromptSeriesPayload> {
-  const { p, scope } = parseRequest(ctx, promptSeriesParamsSchema, params)
+  const { p, scope, ctx } = parseRequest(base, promptSeriesParamsSchema, params)
   const { domain, window, buckets, generatedAt } = scope
   const rows = await ctx.aggregates.rows('agg_prompt_day', domain.key)
   const [from, to] = rowRange(rows.day, window)
@@ -74,6 +74,7 @@ export async function computePromptSeries(
     ...scope.echo,
     limit: p.limit,
     ...scope.granularityEcho,
+    ...scope.segmentEcho,
     generated_at: generatedAt,
   }
 }

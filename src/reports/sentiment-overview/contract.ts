@@ -4,8 +4,16 @@
  */
 import { z } from 'zod'
 import { sentimentParamsSchema } from '../../schemas/params.js'
-import { count, echo, envelope, type Expect, type Same, windowEcho } from '../../schemas/payloads.js'
-import type { RangeEcho, SentimentParams } from '../../types.js'
+import {
+  count,
+  echo,
+  envelope,
+  type Expect,
+  type Same,
+  segmentEcho,
+  windowEcho,
+} from '../../schemas/payloads.js'
+import type { RangeEcho, SegmentEcho, SentimentParams } from '../../types.js'
 
 /** The library form of the sentiment overview's parameters: the sentiment parameters. */
 export const sentimentOverviewParamsSchema = sentimentParamsSchema
@@ -28,10 +36,11 @@ export const sentimentOverviewPayloadSchema = envelope(
     domain_id: echo.domain_id,
     ...windowEcho,
     model: echo.model,
+    ...segmentEcho,
   },
 )
 
-export interface SentimentOverviewPayload extends RangeEcho {
+export interface SentimentOverviewPayload extends RangeEcho, SegmentEcho {
   data: { positive_percent: number; negative_percent: number; total_mentions: number }
   domain_id: string
   days: number

@@ -14,7 +14,13 @@ import {
   type Expect,
   type Same,
 } from '../../schemas/payloads.js'
-import type { GranularityEcho, GranularityParams, RangeEcho, SentimentParams } from '../../types.js'
+import type {
+  GranularityEcho,
+  GranularityParams,
+  RangeEcho,
+  SegmentEcho,
+  SentimentParams,
+} from '../../types.js'
 
 /** The library form of the sentiment series' parameters: the sentiment parameters and granularity. */
 export const sentimentSeriesParamsSchema = sentimentParamsSchema.extend({
@@ -51,7 +57,7 @@ export interface SentimentSeriesPoint {
   total_mentions: number
 }
 
-export interface SentimentSeriesPayload extends RangeEcho, GranularityEcho {
+export interface SentimentSeriesPayload extends RangeEcho, SegmentEcho, GranularityEcho {
   data: { items: SentimentSeriesPoint[] }
   domain_id: string
   days: number

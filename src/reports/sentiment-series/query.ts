@@ -16,16 +16,17 @@ import { sentimentSeriesParamsSchema } from './contract.js'
 import type { SentimentSeriesParams, SentimentSeriesPayload, SentimentSeriesPoint } from './contract.js'
 
 export async function computeSentimentSeries(
-  ctx: QueryContext,
+  base: QueryContext,
   params: SentimentSeriesParams,
 ): Promise<SentimentSeriesPayload> {
-  const { p, scope } = parseRequest(ctx, sentimentSeriesParamsSchema, params)
+  const { p, scope, ctx } = parseRequest(base, sentimentSeriesParamsSchema, params)
   const { domain, window, buckets } = scope
   const envelope = {
     domain_id: domain.id,
     ...scope.echo,
     model: p.model,
     ...scope.granularityEcho,
+    ...scope.segmentEcho,
     generated_at: scope.generatedAt,
   }
   const filter = resolveModelFilter(ctx.catalog, p.model)

@@ -12,9 +12,10 @@ import {
   type Expect,
   type Same,
   uuid,
+  segmentEcho,
   windowEcho,
 } from '../../schemas/payloads.js'
-import type { RangeEcho, SentimentParams } from '../../types.js'
+import type { RangeEcho, SegmentEcho, SentimentParams } from '../../types.js'
 
 /** The library form of the sentiment themes' parameters: the sentiment parameters. */
 export const sentimentThemesParamsSchema = sentimentParamsSchema
@@ -41,6 +42,7 @@ export const sentimentThemesPayloadSchema = envelope(
     domain_id: echo.domain_id,
     ...windowEcho,
     model: echo.model,
+    ...segmentEcho,
   },
 )
 
@@ -52,7 +54,7 @@ export interface ThemeEntry {
   created_at: string
 }
 
-export interface SentimentThemesPayload extends RangeEcho {
+export interface SentimentThemesPayload extends RangeEcho, SegmentEcho {
   data: { items: ThemeEntry[] }
   domain_id: string
   days: number

@@ -1,0 +1,30 @@
+-- The rows of agg_entity_prompts for one domain's analyses that pass the segment filters (docs/API.md, "Segment
+-- filters"), computed from the raw tables: the same columns as sql/queries/load_agg_entity_prompts.sql, rows in its order.
+-- Read by src/queries/segment.ts (kept in the aggregate store per segment until a commit changes the domain).
+-- Parameters: $domain_key INTEGER; $model_key INTEGER (-1: any model); $country, $topic, $tag
+-- VARCHAR ('': not given).
+WITH seg AS (
+  SELECT a.analysis_key
+  FROM analyses a
+  JOIN prompts p ON p.domain_key = a.domain_key AND p.prompt_idx = a.prompt_idx
+  WHERE a.domain_key = $domain_key
+    AND ($model_key < 0 OR a.model_key = $model_key)
+    AND ($country = '' OR a.country = $country)
+    AND ($topic = '' OR p.topic = $topic)
+    AND ($tag = '' OR list_contains(p.tags, $tag))
+)
+SELECT ((day - DATE '1970-01-01'))::DOUBLE AS day,
+       (channel)::DOUBLE AS channel,
+       (entity_idx)::DOUBLE AS entity_idx,
+       (chunk)::DOUBLE AS chunk,
+       ((bits & 4294967295::UBIGINT))::DOUBLE AS lo,
+       ((bits >> 32))::DOUBLE AS hi
+FROM (
+  SELECT m.day, m.channel, m.entity_idx, m.prompt_idx // 64 AS chunk,
+         bit_or((1::UBIGINT) << (m.prompt_idx % 64)::UBIGINT) AS bits
+  FROM mentions m
+  SEMI JOIN seg ON seg.analysis_key = m.analysis_key
+  WHERE m.domain_key = $domain_key
+  GROUP BY m.day, m.channel, m.entity_idx, chunk
+)
+ORDER BY day, channel, entity_idx, chunk
