@@ -58,6 +58,15 @@ export interface Window {
   echo: WindowEcho
   /** The bucket size; null when the request gave none (`day` then, and nothing echoed). */
   granularity: Granularity | null
+  /** The segment filters given (segments.md section 2), normalized: what the window's analyses must pass. */
+  segment?: Segment
+}
+
+/** The segment filters of a request, normalized (country upper case, topic and tag trimmed). */
+export interface Segment {
+  country?: string
+  topic?: string
+  tag?: string
 }
 
 /** The parameters of section 2 and 9 that make a window, in the library's spelling. */
@@ -66,6 +75,39 @@ export interface WindowInput {
   startDate?: string
   endDate?: string
   granularity?: string
+  country?: string
+  topic?: string
+  tag?: string
+}
+
+/** The segment filters of a request, checked (segments.md section 2) and normalized. */
+function segmentOf(p: WindowInput, issues: ParamIssue[]): Segment {
+  const out: Segment = {}
+  if (p.country !== undefined) {
+    if (/^[A-Za-z]{2}$/.test(p.country)) out.country = p.country.toUpperCase()
+    else
+      issues.push({
+        path: 'country',
+        message: 'country must be two letters A-Z (an ISO 3166-1 alpha-2 country code, any case).',
+      })
+  }
+  for (const [name, max] of [
+    ['topic', 100],
+    ['tag', 50],
+  ] as const) {
+    const v = p[name]
+    if (v === undefined) continue
+    const t = v.trim()
+    if (t.length >= 1 && t.length <= max) out[name] = t
+    else
+      issues.push({ path: name, message: `${name} must be a text of 1 to ${max} characters after trimming.` })
+  }
+  return out
+}
+
+/** The segment filters' echo: after every other parameter (granularity too), each only when given. */
+export function segmentEcho(w: Window): Segment {
+  return { ...w.segment }
 }
 
 /** A real calendar date `YYYY-MM-DD` (Date.parse accepts 2025-02-31 and rolls it over: round-trip it). */
@@ -129,12 +171,14 @@ export function resolveWindow(p: WindowInput, nowMs: number, series: boolean): W
       issues.push({ path: 'start_date', message: 'start_date to end_date must span at most 365 days.' })
     }
   }
+  const segment = segmentOf(p, issues)
   if (issues.length > 0) throw new ValidationError(issues)
   return {
     first,
     last,
     echo: ranged ? { days, start_date: first, end_date: last } : { days },
     granularity,
+    segment,
   }
 }
 

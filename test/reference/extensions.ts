@@ -7,7 +7,7 @@
 import { CHANNELS } from '../../src/foundation/vocabulary.js'
 import type { ThemeEntry } from '../../src/reports/index.js'
 import { NotFoundError, ValidationError } from '../../src/errors.js'
-import { bucketOf, formatGeneratedAt, granularityEcho, resolveWindow, toMs } from './buckets.js'
+import { bucketOf, formatGeneratedAt, granularityEcho, resolveWindow, toMs, segmentEcho } from './buckets.js'
 import type { Window } from './buckets.js'
 import { citedUrl, isSiteOrSubdomain, urlHost, websiteHost } from './hosts.js'
 import { cmp, exactMean, mean, percent, sentimentPercent } from './numbers.js'
@@ -163,6 +163,7 @@ export function brandRankings(store: Store, p: ReportParams): BrandRankingsPaylo
     domain_id: domain.id,
     ...w.echo,
     model,
+    ...segmentEcho(w),
     generated_at: formatGeneratedAt(nowMs),
   })
   if (competitors.length === 0 && analyses.length === 0) return envelope([])
@@ -225,7 +226,13 @@ export function modelLeaderboard(store: Store, p: ModelLeaderboardParams): Model
     })
   }
   items.sort((a, b) => b.visibility - a.visibility || cmp(a.model, b.model))
-  return { data: { items }, domain_id: domain.id, ...w.echo, generated_at: formatGeneratedAt(nowMs) }
+  return {
+    data: { items },
+    domain_id: domain.id,
+    ...w.echo,
+    ...segmentEcho(w),
+    generated_at: formatGeneratedAt(nowMs),
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -260,6 +267,7 @@ export function brandSeries(store: Store, p: BrandSeriesParams): BrandSeriesPayl
     ...w.echo,
     model,
     ...granularityEcho(w),
+    ...segmentEcho(w),
     generated_at: formatGeneratedAt(nowMs),
   }
 }
@@ -350,6 +358,7 @@ export function citations(store: Store, p: CitationsParams): CitationsPayload {
     ...w.echo,
     model,
     limit,
+    ...segmentEcho(w),
     generated_at: formatGeneratedAt(nowMs),
   }
 }
@@ -377,6 +386,7 @@ export function citedDomains(store: Store, p: CitationsParams): CitedDomainsPayl
     ...w.echo,
     model,
     limit,
+    ...segmentEcho(w),
     generated_at: formatGeneratedAt(nowMs),
   }
 }
@@ -405,6 +415,7 @@ export function fanoutQueries(store: Store, p: ReportParams): FanoutQueriesPaylo
     domain_id: domain.id,
     ...w.echo,
     model,
+    ...segmentEcho(w),
     generated_at: formatGeneratedAt(nowMs),
   }
 }
@@ -457,6 +468,7 @@ export function sentimentSeries(store: Store, p: SentimentSeriesParams): Sentime
     ...w.echo,
     model,
     ...granularityEcho(w),
+    ...segmentEcho(w),
     generated_at: formatGeneratedAt(nowMs),
   }
 }

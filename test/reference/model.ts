@@ -16,7 +16,7 @@ import type {
   PromptEntry,
   ThemeEntry,
 } from '../../src/reports/index.js'
-import { bucketOf, formatGeneratedAt, granularityEcho, resolveWindow, toMs } from './buckets.js'
+import { bucketOf, formatGeneratedAt, granularityEcho, resolveWindow, toMs, segmentEcho } from './buckets.js'
 import type { Window } from './buckets.js'
 import * as ext from './extensions.js'
 import { citesSite, websiteHost } from './hosts.js'
@@ -122,6 +122,7 @@ export class ReferenceModel {
       ...w.echo,
       limit,
       ...granularityEcho(w),
+      ...segmentEcho(w),
       generated_at: formatGeneratedAt(nowMs),
     }
   }
@@ -140,6 +141,7 @@ export class ReferenceModel {
       ...w.echo,
       model,
       ...granularityEcho(w),
+      ...segmentEcho(w),
       generated_at: formatGeneratedAt(nowMs),
     })
     if (competitors.length === 0 && analyses.length === 0) return envelope([])
@@ -230,13 +232,21 @@ export class ReferenceModel {
       domain_id: domainId,
       ...w.echo,
       model,
+      ...segmentEcho(w),
       generated_at: formatGeneratedAt(nowMs),
     }
   }
 
   computeSentimentThemes(p: SentimentRangeParams): SentimentThemesRangePayload {
     const { w, model, nowMs, domainId, items } = this.themesInWindow(p)
-    return { data: { items }, domain_id: domainId, ...w.echo, model, generated_at: formatGeneratedAt(nowMs) }
+    return {
+      data: { items },
+      domain_id: domainId,
+      ...w.echo,
+      model,
+      ...segmentEcho(w),
+      generated_at: formatGeneratedAt(nowMs),
+    }
   }
 
   // Extensions sections 3-7: see extensions.ts.

@@ -114,10 +114,25 @@ export class Store {
     return [...this.prompts.values()].filter((p) => p.domain_id === domainId)
   }
 
-  /** The domain's analyses whose UTC date is in the window, in no particular order. */
-  inWindow(domainId: string, w: Pick<Window, 'first' | 'last'>): StoredAnalysis[] {
+  /**
+   * The domain's analyses whose UTC date is in the window and that pass the window's segment
+   * filters (segments.md section 2: the analysis's country, its prompt's topic, one of its prompt's
+   * tags), in no particular order.
+   */
+  inWindow(domainId: string, w: Pick<Window, 'first' | 'last' | 'segment'>): StoredAnalysis[] {
+    const seg = w.segment ?? {}
+    const passes = (a: StoredAnalysis): boolean => {
+      const ext = a as StoredAnalysis & { country?: string | null }
+      if (seg.country !== undefined && (ext.country ?? '').toUpperCase() !== seg.country) return false
+      if (seg.topic === undefined && seg.tag === undefined) return true
+      const prompt = this.prompts.get(a.prompt_id) as
+        (StoredPrompt & { topic?: string | null; tags?: string[] }) | undefined
+      if (seg.topic !== undefined && (prompt?.topic ?? '').trim() !== seg.topic) return false
+      if (seg.tag !== undefined && !(prompt?.tags ?? []).some((t) => t.trim() === seg.tag)) return false
+      return true
+    }
     return [...this.analyses.values()].filter(
-      (a) => a.domain_id === domainId && a.date >= w.first && a.date <= w.last,
+      (a) => a.domain_id === domainId && a.date >= w.first && a.date <= w.last && passes(a),
     )
   }
 }

@@ -534,7 +534,21 @@ const decorationPlan = fc.record({
   extraUrls: fc.array(fc.nat({ max: EXTRA_URLS.length - 1 }), { maxLength: 3 }),
   /** Cite the analysis's first URL again, with a fragment. */
   repeatFirst: fc.boolean(),
+  /** Segments (segments.md section 1): an analysis's country, a prompt's topic and tags (null: absent). */
+  country: fc.option(fc.nat(), { freq: 4 }),
+  topic: fc.option(fc.nat(), { freq: 4 }),
+  tags: fc.option(fc.array(fc.nat(), { maxLength: 3 }), { freq: 4 }),
 })
+
+/** Countries, topics and tags as records give them (any case, padded, repeated) and filters ask for them. */
+const COUNTRIES = ['de', 'DE', 'Fr', 'us']
+const TOPICS = ['Pricing', ' Pricing ', 'pricing', 'Support', 'Été']
+const TAGS = ['a', ' a', 'b', 'B', 'c d', 'a ']
+export const SEGMENT_QUERY_VALUES = {
+  country: ['DE', 'de', 'FR', 'uS', 'ZZ'],
+  topic: ['Pricing', '  Pricing', 'pricing', 'Support', 'Été', 'never seen'],
+  tag: ['a', ' a ', 'b', 'B', 'c d', 'never'],
+} as const
 type DecorationPlan = typeof decorationPlan extends fc.Arbitrary<infer T> ? T : never
 
 /** A timestamp written with an offset (and maybe more digits than milliseconds), or null / absent. */
@@ -565,7 +579,13 @@ export const extDatasetArb: fc.Arbitrary<ExtDataset> = fc
       const plan = next()
       if (r.type === 'domain' || r.type === 'prompt') {
         const at = createdAt(plan.created)
-        return at === undefined ? r : { ...r, created_at: at }
+        const dated = at === undefined ? r : { ...r, created_at: at }
+        if (r.type === 'domain') return dated
+        return {
+          ...dated,
+          ...(plan.topic === null ? {} : { topic: pick(TOPICS, plan.topic) }),
+          ...(plan.tags === null ? {} : { tags: plan.tags.map((t) => pick(TAGS, t)) }),
+        } as ExtInputRecord
       }
       if (r.type !== 'analysis') return r
       const urls = [
@@ -591,7 +611,8 @@ export const extDatasetArb: fc.Arbitrary<ExtDataset> = fc
                 (q) => `${pick(PADS, q.before)}${pick(FANOUT_QUERIES, q.query)}${pick(PADS, q.after)}`,
               ),
             }
-      return { ...r, citations, ...fanout }
+      const country = plan.country === null ? {} : { country: pick(COUNTRIES, plan.country) }
+      return { ...r, citations, ...fanout, ...country }
     }
     const calls = base.calls.map((call) =>
       call.map((r) => {
@@ -633,7 +654,12 @@ export interface ExtQuery {
   size: number
   citationLimit: number
   metric: 'visibility' | 'mentions' | 'citations' | 'citability'
+  /** The segment filters (segments.md section 2), each absent or one of SEGMENT_QUERY_VALUES. */
+  segment: { country?: string; topic?: string; tag?: string }
 }
+
+const segmentValueArb = (values: readonly string[]) =>
+  fc.option(fc.constantFrom(...values), { freq: 2, nil: undefined })
 
 export const extQueryArb: fc.Arbitrary<ExtQuery> = fc.record({
   base: queryArb,
@@ -642,6 +668,13 @@ export const extQueryArb: fc.Arbitrary<ExtQuery> = fc.record({
   size: fc.oneof(fc.integer({ min: 1, max: 4 }), fc.constant(500)),
   citationLimit: fc.oneof(fc.integer({ min: 1, max: 5 }), fc.constant(1000)),
   metric: fc.constantFrom('visibility', 'mentions', 'citations', 'citability'),
+  segment: fc
+    .record({
+      country: segmentValueArb(SEGMENT_QUERY_VALUES.country),
+      topic: segmentValueArb(SEGMENT_QUERY_VALUES.topic),
+      tag: segmentValueArb(SEGMENT_QUERY_VALUES.tag),
+    })
+    .map((s) => Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined))),
 })
 
 /** `{ days }` or `{ startDate, endDate }` for a query's clock. */
@@ -662,17 +695,17 @@ export function extParamsFor(ds: Pick<Dataset, 'domainIds'>, q: ExtQuery) {
   const { days: _sdays, ...sentimentRest } = sentiment
   const window = windowParams(q)
   const granularity = q.window.granularity === undefined ? {} : { granularity: q.window.granularity }
-  const report = { ...sentimentRest, ...window }
+  const report = { ...sentimentRest, ...window, ...q.segment }
   const head = { domainId: report.domainId, ...(report.now === undefined ? {} : { now: report.now }) }
   return {
     report,
-    leaderboard: { ...head, ...window },
+    leaderboard: { ...head, ...window, ...q.segment },
     brandSeries: { ...report, metric: q.metric, ...granularity },
     citations: { ...report, limit: q.citationLimit },
     sentimentSeries: { ...report, ...granularity },
     listPrompts: { ...head, page: q.page, size: q.size },
-    promptSeries: { ...promptRest, ...window, ...granularity },
-    competitorSeries: { ...competitorRest, ...window, ...granularity },
+    promptSeries: { ...promptRest, ...window, ...granularity, ...q.segment },
+    competitorSeries: { ...competitorRest, ...window, ...granularity, ...q.segment },
   }
 }
 
