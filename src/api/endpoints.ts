@@ -38,6 +38,8 @@ import {
   promptSeriesPayloadSchema,
   sentimentOverviewPayloadSchema,
   sentimentThemesPayloadSchema,
+  SIGNAL_PARAMS,
+  signalsPayloadSchema,
   validatePayloadSchema,
 } from '../reports/index.js'
 import { payloadNames } from '../schemas/payloads.js'
@@ -565,6 +567,39 @@ export const ENDPOINTS = [
     cli: 'sentiment-series',
     method: 'computeSentimentSeries',
     compute: (engine, p, { now }) => engine.computeSentimentSeries(modelReportArgs(p, now)),
+  }),
+  // Signals (docs/API.md, "GET /api/v1/signals").
+  defineEndpoint({
+    id: 'signals',
+    path: '/api/v1/signals',
+    operationId: 'getSignals',
+    summary: 'Signals: statistically tested changes of visibility',
+    description:
+      'The changes of visibility of the brand and each competitor, overall and per channel, country and topic, between the last `window` days and the `window` days before, that pass the two-proportion z-test (p < 0.05) and the thresholds, most certain first, each with a stable id and a confidence tier.',
+    access: 'series',
+    cache: 'series',
+    params: SIGNAL_PARAMS,
+    payload: signalsPayloadSchema,
+    cli: 'signals',
+    toolDescription:
+      'What changed and is worth knowing: the moves of visibility (the % of AI answers mentioning an entity) of the brand ' +
+      'and of each competitor, overall (segment kind all) and per channel (AI assistant), country and prompt topic, between ' +
+      'the last `window` days (default 7, ending today) and the `window` days before, kept only when the change is ' +
+      'statistically significant (two-proportion z-test, p_value < 0.05), at least min_delta percentage points (default 5) ' +
+      'and each period has at least min_responses answers (default 30). Each item: entity, segment, baseline and current ' +
+      '(dates, responses, mentions, visibility with its 95% interval), visibility_delta, direction up/down, p_value and ' +
+      'tier (high: p < 0.001, confident: p < 0.01, worth_a_look: p < 0.05), most certain first. An empty list means no ' +
+      'change passed the test: say so rather than reading noise into the numbers. Use it for "what changed", "is this ' +
+      'drop real", alerts and weekly summaries.',
+    method: 'computeSignals',
+    compute: (engine, p, { now }) =>
+      engine.computeSignals({
+        domainId: p.domain_id,
+        window: p.window,
+        minResponses: p.min_responses,
+        minDelta: p.min_delta,
+        now,
+      }),
   }),
 ] as const
 

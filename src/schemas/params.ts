@@ -65,7 +65,7 @@ export const paramMessage = (param: Pick<Param, 'name' | 'mustBe'>): string =>
 const repeated = (name: string, accepts: string): string => `${name} must be given only once (${accepts}).`
 
 /** The `error` option of a text form: a repeated parameter (an array) names itself. */
-const textError =
+export const textError =
   (name: string, accepts: string, message: string) =>
   (issue: { input?: unknown }): string =>
     Array.isArray(issue.input) ? repeated(name, accepts) : message
@@ -87,7 +87,7 @@ interface IntRule {
 type DaysParam = Param<number | undefined> & { readonly echo: z.ZodType<number> }
 
 /** A decimal integer in [min, max] with a default (text: digits only, `007` is 7). */
-function intParam(rule: IntRule): EchoedParam<number> {
+export function intParam(rule: IntRule): EchoedParam<number> {
   const { name, min, max, fallback, description, defaultLater = false } = rule
   const mustBe = `an integer from ${min} to ${max}`
   const message = paramMessage({ name, mustBe })
@@ -290,7 +290,7 @@ const noGranularity = z.never({ error: GRANULARITY_NOT_SERIES }).optional()
  * // { domain_id: id, days: 7, start_date: '2026-01-01', end_date: '2026-01-07' }
  */
 export function normalizeWindowParams<V extends Record<string, unknown>>(params: ParamSet, values: V): V {
-  if (!('days' in params)) return values
+  if (!('days' in params)) return 'window' in params ? normalizeSignalWindow(params, values) : values
   if (!('granularity' in params) && values.granularity !== undefined) {
     throw new ValidationError([{ path: 'granularity', message: GRANULARITY_NOT_SERIES }])
   }
@@ -311,6 +311,22 @@ export function normalizeWindowParams<V extends Record<string, unknown>>(params:
     const value = name === 'days' ? days : values[name]
     if (value !== undefined) out[name] = value
   }
+  return out as V
+}
+
+/**
+ * Whether a row reports over a window of days (`days`, or the signals' `window`): `granularity`
+ * is a 400 there unless it is one of its parameters (docs/API.md, "GET /api/v1/signals").
+ */
+const windowed = (params: ParamSet): boolean => 'days' in params || 'window' in params
+
+/** The signals' values (a `window` of days, no series): `granularity` refused, the rest in parameter order. */
+function normalizeSignalWindow<V extends Record<string, unknown>>(params: ParamSet, values: V): V {
+  if (values.granularity !== undefined) {
+    throw new ValidationError([{ path: 'granularity', message: GRANULARITY_NOT_SERIES }])
+  }
+  const out: Record<string, unknown> = {}
+  for (const name of Object.keys(params)) if (values[name] !== undefined) out[name] = values[name]
   return out as V
 }
 
@@ -554,7 +570,7 @@ export type ParamValues<P extends ParamSet> = {
  */
 export function querySchema<P extends ParamSet>(params: P): z.ZodType<ParamValues<P>> {
   const shape = Object.fromEntries(Object.entries(params).map(([name, param]) => [name, param.text]))
-  if (!('days' in params)) return z.object(shape) as unknown as z.ZodType<ParamValues<P>>
+  if (!windowed(params)) return z.object(shape) as unknown as z.ZodType<ParamValues<P>>
   // A window: the rules between parameters, and `granularity` seen where it is not a parameter.
   return z.looseObject(shape).transform((values, ctx) => {
     try {

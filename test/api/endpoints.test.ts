@@ -124,6 +124,7 @@ describe('endpoint table', () => {
       'cited-domains',
       'fanout-queries',
       'sentiment-series',
+      'signals',
     ])
     expect([...COMPUTABLE.values()]).toEqual(rows.filter((r) => r.cli !== undefined))
   })

@@ -24,6 +24,8 @@ import { cmp, exactMean, mean, percent, sentimentPercent } from './numbers.js'
 import { intParam, modelFilter } from './params.js'
 import { applyCall, type CallRecord } from './deletions.js'
 import { Store, storedRecords } from './store.js'
+import { signals } from './signals.js'
+import type { SignalsParams, SignalsPayload } from '../../src/reports/index.js'
 import type {
   BrandRankingsPayload,
   BrandSeriesParams,
@@ -279,5 +281,8 @@ export class ReferenceModel {
   }
   computeSentimentSeries(p: SentimentSeriesParams): SentimentSeriesPayload {
     return ext.sentimentSeries(this.store, p)
+  }
+  computeSignals(p: SignalsParams): SignalsPayload {
+    return signals(this.store, p)
   }
 }

@@ -37,6 +37,10 @@ export interface GoldenParams {
   key?: { team_id: string; scope_team_ids: string[]; allowed_domains: string[] | null }
   /** key-check: the rate-limit window after counting the request. */
   rate_limit?: { limit_per_minute: number; used: number; reset_at: string }
+  /** signals: the period length and the thresholds. */
+  window?: number
+  min_responses?: number
+  min_delta?: number
 }
 
 export interface GoldenCase {
@@ -105,6 +109,9 @@ export const PARAM_NAMES: Record<string, string> = {
   now: 'now',
   key: 'key',
   rate_limit: 'rateLimit',
+  window: 'window',
+  min_responses: 'minResponses',
+  min_delta: 'minDelta',
 }
 
 /**
