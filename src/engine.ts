@@ -132,6 +132,8 @@ class DuckDBEngine extends EngineBase implements Engine {
     this.#ingest = new EngineIngest(this.#internals, openInternals, parts.nextAnalysisKey, (staged) => {
       this.#keys.forgetTeams(staged.deletedTeams)
       this.#webhooks.touched(touchedDomains(this.catalog, staged.changedDays))
+      // A deleted team's subscriptions go with it (docs/WEBHOOKS.md).
+      this.#webhooks.teamsDeleted(staged.deletedTeams).catch(() => undefined)
     })
   }
 

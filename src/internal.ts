@@ -24,3 +24,10 @@ export {
   type ReportMethod,
   type ReportSection,
 } from './api/report-rows.js'
+export { shareWebhooks } from './engine/webhooks.js'
+export {
+  DISABLED_410,
+  type AttemptOutcome,
+  type DomainEvents,
+  type SubscriptionStore,
+} from './webhooks/store.js'

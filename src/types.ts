@@ -276,6 +276,11 @@ export interface OpenEngineOptions {
   memoryLimitMB?: number
   /** Where DuckDB spills (default: `<path>.tmp` beside a file, `<os tmpdir>/va-duckdb-<pid>` in memory). */
   tempDirectory?: string
+  /**
+   * The key of the answers' cursors (docs/API.md, "Answers"); a cluster gives every shard the
+   * same one, from the control plane.
+   */
+  cursorSecret?: string
 }
 
 /** The flat tables of docs/API.md, "Ingest: records", as Arrow tables (any subset). */

@@ -62,6 +62,33 @@ CREATE TABLE IF NOT EXISTS va_rate_windows (
   used integer NOT NULL,
   PRIMARY KEY (key_id, window_start)
 );
+CREATE TABLE IF NOT EXISTS va_cluster_settings (
+  name text PRIMARY KEY,
+  value text NOT NULL
+);
+CREATE TABLE IF NOT EXISTS va_webhook_subscriptions (
+  id text PRIMARY KEY,
+  team_id text NOT NULL,
+  url text NOT NULL,
+  events jsonb NOT NULL,
+  domain_ids jsonb,
+  secret text NOT NULL,
+  created_at bigint NOT NULL,
+  disabled_at bigint,
+  disabled_reason text
+);
+CREATE INDEX IF NOT EXISTS va_webhook_subscriptions_team ON va_webhook_subscriptions (team_id);
+CREATE TABLE IF NOT EXISTS va_webhook_deliveries (
+  n bigserial PRIMARY KEY,
+  subscription_id text NOT NULL,
+  event_id text NOT NULL,
+  attempt integer NOT NULL,
+  status_code integer,
+  error text,
+  outcome text NOT NULL,
+  attempted_at bigint NOT NULL
+);
+CREATE INDEX IF NOT EXISTS va_webhook_deliveries_sub ON va_webhook_deliveries (subscription_id, attempted_at);
 `
 
 /** pg's module, loaded on first use. */
@@ -238,6 +265,21 @@ export class ControlPlane {
       await c.query('SELECT pg_notify($1, $2)', [DIRECTORY_CHANNEL, `key:${hash}`])
       return { revoked: true, hash }
     })
+  }
+
+  // Settings ----------------------------------------------------------------------------------
+
+  /**
+   * A cluster-wide setting: its stored value, or `initial()` stored by whichever shard asks first
+   * (every shard gets the same value, e.g. the cursor secret of docs/API.md "Answers").
+   */
+  async setting(name: string, initial: () => string): Promise<string> {
+    await this.pool.query(
+      'INSERT INTO va_cluster_settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING',
+      [name, initial()],
+    )
+    const r = await this.pool.query('SELECT value FROM va_cluster_settings WHERE name = $1', [name])
+    return String(r.rows[0]!.value)
   }
 
   // Rate limit --------------------------------------------------------------------------------

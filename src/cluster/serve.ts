@@ -5,10 +5,13 @@
  */
 import { startServer, type RunningServer, type StartServerOptions } from '../http/index.js'
 import { dirname, join, resolve } from 'node:path'
-import { openEngine } from '../index.js'
+import { randomBytes } from 'node:crypto'
+import { openEngine, webhooksOf } from '../index.js'
+import { shareWebhooks } from '../internal.js'
 import { ControlPlane } from './control-plane.js'
 import { KeyDirectory } from './directory.js'
 import { clusterEngine, ControlPlaneRateLimiter, shardPlugin } from './shard.js'
+import { ControlPlaneSubscriptions } from './webhooks.js'
 import { openWorkDir } from './work-dir.js'
 
 export interface ShardOptions extends Omit<StartServerOptions, 'engine' | 'limiter' | 'extensions'> {
@@ -46,16 +49,32 @@ export async function startShard(options: ShardOptions): Promise<RunningServer> 
   let directory: KeyDirectory | undefined
   try {
     directory = await KeyDirectory.open(cp, options.staleMs === undefined ? {} : { staleMs: options.staleMs })
-    const engine = await openEngine({ path: options.dbPath, hardened: true })
+    // One cursor secret for the whole cluster (created once): a cursor of /api/v1/answers from
+    // one shard is accepted by every other (docs/API.md, "Answers").
+    const cursorSecret = await cp.setting('cursor_secret', () => randomBytes(32).toString('base64url'))
+    const engine = await openEngine({ path: options.dbPath, hardened: true, cursorSecret })
+    const dir = directory
+    // Webhooks: the subscriptions and the log in the control plane; this shard detects and
+    // delivers the events of the domains assigned to it and not moving (docs/SCALING.md).
+    const hooks = webhooksOf(engine)
+    hooks?.useSubscriptions(new ControlPlaneSubscriptions(cp))
+    hooks?.configure({
+      deliverable: (domainId) => {
+        const a = dir.assignment(domainId)
+        return a === null || (a.state === 'active' && a.shard === options.shard)
+      },
+    })
     /** Whether a read was forwarded since the response caches were last cleared. */
     let forwarded = false
+    const served = clusterEngine(engine, cp, directory, {
+      shard: options.shard,
+      adminToken: options.adminToken,
+      onForward: () => (forwarded = true),
+    })
+    shareWebhooks(engine, served)
     const server = await startServer({
       ...options,
-      engine: clusterEngine(engine, cp, directory, {
-        shard: options.shard,
-        adminToken: options.adminToken,
-        onForward: () => (forwarded = true),
-      }),
+      engine: served,
       limiter: new ControlPlaneRateLimiter(
         cp,
         directory,
@@ -76,7 +95,6 @@ export async function startShard(options: ShardOptions): Promise<RunningServer> 
         }),
       ],
     })
-    const dir = directory
     void server.closed.finally(() => dir.close().then(() => cp.close()))
     await cp.registerShard(options.shard, options.advertise ?? server.url)
     return server

@@ -11,12 +11,13 @@
  * admin token, every directory confined to the shard's work directory (work-dir.ts).
  */
 import { createHash } from 'node:crypto'
-import { rmSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { z } from 'zod'
 import { authorizeDomain, ENDPOINTS, type Endpoint } from '../api/index.js'
-import { ValidationError, type Engine, type ParamIssue } from '../index.js'
+import { ValidationError, webhooksOf, type Engine, type ParamIssue } from '../index.js'
 import {
   adminGuard,
   CLUSTER_DETAIL,
@@ -28,6 +29,7 @@ import {
   type RateLimiter,
   type RateLimitOptions,
   type ReportMethod,
+  type DomainEvents,
   type ServiceContext,
 } from '../internal.js'
 import type { Assignment, ControlPlane } from './control-plane.js'
@@ -143,6 +145,34 @@ const UUID = z
   .transform((v) => v.toLowerCase())
 /** A directory name: checked against the work directory by `confineDir`. */
 const DIR = z.string().max(1024)
+
+/** A domain's pending webhook events as the source's export writes them (WEBHOOKS_FILE). */
+const DOMAIN_EVENTS = z.strictObject({
+  domain_id: UUID,
+  outbox: z.array(
+    z.strictObject({
+      event_id: UUID,
+      subscription_id: UUID,
+      type: z.string(),
+      body: z.string(),
+      created_at: z.number().int(),
+      attempts: z.number().int().min(0),
+      first_attempt_at: z.number().int().nullable(),
+      next_attempt_at: z.number().int(),
+    }),
+  ),
+  sent: z.array(
+    z.strictObject({
+      subscription_id: UUID,
+      signal_id: z.string(),
+      event_id: UUID,
+      sent_at: z.number().int(),
+    }),
+  ),
+}) satisfies z.ZodType<DomainEvents>
+
+/** The file of a move's export holding the domain's pending webhook events (docs/SCALING.md, "Webhooks"). */
+export const WEBHOOKS_FILE = 'webhooks.json'
 
 /** The bodies of the internal endpoints (admin token); unknown fields are refused. */
 export const INTERNAL_BODIES = {
@@ -270,11 +300,21 @@ export function shardPlugin(options: ShardPluginOptions): FastifyPluginAsync<{ c
       // One domain (a move) or, without domain_id, everything this shard stores (the fleet export).
       const body = internalBody('export', request.body)
       const dir = confineDir(workDir, body.dir, 'create')
+      const hooks = webhooksOf(local)
       try {
+        if (body.domain_id !== undefined && hooks !== null) {
+          // A move: this shard stops delivering the domain's events (the control plane says it
+          // moves; read now, not when the notification comes) and its attempts in flight finish.
+          await directory.refreshAssignment(body.domain_id)
+          await hooks.holdDomain(body.domain_id)
+        }
         const result = await local.exportParquet(
           dir,
           body.domain_id === undefined ? {} : { domainIds: [body.domain_id] },
         )
+        // The domain's pending events and sent record go with it (the target delivers them).
+        if (body.domain_id !== undefined && hooks !== null)
+          writeFileSync(join(dir, WEBHOOKS_FILE), JSON.stringify(await hooks.exportDomain(body.domain_id)))
         return { tables: result.tables, path: dir }
       } catch (e) {
         rmSync(dir, { recursive: true, force: true })
@@ -294,6 +334,18 @@ export function shardPlugin(options: ShardPluginOptions): FastifyPluginAsync<{ c
         )
       }
       ctx.clearCaches()
+      const events = join(dir, WEBHOOKS_FILE)
+      const hooks = webhooksOf(local)
+      if (hooks !== null && existsSync(events)) {
+        const parsed = DOMAIN_EVENTS.safeParse(JSON.parse(readFileSync(events, 'utf8')))
+        if (!parsed.success)
+          throw new WorkDirError(
+            'dir',
+            `holds a ${WEBHOOKS_FILE} that is not a shard's export of webhook events`,
+          )
+        await directory.refreshAssignment(parsed.data.domain_id)
+        await hooks.importDomain(parsed.data)
+      }
       return result
     })
     app.post(SHARD_PATHS.discard, { ...internal, ...hide }, async (request) => {
@@ -326,6 +378,7 @@ export function shardPlugin(options: ShardPluginOptions): FastifyPluginAsync<{ c
       const { record } = internalBody('drop', request.body)
       const deleted = await local.ingest([{ type: 'delete', entity: 'domain', id: record.id }])
       await local.ingest([record as never])
+      await webhooksOf(local)?.dropDomain(record.id)
       ctx.clearCaches()
       return deleted
     })

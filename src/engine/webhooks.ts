@@ -18,6 +18,16 @@ export function webhooksOf(engine: object): WebhookService | null {
 }
 
 /**
+ * Makes `alias` (an engine wrapping `engine`, e.g. a cluster shard's) reach `engine`'s webhooks.
+ * @example
+ * shareWebhooks(engine, served)
+ */
+export function shareWebhooks(engine: object, alias: object): void {
+  const hooks = WEBHOOKS.get(engine)
+  if (hooks !== undefined) WEBHOOKS.set(alias, hooks)
+}
+
+/**
  * Makes the webhooks of `engine`: teams and domains from its current catalog, signals from `detect`.
  * @example
  * const hooks = attachWebhooks(this, db, () => this.catalog, detect)

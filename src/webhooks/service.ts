@@ -8,10 +8,17 @@
 import type { DuckDBInstance } from '@duckdb/node-api'
 import { ValidationError, type ParamIssue } from '../errors.js'
 import { checkUrl, UnsafeUrlError } from './ssrf.js'
-import { WebhookStore, type SignalItem, type WebhookDelivery, type WebhookSubscription } from './store.js'
+import {
+  WebhookStore,
+  type DomainEvents,
+  type SignalItem,
+  type SubscriptionStore,
+  type WebhookDelivery,
+  type WebhookSubscription,
+} from './store.js'
 import { DeliveryWorker, type DeliveryOptions } from './worker.js'
 
-export type { WebhookDelivery, WebhookSubscription } from './store.js'
+export type { DomainEvents, SubscriptionStore, WebhookDelivery, WebhookSubscription } from './store.js'
 
 /** The events a subscription may ask for. */
 export const WEBHOOK_EVENTS = ['signal.created'] as const
@@ -97,6 +104,12 @@ export class WebhookService {
   readonly #lastRun = new Map<string, number>()
   readonly #running = new Map<string, Promise<number>>()
   readonly #dirty = new Set<string>()
+  /** Domains whose detection waits until they are deliverable here again (a move). */
+  readonly #deferred = new Set<string>()
+  #deferTimer: NodeJS.Timeout | null = null
+  #remote: SubscriptionStore | null = null
+  /** The latest deletion of deleted teams' subscriptions: the admin reads wait for it. */
+  #cleanup: Promise<unknown> = Promise.resolve()
   readonly counters: WebhookCounters = {
     eventsCreated: 0,
     deliveries: { delivered: 0, retry: 0, failed: 0, disabled: 0 },
@@ -124,9 +137,18 @@ export class WebhookService {
     return this.#options
   }
 
+  /**
+   * Keeps the subscriptions and the delivery log in `remote` (cluster mode: the control plane)
+   * instead of this database; before the store is first used.
+   */
+  useSubscriptions(remote: SubscriptionStore): void {
+    if (this.#opening !== null) throw new Error('useSubscriptions: the webhook store is already open')
+    this.#remote = remote
+  }
+
   async store(): Promise<WebhookStore> {
     if (this.#store !== null) return this.#store
-    this.#opening ??= WebhookStore.open(this.instance()).then((s) => (this.#store = s))
+    this.#opening ??= WebhookStore.open(this.instance(), this.#remote).then((s) => (this.#store = s))
     return this.#opening
   }
 
@@ -143,6 +165,10 @@ export class WebhookService {
   async start(): Promise<void> {
     if (this.#started) return
     this.#started = true
+    // Teams deleted while no process ran (or between a commit and its cleanup): their
+    // subscriptions go now.
+    const gone = new Set((await this.list()).map((s) => s.team_id).filter((t) => !this.catalog.teamExists(t)))
+    await this.teamsDeleted([...gone])
     await (await this.worker()).start()
   }
 
@@ -153,6 +179,8 @@ export class WebhookService {
   /** Stops detection and delivery (in-flight attempts finish or time out) and closes the connection. */
   async close(): Promise<void> {
     this.#started = false
+    if (this.#deferTimer !== null) clearInterval(this.#deferTimer)
+    this.#deferTimer = null
     for (const t of this.#timers.values()) clearTimeout(t)
     this.#timers.clear()
     await Promise.allSettled([...this.#running.values()])
@@ -202,10 +230,12 @@ export class WebhookService {
   }
 
   async list(teamId?: string): Promise<WebhookSubscription[]> {
+    await this.#cleanup
     return (await this.store()).list(teamId?.toLowerCase())
   }
 
   async get(id: string): Promise<WebhookSubscription | null> {
+    await this.#cleanup
     const sub = await (await this.store()).get(id.toLowerCase())
     if (sub === null) return null
     const { secret: _secret, ...shown } = sub
@@ -225,6 +255,39 @@ export class WebhookService {
     const event = await store.enqueuePing(id.toLowerCase(), this.#options.clock())
     this.#worker?.notify()
     return event
+  }
+
+  /** A commit deleted these teams: their subscriptions go with them (outbox, sent record, log). */
+  async teamsDeleted(teamIds: readonly string[]): Promise<number> {
+    if (teamIds.length === 0) return 0
+    const run = this.#cleanup.then(async () =>
+      (await this.store()).deleteTeams(teamIds.map((t) => t.toLowerCase())),
+    )
+    this.#cleanup = run.catch(() => undefined)
+    return run
+  }
+
+  /**
+   * A move of this domain begins (`deliverable` says no from now on): its queued events are given
+   * back and its attempts in flight finish; then `exportDomain` sees every one of its events.
+   */
+  async holdDomain(domainId: string): Promise<void> {
+    await this.#running.get(domainId)
+    await this.#worker?.quiesce(domainId)
+  }
+
+  async exportDomain(domainId: string): Promise<DomainEvents> {
+    return (await this.store()).exportDomain(domainId)
+  }
+
+  async importDomain(data: DomainEvents): Promise<void> {
+    await (await this.store()).importDomain(data)
+    this.#worker?.notify()
+  }
+
+  async dropDomain(domainId: string): Promise<void> {
+    this.#deferred.delete(domainId)
+    await (await this.store()).dropDomain(domainId)
   }
 
   async deliveries(id: string, limit = 100): Promise<WebhookDelivery[]> {
@@ -272,11 +335,38 @@ export class WebhookService {
   }
 
   /**
+   * A domain not deliverable here (moving, or another shard's): its detection runs once it is
+   * deliverable here again (checked every second), or never when it went elsewhere for good.
+   */
+  #defer(domainId: string): void {
+    this.#deferred.add(domainId)
+    this.#lastRun.delete(domainId)
+    if (this.#deferTimer !== null || !this.#started) return
+    this.#deferTimer = setInterval(() => {
+      for (const d of this.#deferred) {
+        if (this.#options.deliverable?.(d) !== false) {
+          this.#deferred.delete(d)
+          this.#schedule(d)
+        }
+      }
+      if (this.#deferred.size === 0 && this.#deferTimer !== null) {
+        clearInterval(this.#deferTimer)
+        this.#deferTimer = null
+      }
+    }, 1000)
+    this.#deferTimer.unref()
+  }
+
+  /**
    * Detects one domain's signals now and writes the new events (the outbox and the record of what
    * was sent, one transaction); returns the events created. Errors are counted, never thrown.
    */
   async detectNow(domainId: string): Promise<number> {
     this.#lastRun.set(domainId, this.#options.clock())
+    if (this.#options.deliverable?.(domainId) === false) {
+      this.#defer(domainId)
+      return 0
+    }
     try {
       const team = this.catalog.domainTeam(domainId)
       if (team === null) return 0

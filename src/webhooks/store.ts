@@ -39,6 +39,8 @@ export interface ClaimedEvent {
   seq: number
   event_id: string
   subscription_id: string
+  /** The domain whose signal it carries (null: a ping). */
+  domain_id: string | null
   body: string
   /** This attempt's number (1 for the first). */
   attempt: number
@@ -62,6 +64,48 @@ export interface AttemptOutcome {
 /** Signals for the outbox: each has a stable id; the whole item becomes the event's `data`. */
 export type SignalItem = { readonly id: string }
 
+/**
+ * Where the subscriptions and the delivery log live when they are not in this database: in cluster
+ * mode, the control plane (src/cluster/webhooks.ts), so every shard sees the same ones. Each
+ * database keeps its own outbox and record of sent signals. Same rules and answers as the local
+ * tables.
+ */
+export interface SubscriptionStore {
+  insert(sub: WebhookSubscription & { secret: string }, createdAt: number): Promise<void>
+  list(teamId?: string): Promise<WebhookSubscription[]>
+  get(id: string): Promise<(WebhookSubscription & { secret: string }) | null>
+  /** False when it does not exist (its log goes with it). */
+  delete(id: string): Promise<boolean>
+  /** Deletes the subscriptions of these teams (and their log); returns their ids. */
+  deleteTeams(teamIds: readonly string[]): Promise<string[]>
+  /** The active subscriptions that receive this domain's signals. */
+  subscribers(domain: { id: string; team_id: string }): Promise<string[]>
+  /** Writes the log rows of finished attempts and disables the subscriptions that answered 410. */
+  record(outcomes: readonly AttemptOutcome[]): Promise<void>
+  deliveries(id: string, limit: number): Promise<WebhookDelivery[]>
+  /** Retention of the log: rows older than `cutoff`, then the oldest beyond `maxRows`. */
+  prune(cutoff: number, maxRows: number): Promise<void>
+}
+
+/** A domain's pending events and the record of what was sent for it: what a move carries. */
+export interface DomainEvents {
+  domain_id: string
+  outbox: {
+    event_id: string
+    subscription_id: string
+    type: string
+    body: string
+    created_at: number
+    attempts: number
+    first_attempt_at: number | null
+    next_attempt_at: number
+  }[]
+  sent: { subscription_id: string; signal_id: string; event_id: string; sent_at: number }[]
+}
+
+/** Why a 410 answer disabled a subscription (its `disabled_reason`). */
+export const DISABLED_410 = 'the receiver answered 410 Gone'
+
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString())
 const num = (v: unknown): number => Number(v)
 /** A list parameter: JSON text, cast in SQL (`$p::JSON::UUID[]`): the binding needs no list type. */
@@ -69,11 +113,18 @@ const list = (items: readonly (string | number | null)[]): string => JSON.string
 
 export class WebhookStore {
   readonly #mutex = new Mutex()
-  private constructor(readonly conn: DuckDBConnection) {}
+  private constructor(
+    readonly conn: DuckDBConnection,
+    /** The subscriptions and the log elsewhere (cluster mode), or null: this database's tables. */
+    readonly remote: SubscriptionStore | null,
+  ) {}
 
   /** A store on a new connection of the database's instance. */
-  static async open(instance: DuckDBInstance): Promise<WebhookStore> {
-    return new WebhookStore(await instance.connect())
+  static async open(
+    instance: DuckDBInstance,
+    remote: SubscriptionStore | null = null,
+  ): Promise<WebhookStore> {
+    return new WebhookStore(await instance.connect(), remote)
   }
 
   close(): void {
@@ -113,6 +164,21 @@ export class WebhookStore {
   ): Promise<WebhookSubscription & { secret: string }> {
     const id = randomUUID()
     const secret = `whsec_${randomBytes(24).toString('base64url')}`
+    const created = {
+      id,
+      team_id: input.team_id,
+      url: input.url,
+      events: input.events,
+      domain_ids: input.domain_ids,
+      created_at: iso(now)!,
+      disabled_at: null,
+      disabled_reason: null,
+      secret,
+    }
+    if (this.remote !== null) {
+      await this.remote.insert(created, now)
+      return created
+    }
     await this.#run((conn) =>
       conn.run(
         `INSERT INTO webhook_subscriptions VALUES ($id::UUID, $team::UUID, $url, $events::JSON::VARCHAR[],
@@ -129,17 +195,7 @@ export class WebhookStore {
         },
       ),
     )
-    return {
-      id,
-      team_id: input.team_id,
-      url: input.url,
-      events: input.events,
-      domain_ids: input.domain_ids,
-      created_at: iso(now)!,
-      disabled_at: null,
-      disabled_reason: null,
-      secret,
-    }
+    return created
   }
 
   static #subscription(r: Record<string, unknown>): WebhookSubscription {
@@ -157,6 +213,7 @@ export class WebhookStore {
 
   /** Every subscription (of one team when given), oldest first. */
   async list(teamId?: string): Promise<WebhookSubscription[]> {
+    if (this.remote !== null) return this.remote.list(teamId)
     const rows = await this.#rows((c) =>
       c.runAndReadAll(
         `SELECT * EXCLUDE (secret) FROM webhook_subscriptions
@@ -169,6 +226,7 @@ export class WebhookStore {
 
   /** One subscription with its secret (for signing), or null. */
   async get(id: string): Promise<(WebhookSubscription & { secret: string }) | null> {
+    if (this.remote !== null) return this.remote.get(id)
     const rows = await this.#rows((c) =>
       c.runAndReadAll('SELECT * FROM webhook_subscriptions WHERE id = $id::UUID', { id }),
     )
@@ -178,21 +236,71 @@ export class WebhookStore {
 
   /** Deletes a subscription with its outbox, sent record and log; false when it does not exist. */
   async delete(id: string): Promise<boolean> {
+    if (this.remote !== null) {
+      if (!(await this.remote.delete(id))) return false
+      await this.#forgetSubscriptions([id])
+      return true
+    }
     return this.#transaction(async (conn) => {
       const r = await conn.runAndReadAll(
         'DELETE FROM webhook_subscriptions WHERE id = $id::UUID RETURNING id',
         { id },
       )
       if (r.currentRowCount === 0) return false
-      await conn.run('DELETE FROM webhook_outbox WHERE subscription_id = $id::UUID', { id })
-      await conn.run('DELETE FROM webhook_sent WHERE subscription_id = $id::UUID', { id })
-      await conn.run('DELETE FROM webhook_deliveries WHERE subscription_id = $id::UUID', { id })
+      await WebhookStore.#dropRows(conn, [id])
       return true
+    })
+  }
+
+  /** The outbox rows, sent records and log rows of these subscriptions (on `conn`, in its transaction). */
+  static async #dropRows(conn: DuckDBConnection, ids: readonly string[]): Promise<void> {
+    const subs = list(ids)
+    await conn.run('DELETE FROM webhook_outbox WHERE list_contains($subs::JSON::UUID[], subscription_id)', {
+      subs,
+    })
+    await conn.run('DELETE FROM webhook_sent WHERE list_contains($subs::JSON::UUID[], subscription_id)', {
+      subs,
+    })
+    await conn.run(
+      'DELETE FROM webhook_deliveries WHERE list_contains($subs::JSON::UUID[], subscription_id)',
+      { subs },
+    )
+  }
+
+  /** This database's rows of subscriptions deleted elsewhere (cluster mode). */
+  async #forgetSubscriptions(ids: readonly string[]): Promise<void> {
+    if (ids.length > 0) await this.#transaction((conn) => WebhookStore.#dropRows(conn, ids))
+  }
+
+  /**
+   * Deletes the subscriptions of deleted teams with their outbox, sent records and log (a
+   * deleted team's receivers get nothing more); returns how many were deleted.
+   */
+  async deleteTeams(teamIds: readonly string[]): Promise<number> {
+    if (teamIds.length === 0) return 0
+    if (this.remote !== null) {
+      const ids = await this.remote.deleteTeams(teamIds)
+      await this.#forgetSubscriptions(ids)
+      return ids.length
+    }
+    return this.#transaction(async (conn) => {
+      const ids = (
+        await conn.runAndReadAll(
+          `DELETE FROM webhook_subscriptions WHERE list_contains($teams::JSON::UUID[], team_id)
+           RETURNING id::VARCHAR`,
+          { teams: list(teamIds) },
+        )
+      )
+        .getRows()
+        .map((r) => String(r[0]))
+      if (ids.length > 0) await WebhookStore.#dropRows(conn, ids)
+      return ids.length
     })
   }
 
   /** Whether any active subscription receives this domain's signals. */
   async hasSubscribers(domain: { id: string; team_id: string }): Promise<boolean> {
+    if (this.remote !== null) return (await this.remote.subscribers(domain)).length > 0
     const rows = await this.#rows((c) =>
       c.runAndReadAll(
         `SELECT 1 FROM webhook_subscriptions
@@ -216,17 +324,20 @@ export class WebhookStore {
     now: number,
   ): Promise<number> {
     if (signals.length === 0) return 0
+    const remoteSubs = this.remote === null ? null : await this.remote.subscribers(domain)
     return this.#transaction(async (conn) => {
-      const subs = (
-        await conn.runAndReadAll(
-          `SELECT id::VARCHAR AS id FROM webhook_subscriptions
+      const subs =
+        remoteSubs ??
+        (
+          await conn.runAndReadAll(
+            `SELECT id::VARCHAR AS id FROM webhook_subscriptions
            WHERE team_id = $team::UUID AND disabled_at IS NULL AND list_contains(events, 'signal.created')
              AND (domain_ids IS NULL OR list_contains(domain_ids, $domain::UUID))`,
-          { team: domain.team_id, domain: domain.id },
+            { team: domain.team_id, domain: domain.id },
+          )
         )
-      )
-        .getRows()
-        .map((r) => String(r[0]))
+          .getRows()
+          .map((r) => String(r[0]))
       if (subs.length === 0) return 0
       const ids = signals.map((s) => s.id)
       const sent = new Set(
@@ -322,12 +433,14 @@ export class WebhookStore {
     limit: number,
     free: (subscriptionId: string) => number,
     leaseMs: number,
+    /** Whether this process delivers a domain's events now (cluster mode: it owns the domain). */
+    deliverable: (domainId: string) => boolean = () => true,
   ): Promise<ClaimedEvent[]> {
     if (limit <= 0) return []
     return this.#run(async (conn) => {
       const candidates = (
         await conn.runAndReadAll(
-          `SELECT seq, subscription_id::VARCHAR FROM webhook_outbox
+          `SELECT seq, subscription_id::VARCHAR, domain_id::VARCHAR FROM webhook_outbox
            WHERE state = 'pending' AND next_attempt_at <= $now AND lease_until <= $now
            ORDER BY next_attempt_at, seq LIMIT $scan`,
           { now, scan: Math.max(limit * 8, 256) },
@@ -335,7 +448,8 @@ export class WebhookStore {
       ).getRows()
       const taken = new Map<string, number>()
       const seqs: number[] = []
-      for (const [seq, sub] of candidates) {
+      for (const [seq, sub, domain] of candidates) {
+        if (domain !== null && !deliverable(String(domain))) continue
         const s = String(sub)
         const n = taken.get(s) ?? 0
         if (n >= free(s)) continue
@@ -349,8 +463,8 @@ export class WebhookStore {
           `UPDATE webhook_outbox
            SET lease_until = $lease, attempts = attempts + 1, first_attempt_at = coalesce(first_attempt_at, $now)
            WHERE list_contains($seqs::JSON::BIGINT[], seq)
-           RETURNING seq, event_id::VARCHAR AS event_id, subscription_id::VARCHAR AS subscription_id, body,
-             attempts, first_attempt_at`,
+           RETURNING seq, event_id::VARCHAR AS event_id, subscription_id::VARCHAR AS subscription_id,
+             domain_id::VARCHAR AS domain_id, body, attempts, first_attempt_at`,
           { lease: now + leaseMs, now, seqs: list(seqs) },
         )
       ).getRowObjectsJS()
@@ -359,6 +473,7 @@ export class WebhookStore {
           seq: num(r.seq),
           event_id: String(r.event_id),
           subscription_id: String(r.subscription_id),
+          domain_id: r.domain_id === null ? null : String(r.domain_id),
           body: String(r.body),
           attempt: num(r.attempts),
           first_attempt_at: num(r.first_attempt_at),
@@ -389,6 +504,13 @@ export class WebhookStore {
           at: list(outcomes.map((o) => o.at)),
         },
       )
+      for (const o of outcomes.filter((x) => x.outcome === 'disabled'))
+        await conn.run(
+          `UPDATE webhook_outbox SET state = 'failed', finished_at = $at, lease_until = 0
+           WHERE subscription_id = $id::UUID AND state = 'pending'`,
+          { at: o.at, id: o.subscription_id },
+        )
+      if (this.remote !== null) return
       await conn.run(
         `INSERT INTO webhook_deliveries
          SELECT unnest($subs::JSON::UUID[]), unnest($events::JSON::UUID[]), unnest($attempts::JSON::INTEGER[]),
@@ -404,23 +526,20 @@ export class WebhookStore {
           at: list(outcomes.map((o) => o.at)),
         },
       )
-      for (const o of outcomes.filter((x) => x.outcome === 'disabled')) {
+      for (const o of outcomes.filter((x) => x.outcome === 'disabled'))
         await conn.run(
           `UPDATE webhook_subscriptions SET disabled_at = $at, disabled_reason = $reason
            WHERE id = $id::UUID AND disabled_at IS NULL`,
-          { at: o.at, reason: 'the receiver answered 410 Gone', id: o.subscription_id },
+          { at: o.at, reason: DISABLED_410, id: o.subscription_id },
         )
-        await conn.run(
-          `UPDATE webhook_outbox SET state = 'failed', finished_at = $at, lease_until = 0
-           WHERE subscription_id = $id::UUID AND state = 'pending'`,
-          { at: o.at, id: o.subscription_id },
-        )
-      }
     })
+    // Cluster mode: the log and the disables in the control plane, after this database's rows.
+    await this.remote?.record(outcomes)
   }
 
   /** The latest attempts of one subscription, newest first. */
   async deliveries(subscriptionId: string, limit: number): Promise<WebhookDelivery[]> {
+    if (this.remote !== null) return this.remote.deliveries(subscriptionId, limit)
     const rows = await this.#rows((c) =>
       c.runAndReadAll(
         `SELECT event_id::VARCHAR AS event_id, attempt, status_code, error, outcome, attempted_at FROM webhook_deliveries
@@ -462,6 +581,119 @@ export class WebhookStore {
            SELECT rowid FROM webhook_deliveries ORDER BY attempted_at DESC, attempt DESC OFFSET $max)`,
         { max: maxRows },
       )
+    })
+    await this.remote?.prune(cutoff, maxRows)
+  }
+
+  /** Gives claimed rows back untried (their lease and their attempt's count undone). */
+  async release(seqs: readonly number[]): Promise<void> {
+    if (seqs.length === 0) return
+    await this.#run((conn) =>
+      conn.run(
+        `UPDATE webhook_outbox SET lease_until = 0, attempts = attempts - 1,
+           first_attempt_at = CASE WHEN attempts = 1 THEN NULL ELSE first_attempt_at END
+         WHERE list_contains($seqs::JSON::BIGINT[], seq) AND state = 'pending'`,
+        { seqs: list(seqs) },
+      ),
+    )
+  }
+
+  /**
+   * A domain's pending events (with their attempts so far and when the next is due) and the
+   * record of the signals sent for it (whose outbox row is still kept): what a move carries.
+   */
+  async exportDomain(domainId: string): Promise<DomainEvents> {
+    return this.#run(async (conn) => {
+      const outbox = (
+        await conn.runAndReadAll(
+          `SELECT event_id::VARCHAR AS event_id, subscription_id::VARCHAR AS subscription_id, type, body,
+             created_at, attempts, first_attempt_at, next_attempt_at
+           FROM webhook_outbox WHERE domain_id = $d::UUID AND state = 'pending' ORDER BY seq`,
+          { d: domainId },
+        )
+      ).getRowObjectsJS()
+      const sent = (
+        await conn.runAndReadAll(
+          `SELECT s.subscription_id::VARCHAR AS subscription_id, s.signal_id, s.event_id::VARCHAR AS event_id, s.sent_at
+           FROM webhook_sent s WHERE s.event_id IN (SELECT event_id FROM webhook_outbox WHERE domain_id = $d::UUID)
+           ORDER BY s.sent_at, s.event_id`,
+          { d: domainId },
+        )
+      ).getRowObjectsJS()
+      return {
+        domain_id: domainId,
+        outbox: outbox.map((r) => ({
+          event_id: String(r.event_id),
+          subscription_id: String(r.subscription_id),
+          type: String(r.type),
+          body: String(r.body),
+          created_at: num(r.created_at),
+          attempts: num(r.attempts),
+          first_attempt_at: r.first_attempt_at === null ? null : num(r.first_attempt_at),
+          next_attempt_at: num(r.next_attempt_at),
+        })),
+        sent: sent.map((r) => ({
+          subscription_id: String(r.subscription_id),
+          signal_id: String(r.signal_id),
+          event_id: String(r.event_id),
+          sent_at: num(r.sent_at),
+        })),
+      }
+    })
+  }
+
+  /**
+   * Takes in what `exportDomain` gave on another database, in one transaction: the pending events
+   * keep their ids, attempts and due times; a sent record already here is kept.
+   */
+  async importDomain(data: DomainEvents): Promise<void> {
+    await this.#transaction(async (conn) => {
+      const sent = data.sent
+      if (sent.length > 0)
+        await conn.run(
+          `INSERT OR IGNORE INTO webhook_sent
+           SELECT unnest($subs::JSON::UUID[]), unnest($signals::JSON::VARCHAR[]), unnest($events::JSON::UUID[]),
+                  unnest($at::JSON::BIGINT[])`,
+          {
+            subs: list(sent.map((r) => r.subscription_id)),
+            signals: list(sent.map((r) => r.signal_id)),
+            events: list(sent.map((r) => r.event_id)),
+            at: list(sent.map((r) => r.sent_at)),
+          },
+        )
+      const o = data.outbox.filter((r) => r.type === 'signal.created')
+      if (o.length === 0) return
+      await conn.run(
+        `INSERT INTO webhook_outbox (event_id, subscription_id, domain_id, type, body, created_at, state,
+           attempts, first_attempt_at, next_attempt_at, lease_until, finished_at)
+         SELECT e, s, $domain::UUID, 'signal.created', b, c, 'pending', a, f, n, 0, NULL
+         FROM (SELECT unnest($events::JSON::UUID[]) AS e, unnest($subs::JSON::UUID[]) AS s,
+                      unnest($bodies::JSON::VARCHAR[]) AS b, unnest($created::JSON::BIGINT[]) AS c,
+                      unnest($attempts::JSON::INTEGER[]) AS a, unnest($first::JSON::BIGINT[]) AS f,
+                      unnest($next::JSON::BIGINT[]) AS n)
+         WHERE e NOT IN (SELECT event_id FROM webhook_outbox WHERE domain_id = $domain::UUID)`,
+        {
+          domain: data.domain_id,
+          events: list(o.map((r) => r.event_id)),
+          subs: list(o.map((r) => r.subscription_id)),
+          bodies: list(o.map((r) => r.body)),
+          created: list(o.map((r) => r.created_at)),
+          attempts: list(o.map((r) => r.attempts)),
+          first: list(o.map((r) => r.first_attempt_at)),
+          next: list(o.map((r) => r.next_attempt_at)),
+        },
+      )
+    })
+  }
+
+  /** Deletes a domain's events and the record of what was sent for it (a move's source or rollback). */
+  async dropDomain(domainId: string): Promise<void> {
+    await this.#transaction(async (conn) => {
+      await conn.run(
+        'DELETE FROM webhook_sent WHERE event_id IN (SELECT event_id FROM webhook_outbox WHERE domain_id = $d::UUID)',
+        { d: domainId },
+      )
+      await conn.run('DELETE FROM webhook_outbox WHERE domain_id = $d::UUID', { d: domainId })
     })
   }
 

@@ -35,6 +35,11 @@ export interface DeliveryOptions {
   maxRows: number
   /** Jitter source in [0, 1) (default Math.random). */
   random: () => number
+  /**
+   * Whether this process delivers (and detects) a domain's events now (default: every domain).
+   * A shard: the domains assigned to it and not moving (docs/SCALING.md, "Webhooks").
+   */
+  deliverable?: ((domainId: string) => boolean) | undefined
 }
 
 /** The delay before retry number `attempt` (1: the first retry): base x 2^(attempt-1) x (0.5 to 1.5). */
@@ -52,6 +57,8 @@ export class DeliveryWorker {
   readonly #inflight = new Map<string, number>()
   readonly #inflightSeqs = new Set<number>()
   readonly #attempts = new Set<Promise<void>>()
+  /** The domain of each attempt in flight (null: a ping). */
+  readonly #attemptDomain = new Map<Promise<void>, string | null>()
   #outcomes: AttemptOutcome[] = []
   #flushing: Promise<void> = Promise.resolve()
   #flushQueued = false
@@ -149,6 +156,7 @@ export class DeliveryWorker {
       ahead * Math.max(1, o.concurrency / o.perSubscription) - this.#inflightSeqs.size - this.#queued,
       (sub) => ahead - (this.#inflight.get(sub) ?? 0) - (this.#queues.get(sub)?.length ?? 0),
       o.timeoutMs * (PREFETCH + 1) + 30_000,
+      o.deliverable,
     )
     for (const event of claimed) {
       if (this.#inflightSeqs.has(event.seq)) continue
@@ -177,6 +185,7 @@ export class DeliveryWorker {
         this.#inflight.set(sub, (this.#inflight.get(sub) ?? 0) + 1)
         const attempt = this.#attempt(event).finally(() => {
           this.#attempts.delete(attempt)
+          this.#attemptDomain.delete(attempt)
           this.#inflightSeqs.delete(event.seq)
           const n = (this.#inflight.get(sub) ?? 1) - 1
           if (n <= 0) this.#inflight.delete(sub)
@@ -186,6 +195,7 @@ export class DeliveryWorker {
           if ((this.#queues.get(sub)?.length ?? 0) < o.perSubscription) this.notify()
         })
         this.#attempts.add(attempt)
+        this.#attemptDomain.set(attempt, event.domain_id)
       }
       if (queue.length === 0) this.#queues.delete(sub)
     }
@@ -221,8 +231,37 @@ export class DeliveryWorker {
     this.#subs.delete(id)
   }
 
+  /**
+   * Stops delivering a domain's events here (`deliverable` already says no: a move began): its
+   * claimed events waiting for a slot are given back untried, and this resolves once its attempts
+   * in flight have finished and their outcomes are written.
+   */
+  async quiesce(domainId: string): Promise<void> {
+    const back: number[] = []
+    for (const [sub, queue] of this.#queues) {
+      const keep = queue.filter((e) => e.domain_id !== domainId)
+      for (const e of queue) {
+        if (e.domain_id !== domainId) continue
+        back.push(e.seq)
+        this.#inflightSeqs.delete(e.seq)
+        this.#queued--
+      }
+      if (keep.length === 0) this.#queues.delete(sub)
+      else this.#queues.set(sub, keep)
+    }
+    await this.store.release(back)
+    const mine = () => [...this.#attemptDomain].filter(([, d]) => d === domainId).map(([p]) => p)
+    for (let left = mine(); left.length > 0; left = mine()) await Promise.allSettled(left)
+    await this.flush()
+  }
+
   async #attempt(event: ClaimedEvent): Promise<void> {
     const o = this.options
+    if (event.domain_id !== null && o.deliverable !== undefined && !o.deliverable(event.domain_id)) {
+      // Claimed before a move began: back to the outbox untried (the domain's new shard sends it).
+      await this.store.release([event.seq]).catch(() => undefined)
+      return
+    }
     const sub = await this.#subscription(event.subscription_id).catch(() => null)
     let answer: { status: number | null; error: string | null }
     if (sub === null || sub.disabled_at !== null) {

@@ -114,6 +114,27 @@ describe('webhook subscriptions', () => {
     expect(badLimit.json().detail).toContain('limit')
   })
 
+  it("a deleted team's subscriptions go with it, with their pending events; another team's stay", async () => {
+    const acme = (
+      await create({ team_id: T.acme, url: PUBLIC_URL, events: ['signal.created'], domain_ids: null })
+    ).json()
+    const globex = (
+      await create({ team_id: T.globex, url: PUBLIC_URL, events: ['signal.created'], domain_ids: null })
+    ).json()
+    const hooks = webhooksOf(engine)!
+    await hooks.ping(acme.id)
+    await hooks.ping(globex.id)
+    expect((await hooks.queue()).pending).toBe(2)
+    await engine.ingest([{ type: 'delete', entity: 'team', id: T.acme }])
+    const list = await app.inject({ url: WEBHOOK_ROUTES.list.path, headers: admin })
+    expect(list.json().items.map((s: { id: string }) => s.id)).toEqual([globex.id])
+    expect(
+      (await app.inject({ method: 'POST', url: webhookPath('test', acme.id), headers: admin })).statusCode,
+    ).toBe(404)
+    // The deleted team's ping is gone from the outbox; the other team's is still pending.
+    expect((await hooks.queue()).pending).toBe(1)
+  })
+
   it('refuses without the admin token', async () => {
     const res = await create(
       { team_id: T.acme, url: PUBLIC_URL, events: ['signal.created'], domain_ids: null },
