@@ -6,7 +6,9 @@
 -- latest entry with a title and with a page type (answered_at, then analysis id, then position), with
 -- its rank among the day's rows of the URL tied on answered_at (whole days are refilled, so the
 -- ranks of a day stay consistent). In two steps: per (analysis, URL) first (its entries, its last
--- titled and page-typed entry), so the rows need no count(DISTINCT).
+-- titled and page-typed entry), so the rows need no count(DISTINCT). The brand mentions are read
+-- from the affected days only (a mention has its analysis's domain and day): joined on the analysis
+-- alone, every stored brand mention was hashed on each call.
 INSERT INTO agg_cited_url
 WITH per_analysis AS (
   SELECT c.analysis_key, c.url_idx, count(*)::INTEGER AS entries,
@@ -30,7 +32,11 @@ g AS (
            FILTER (WHERE x.page_type_idx IS NOT NULL) AS page_type
   FROM per_analysis x
   JOIN analyses a ON a.analysis_key = x.analysis_key
-  LEFT JOIN mentions b ON b.analysis_key = x.analysis_key AND b.entity_idx = 0
+  LEFT JOIN (
+    SELECT m.analysis_key FROM mentions m
+    SEMI JOIN stg_affected s ON m.domain_key = s.domain_key AND m.day = s.day
+    WHERE m.entity_idx = 0
+  ) b ON b.analysis_key = x.analysis_key
   GROUP BY a.domain_key, a.day, a.channel, a.model_key, a.prompt_idx, x.url_idx
 )
 SELECT domain_key, day, channel, model_key, prompt_idx, url_idx, entries, analyses, brand, first_off, last_off,

@@ -58,10 +58,13 @@ export class EngineIngest {
     if (e.readOnly) throw new ReadOnlyError('ingest')
     return e.exclusive(async () => {
       e.check()
+      const t0 = performance.now()
       const call = await IngestCall.begin(e.write, e.catalog)
       try {
         await feed(call)
+        const t1 = performance.now()
         const staged = await call.stage(this.nextAnalysisKey)
+        const t2 = performance.now()
         await e.commit(staged.catalog, () => {
           staged.applyToCatalog()
           e.aggregates.invalidate(staged.deletedFrom)
@@ -69,6 +72,13 @@ export class EngineIngest {
           this.committed(staged)
         })
         this.nextAnalysisKey = staged.nextAnalysisKey
+        if (process.env.VA_TRACE_INGEST) {
+          const ms = (a: number, b: number) => (b - a).toFixed(1)
+          const t3 = performance.now()
+          process.stderr.write(
+            `ingest call: begin + feed ${ms(t0, t1)} ms, stage ${ms(t1, t2)} ms, commit ${ms(t2, t3)} ms\n`,
+          )
+        }
         return staged.result
       } catch (err) {
         call.abandon()

@@ -203,6 +203,7 @@ export class IngestCall {
 
   /** Checks references, assigns keys and merges the staged rows into the store (not committed). */
   async stage(nextAnalysisKey: number): Promise<StagedCall> {
+    const t0 = performance.now()
     checkReferences(this.#c, this.#catalog)
     this.#sink.end()
     const deletions = this.#c.deletes.size > 0 ? planDeletions(this.#c, this.#catalog) : null
@@ -217,6 +218,8 @@ export class IngestCall {
 
     // Whether the call repeats an analysis id, asked of DuckDB (it spills; a set of ids in JS would
     // grow with the call), and the rows of each staging table (the steps with none are skipped).
+    if (process.env.VA_TRACE_INGEST)
+      process.stderr.write(`stage: up to the staged query ${(performance.now() - t0).toFixed(1)} ms\n`)
     const staged = (await this.#conn.runAndReadAll(sqlText(STAGED_QUERY))).getRowObjects()[0]!
     const { unique, ...rows } = staged as unknown as Omit<StagedRows, 'old'> & { unique: boolean }
     const counts = await runIngestSteps(this.#conn, {

@@ -1,0 +1,126 @@
+/**
+ * Profile of the small ingest call (the serve suite's 500-analysis POST, through `engine.ingest`):
+ * a store at the serving probe's size (200 domains, each domain's last 30 days held back as
+ * batches of 500 analyses), then `--calls` batches ingested one after the other into a copy of it,
+ * by this tree and by `--peer-tree=<built tree>`, alternating `--rounds` times: each call's wall
+ * time (median, p99, max). VA_TRACE_INGEST=1 prints each SQL step's time.
+ * Usage: node dist/bench/ingest-profile/call.js [--calls=20] [--rounds=2] [--peer-tree=/work/wt/base]
+ *   [--cache=DIR] (the store and its batches, built once there)
+ */
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { CHANNELS } from '../../src/foundation/vocabulary.js'
+import { openEngine } from '../../src/index.js'
+import type { Engine, OpenEngineOptions } from '../../src/types.js'
+import { BENCH_NOW, datasetRecords, type DatasetSpec } from '../data/generator.js'
+import { writeNdjson } from '../data/ndjson.js'
+import { ROOT, parseArgs } from '../lib/suite.js'
+
+const args = parseArgs()
+const CALLS = Number(args.calls ?? 20)
+const ROUNDS = Number(args.rounds ?? 2)
+const DAYS = 365
+const HELD_DAYS = 30
+const BATCH = 500
+const shape = { prompts: 10, competitors: 5, themes: 10, channels: CHANNELS, days: DAYS, analyses: 3_600 }
+const spec: DatasetSpec = {
+  name: 'Serve',
+  seed: 26,
+  endDate: BENCH_NOW.slice(0, 10),
+  main: shape,
+  crowd: { domains: 199, shape },
+}
+const cache = String(args.cache ?? join(tmpdir(), 'va-call-profile'))
+
+type Open = (options: OpenEngineOptions) => Promise<Engine>
+
+async function buildStore(): Promise<string[][]> {
+  const batchesPath = join(cache, 'batches.json')
+  if (existsSync(batchesPath)) return JSON.parse(readFileSync(batchesPath, 'utf8')) as string[][]
+  mkdirSync(cache, { recursive: true })
+  const initial = join(cache, 'initial.ndjson')
+  await writeNdjson(initial, datasetRecords(spec, { toDay: DAYS - HELD_DAYS }))
+  const batches: string[][] = []
+  let batch: string[] = []
+  for (const r of datasetRecords(spec, { fromDay: DAYS - HELD_DAYS, entities: false })) {
+    batch.push(JSON.stringify(r))
+    if (batch.length === BATCH) {
+      batches.push(batch)
+      batch = []
+      if (batches.length >= 200) break
+    }
+  }
+  const engine = await openEngine({ path: join(cache, 'store.duckdb') })
+  await engine.ingestFile(initial)
+  await engine.close()
+  rmSync(initial)
+  writeFileSync(batchesPath, JSON.stringify(batches))
+  return batches
+}
+
+async function run(open: Open, batches: string[][], dir: string): Promise<number[]> {
+  const store = join(dir, 'store.duckdb')
+  rmSync(store, { force: true })
+  rmSync(`${store}.wal`, { force: true })
+  copyFileSync(join(cache, 'store.duckdb'), store)
+  const engine = await open({ path: store })
+  const times: number[] = []
+  for (const batch of batches.slice(0, CALLS)) {
+    const records = batch.map((l) => JSON.parse(l) as unknown)
+    const t0 = performance.now()
+    await engine.ingest(records)
+    times.push(performance.now() - t0)
+  }
+  await engine.close()
+  return times
+}
+
+const q = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)]!
+}
+
+const batches = await buildStore()
+const trees: [string, Open][] = [['this tree', openEngine]]
+if (typeof args['peer-tree'] === 'string') {
+  const mod = (await import(pathToFileURL(join(args['peer-tree'], 'dist/src/index.js')).href)) as {
+    openEngine: Open
+  }
+  trees.push(['peer', mod.openEngine])
+}
+const dir = mkdtempSync(join(tmpdir(), 'va-call-'))
+const all = new Map<string, number[]>(trees.map(([n]) => [n, []]))
+try {
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? trees : [...trees].reverse()
+    for (const [name, open] of order) {
+      const t = await run(open, batches, dir)
+      all.get(name)!.push(...t.slice(1)) // the first call warms the engine's caches
+      process.stderr.write(`${name} round ${round}: ${t.map((x) => x.toFixed(0)).join(' ')}\n`)
+    }
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true })
+}
+const summary = Object.fromEntries(
+  [...all].map(([n, t]) => [
+    n,
+    {
+      calls: t.length,
+      median_ms: +q(t, 0.5).toFixed(1),
+      p99_ms: +q(t, 0.99).toFixed(1),
+      max_ms: +Math.max(...t).toFixed(1),
+    },
+  ]),
+)
+console.log(JSON.stringify({ root: ROOT, summary }, null, 1))
