@@ -127,7 +127,7 @@ class DuckDBEngine extends EngineBase implements Engine {
       this,
       db,
       () => this.catalog,
-      async () => [],
+      async (domainId) => (await this.computeSignals({ domainId })).data.items,
     )
     this.#ingest = new EngineIngest(this.#internals, openInternals, parts.nextAnalysisKey, (staged) => {
       this.#keys.forgetTeams(staged.deletedTeams)
