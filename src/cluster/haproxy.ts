@@ -52,10 +52,12 @@ export interface HaproxyConfigOptions {
  * haproxyConfigText(files, { bind: '127.0.0.1:8080', shards })
  */
 export function haproxyConfigText(files: HaproxyFiles, options: HaproxyConfigOptions): string {
-  // HAProxy's usual timing: a check answers within `inter` (its timeout when `timeout check` is
-  // unset), a shard is down after 2 failed checks. A move's import keeps the target's event loop
-  // free (its longest stall is measured in docs/SCALING.md, "Numbers"), so a live shard stays up.
-  const check = `check inter ${options.checkIntervalMs ?? 1000} fall 2 rise 1`
+  // A dead shard refuses the check's connection at once: down after 3 checks (~3 s). A live shard
+  // whose event loop is held during a large import (a move of a 380k-analysis domain still holds
+  // the target's for up to ~3.4 s, docs/SCALING.md "Numbers") answers within `timeout check` and
+  // stays up. HAProxy's usual timing (`fall 2`, the check's timeout its interval) waits for a
+  // move's import that never holds it past 100 ms.
+  const check = `check inter ${options.checkIntervalMs ?? 1000} fall 3 rise 1`
   const server = (s: ShardInfo) => `  server ${s.name} ${hostPort(s.url)} ${check}`
   const lines = [
     '# Written by `visibility cluster haproxy`; the map changes at runtime on moves.',
@@ -69,6 +71,7 @@ export function haproxyConfigText(files: HaproxyFiles, options: HaproxyConfigOpt
     '  timeout client 60s',
     '  timeout server 60s',
     '  timeout http-request 10s',
+    '  timeout check 10s',
     // A read cut by a dying shard is retried once, then answered 502/503 (never a dropped connection).
     '  retries 2',
     '  retry-on conn-failure empty-response response-timeout',
