@@ -6,7 +6,7 @@
  * the export directory: the SQL flat path, the export read by a scratch engine), under a 5 ms
  * interval probe and perf_hooks' monitorEventLoopDelay; then the 15 payload digests the move
  * computes on the target, under the same probe. Prints every gap over 25 ms.
- * Usage: node dist/bench/ingest-profile/move-stall.js [ANALYSES=100000] [--texts] [--out=DIR]
+ * Usage: node dist/bench/ingest-profile/move-stall.js [ANALYSES=100000] [--texts[=large]] [--out=DIR]
  * (add `node --cpu-prof` to see what holds the loop; VA_TRACE_INGEST=1 prints the phases).
  */
 import { existsSync, mkdirSync, rmSync } from 'node:fs'
@@ -19,9 +19,12 @@ import { outPath } from '../lib/suite.js'
 
 const args = process.argv.slice(2)
 const n = Number(args.find((a) => /^\d+$/.test(a)) ?? 100_000)
-const texts = args.includes('--texts')
+/** Answer texts: `--texts` 0.1-1.1 KB each, `--texts=large` 1-6 KB. */
+const texts = args.find((a) => a.startsWith('--texts'))
+const repeats = texts === '--texts=large' ? [30, 150] : [3, 30]
 const root =
-  args.find((a) => a.startsWith('--out='))?.slice(6) ?? outPath(`move-stall-${n}${texts ? '-texts' : ''}`)
+  args.find((a) => a.startsWith('--out='))?.slice(6) ??
+  outPath(`move-stall-${n}${texts === undefined ? '' : texts.slice(1)}`)
 const dims = makeDims(5, { teams: 1, domainsPerTeam: 1, promptsPerDomain: 200, competitorsPerDomain: 20 })
 const domainId = dims.domains[0]!.id
 const dir = join(root, 'export')
@@ -35,10 +38,10 @@ if (!existsSync(join(dir, 'manifest.json'))) {
   for (let b = 0; b * 20_000 < n; b++) {
     const batch = makeAnalyses(5, dims, b + 1, Math.min(20_000, n - b * 20_000))
     await source.ingest(
-      texts
+      texts !== undefined
         ? batch.map((a, i) => ({
             ...a,
-            response: `Answer ${i}: lorem ipsum dolor sit amet. `.repeat(3 + (i % 30)),
+            response: `Answer ${i}: lorem ipsum dolor sit amet. `.repeat(repeats[0]! + (i % repeats[1]!)),
           }))
         : batch,
     )
