@@ -150,7 +150,7 @@ export function exportSource(
 }
 
 /** Rows a copy appends between two flushes (each flush runs on the event loop's thread). */
-const COPY_FLUSH_ROWS = 16_384
+const COPY_FLUSH_ROWS = 4096
 
 /**
  * Appends the data chunks of `result` (a reading connection's flat_<table>), as they come, to

@@ -53,8 +53,10 @@ export interface HaproxyConfigOptions {
  */
 export function haproxyConfigText(files: HaproxyFiles, options: HaproxyConfigOptions): string {
   // A dead shard refuses the check's connection at once: down after 3 checks (~3 s). A live shard
-  // whose event loop is held by a large import (a move of a 25 MB domain holds the target's for up
-  // to ~6 s, docs/SCALING.md) answers within `timeout check` and stays up.
+  // whose event loop is held during a large import (a move of a 380k-analysis domain still holds
+  // the target's for up to ~3.4 s, docs/SCALING.md "Numbers") answers within `timeout check` and
+  // stays up. HAProxy's usual timing (`fall 2`, the check's timeout its interval) waits for a
+  // move's import that never holds it past 100 ms.
   const check = `check inter ${options.checkIntervalMs ?? 1000} fall 3 rise 1`
   const server = (s: ShardInfo) => `  server ${s.name} ${hostPort(s.url)} ${check}`
   const lines = [
