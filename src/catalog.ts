@@ -19,6 +19,10 @@ export interface PromptRow {
   estimated_search_volume: number | null
   /** ISO 8601 UTC with milliseconds, or null. */
   created_at: string | null
+  /** Trimmed, or null (docs/API.md, "Segment filters"). */
+  topic: string | null
+  /** Trimmed, distinct, sorted by UTF-16 code units. */
+  tags: readonly string[]
 }
 export interface CompetitorRow {
   id: string
@@ -97,8 +101,8 @@ export class Catalog {
         created_at: isoOfMs(created),
       })
     }
-    for (const [dk, idx, id, text, esv, created] of await rows(
-      'SELECT domain_key, prompt_idx, id::VARCHAR, text, estimated_search_volume::DOUBLE, epoch_ms(created_at)::DOUBLE FROM prompts',
+    for (const [dk, idx, id, text, esv, created, topic, tags] of await rows(
+      'SELECT domain_key, prompt_idx, id::VARCHAR, text, estimated_search_volume::DOUBLE, epoch_ms(created_at)::DOUBLE, topic, coalesce(tags, []) FROM prompts',
     )) {
       c.putPrompt(dk as number, {
         id: id as string,
@@ -106,6 +110,8 @@ export class Catalog {
         text: text as string,
         estimated_search_volume: esv as number | null,
         created_at: isoOfMs(created),
+        topic: topic as string | null,
+        tags: [...(tags as string[])].sort(),
       })
     }
     for (const [dk, idx, id, name, website] of await rows(

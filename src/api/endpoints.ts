@@ -462,15 +462,29 @@ export const ENDPOINTS = [
     path: '/api/v1/prompts',
     operationId: 'listPrompts',
     summary: 'Prompts of a domain',
-    description: 'The tracked prompts of the domain, newest first, one page at a time.',
+    description:
+      'The tracked prompts of the domain (with that topic or tag when given), newest first, one page at a time.',
     access: 'series',
     cache: 'series',
-    params: { domain_id: domainIdParam, page: pageParam, size: sizeParam },
+    params: {
+      domain_id: domainIdParam,
+      page: pageParam,
+      size: sizeParam,
+      topic: SEGMENT_PARAMS.topic,
+      tag: SEGMENT_PARAMS.tag,
+    },
     payload: promptListPayloadSchema,
     cli: 'prompt-list',
     method: 'computePromptList',
     compute: (engine, p, { now }) =>
-      engine.computePromptList({ domainId: p.domain_id, page: p.page, size: p.size, now }),
+      engine.computePromptList({
+        domainId: p.domain_id,
+        page: p.page,
+        size: p.size,
+        ...(p.topic === undefined ? {} : { topic: p.topic }),
+        ...(p.tag === undefined ? {} : { tag: p.tag }),
+        now,
+      }),
   }),
   defineEndpoint({
     id: 'brand-rankings',

@@ -218,6 +218,8 @@ export function applyToCatalog(c: RecordCollector, cat: Catalog, plan: KeyPlan):
       text: rec.text,
       estimated_search_volume: rec.estimated_search_volume,
       created_at: storedTimestamp(rec.created_at),
+      topic: normalizeTopic(rec.topic),
+      tags: normalizeTags(rec.tags),
     }
     cat.putPrompt(k.domainKey, row)
   }

@@ -22,7 +22,12 @@ describe('endpoint table', () => {
     engine = await openEngine()
     await engine.ingest([...base(), analysis()])
     key = (await engine.createApiKey({ teamId: TEAM })).key
-    app = await buildServer({ engine, logger: false, clock: () => Date.parse(NOW) })
+    app = await buildServer({
+      engine,
+      logger: false,
+      clock: () => Date.parse(NOW),
+      rateLimit: { limit: 100_000, windowSeconds: 60 },
+    })
   })
   afterAll(async () => {
     await app.close()
@@ -85,6 +90,32 @@ describe('endpoint table', () => {
       const params = row.query.parse({ domain_id: DOMAIN })
       const direct = await row.compute(engine, params, { now: NOW, caller: null })
       expect(JSON.stringify(direct)).toBe(res.body)
+    }
+  })
+
+  it('an out-of-bounds filter is a 400 naming it, after the checks of the other parameters', async () => {
+    const bad: [string, string][] = [
+      ['country=D', 'country must be two letters A-Z (an ISO 3166-1 alpha-2 country code, any case).'],
+      ['country=%20de', 'country must be two letters A-Z (an ISO 3166-1 alpha-2 country code, any case).'],
+      ['topic=%20%20', 'topic must be a text of 1 to 100 characters after trimming.'],
+      [`topic=${'x'.repeat(101)}`, 'topic must be a text of 1 to 100 characters after trimming.'],
+      [`tag=${'y'.repeat(51)}`, 'tag must be a text of 1 to 50 characters after trimming.'],
+      ['tag=a&tag=b', 'tag must be given only once (a text of 1 to 50 characters after trimming).'],
+    ]
+    for (const row of rows.filter((r) => 'days' in r.params)) {
+      for (const [query, detail] of bad) {
+        const res = await app.inject({
+          url: `${row.path}?domain_id=${DOMAIN}&${query}`,
+          headers: { authorization: `Bearer ${key}` },
+        })
+        expect([row.id, res.statusCode, res.json()]).toEqual([row.id, 400, { detail }])
+      }
+      // days is checked before the filters (parameter order).
+      const both = await app.inject({
+        url: `${row.path}?domain_id=${DOMAIN}&days=0&country=D`,
+        headers: { authorization: `Bearer ${key}` },
+      })
+      expect(both.json()).toEqual({ detail: 'days must be an integer from 1 to 365.' })
     }
   })
 

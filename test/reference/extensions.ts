@@ -12,7 +12,7 @@ import type { Window } from './buckets.js'
 import { citedUrl, isSiteOrSubdomain, urlHost, websiteHost } from './hosts.js'
 import { cmp, exactMean, mean, percent, sentimentPercent } from './numbers.js'
 import { intParam, modelFilter, rejectGranularity } from './params.js'
-import type { Store, StoredAnalysis, StoredCitation, StoredDomain } from './store.js'
+import type { Store, StoredAnalysis, StoredCitation, StoredDomain, StoredPrompt } from './store.js'
 import type {
   BrandMetric,
   BrandRankingItem,
@@ -133,20 +133,32 @@ export function listPrompts(store: Store, p: ListPromptsParams): ListPromptsPayl
   const page = intParam('page', p.page, 1, 1, Infinity)
   const size = intParam('size', p.size, 50, 1, 500)
   const instant = (s: string | null): number => (s === null ? -Infinity : Date.parse(s))
+  // segments.md section 2: topic and tag filter the listed prompts (trimmed, exact).
+  const topicOf = (x: StoredPrompt): string | null => x.topic?.trim() ?? null
+  const tagsOf = (x: StoredPrompt): string[] => [...new Set((x.tags ?? []).map((t) => t.trim()))].sort(cmp)
+  const topic = p.topic?.trim()
+  const tag = p.tag?.trim()
   const all = store
     .promptsOf(domain.id)
+    .filter(
+      (x) => (topic === undefined || topicOf(x) === topic) && (tag === undefined || tagsOf(x).includes(tag)),
+    )
     .sort((a, b) => instant(b.created_at) - instant(a.created_at) || cmp(a.id, b.id))
   const items = all.slice((page - 1) * size, page * size).map((x) => ({
     id: x.id,
     text: x.text,
     estimated_search_volume: x.estimated_search_volume,
     created_at: x.created_at,
+    topic: topicOf(x),
+    tags: tagsOf(x),
   }))
   return {
     data: { items, total: all.length, page, size, total_pages: Math.max(1, Math.ceil(all.length / size)) },
     domain_id: domain.id,
     page,
     size,
+    ...(topic === undefined ? {} : { topic }),
+    ...(tag === undefined ? {} : { tag }),
     generated_at: formatGeneratedAt(nowMs),
   }
 }

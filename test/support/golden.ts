@@ -31,6 +31,9 @@ export interface GoldenParams {
   start_date?: string
   end_date?: string
   granularity?: string
+  country?: string
+  topic?: string
+  tag?: string
   /** brand-series: which of the four series. */
   metric?: string
   /** key-check, domain-list: what the API key says. */
@@ -105,6 +108,9 @@ export const PARAM_NAMES: Record<string, string> = {
   page: 'page',
   size: 'size',
   granularity: 'granularity',
+  country: 'country',
+  topic: 'topic',
+  tag: 'tag',
   metric: 'metric',
   now: 'now',
   key: 'key',

@@ -3,7 +3,7 @@
  * parameters' schema, its payload schema and their public types.
  */
 import { z } from 'zod'
-import { domainIdParam, nowParam, pageParam, sizeParam } from '../../schemas/params.js'
+import { domainIdParam, nowParam, pageParam, sizeParam, tagParam, topicParam } from '../../schemas/params.js'
 import {
   count,
   echo,
@@ -21,6 +21,8 @@ export const listPromptsParamsSchema = z.strictObject({
   domainId: domainIdParam.value,
   page: pageParam.value,
   size: sizeParam.value,
+  topic: topicParam.value,
+  tag: tagParam.value,
   now: nowParam.value,
 })
 
@@ -37,9 +39,11 @@ export const promptListPayloadSchema = envelope(
       text: z.string(),
       estimated_search_volume: count.nullable(),
       created_at: timestamp.nullable(),
+      topic: z.string().nullable(),
+      tags: z.array(z.string()),
     }),
   ),
-  { domain_id: echo.domain_id, page: echo.page, size: echo.size },
+  { domain_id: echo.domain_id, page: echo.page, size: echo.size, topic: echo.topic, tag: echo.tag },
 )
 
 export interface ListPromptsParams {
@@ -48,6 +52,10 @@ export interface ListPromptsParams {
   page?: number
   /** 1-500, default 50. */
   size?: number
+  /** Lists only the prompts with this topic (trimmed, exact). */
+  topic?: string
+  /** Lists only the prompts with this tag (trimmed, exact). */
+  tag?: string
   now?: Clock
 }
 
@@ -57,6 +65,10 @@ export interface PromptItem {
   estimated_search_volume: number | null
   /** ISO 8601 UTC with milliseconds, or null. */
   created_at: string | null
+  /** Trimmed, or null. */
+  topic: string | null
+  /** Trimmed, distinct, sorted by UTF-16 code units. */
+  tags: string[]
 }
 
 export interface ListPromptsPayload {
@@ -64,6 +76,8 @@ export interface ListPromptsPayload {
   domain_id: string
   page: number
   size: number
+  topic?: string | undefined
+  tag?: string | undefined
   generated_at: string
 }
 

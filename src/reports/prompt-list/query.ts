@@ -1,6 +1,6 @@
 /**
  * The prompt list (docs/API.md, "GET /api/v1/prompts"): a domain's prompts page by page, from the
- * catalog alone.
+ * catalog alone; `topic` and `tag` keep the prompts with that topic, with that tag.
  */
 import { formatGeneratedAt } from '../../schemas/payloads.js'
 import { compareText } from '../../foundation/compare.js'
@@ -19,15 +19,19 @@ export async function computePromptList(
 ): Promise<ListPromptsPayload> {
   const p = parseParams(listPromptsParamsSchema, params)
   const domain = resolveDomain(ctx.catalog, p.domainId)
-  const all = [...domain.prompts].sort(
-    (a, b) => newestFirst(a.created_at, b.created_at) || compareText(a.id, b.id),
+  // The listing's filters (docs/API.md, "GET /api/v1/prompts"): the prompt's topic, one of its tags.
+  const kept = domain.prompts.filter(
+    (x) => (p.topic === undefined || x.topic === p.topic) && (p.tag === undefined || x.tags.includes(p.tag)),
   )
+  const all = kept.sort((a, b) => newestFirst(a.created_at, b.created_at) || compareText(a.id, b.id))
   const start = (p.page - 1) * p.size
   const items = all.slice(start, start + p.size).map((x) => ({
     id: x.id,
     text: x.text,
     estimated_search_volume: x.estimated_search_volume,
     created_at: x.created_at,
+    topic: x.topic,
+    tags: [...x.tags],
   }))
   const data = {
     items,
@@ -37,7 +41,11 @@ export async function computePromptList(
     total_pages: Math.max(1, Math.ceil(all.length / p.size)),
   }
   const generated_at = formatGeneratedAt(clockMs(p.now))
-  return { data, domain_id: domain.id, page: p.page, size: p.size, generated_at }
+  const filters = {
+    ...(p.topic === undefined ? {} : { topic: p.topic }),
+    ...(p.tag === undefined ? {} : { tag: p.tag }),
+  }
+  return { data, domain_id: domain.id, page: p.page, size: p.size, ...filters, generated_at }
 }
 
 /** Later instants first, unknown (null) last. */
