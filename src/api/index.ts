@@ -60,6 +60,9 @@ export { domainRefusalStatuses } from './access.js'
 export {
   endDateParam,
   granularityParam,
+  countryParam,
+  topicParam,
+  tagParam,
   normalizeWindowParams,
   startDateParam,
   GRANULARITY_NOT_SERIES,

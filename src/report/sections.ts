@@ -99,6 +99,11 @@ export function renderHeader(input: ReportInput, brandName: string): string {
   const competitorModel = input.competitors?.model
   const model = sentimentModel ?? competitorModel
   if (model !== undefined) meta.push(['Model', modelLabel(model)])
+  // The segment filters (docs/API.md, "Segment filters"), as every section applied them.
+  const segment = envelope as { country?: string; topic?: string; tag?: string } | null
+  if (segment?.country !== undefined) meta.push(['Country', segment.country])
+  if (segment?.topic !== undefined) meta.push(['Topic', segment.topic])
+  if (segment?.tag !== undefined) meta.push(['Tag', segment.tag])
   if (envelope) meta.push(['Generated', formatTimestamp(envelope.generated_at)])
   meta.push(['Domain ID', input.domain.id])
 

@@ -65,6 +65,29 @@ async function readJson(path: string): Promise<unknown> {
 }
 
 describe('visibility report', () => {
+  it('--country, --topic, --tag: every section filtered, echoed and named on the page', async () => {
+    const out = join(tmp, 'out-segment')
+    const io = capture()
+    const args = ['--db', db, '--domain', DOMAIN, '--out', out, '--now', NOW, '--days', '7']
+    expect(await reportCommand([...args, '--country', 'zz', '--topic', ' T ', '--tag', 'x'], io)).toBe(0)
+    const dir = join(out, DOMAIN)
+    for (const file of REPORT_FILES.filter((f) => f.endsWith('.json'))) {
+      const body = (await readJson(join(dir, file))) as Record<string, unknown>
+      expect([file, body.country, body.topic, body.tag]).toEqual([file, 'ZZ', 'T', 'x'])
+    }
+    // ZZ is never seen: the empty result everywhere.
+    const leaderboard = (await readJson(join(dir, 'model-leaderboard.json'))) as {
+      data: { items: unknown[] }
+    }
+    expect(leaderboard.data.items).toEqual([])
+    const html = await readFile(join(dir, 'report.html'), 'utf8')
+    expect(html).toContain('Country')
+    expect(html).toContain('ZZ')
+    const bad = capture()
+    expect(await reportCommand([...args, '--country', 'Z'], bad)).toBe(2)
+    expect(bad.err()).toMatch(/country must be two letters/)
+  })
+
   it('--start, --end and --granularity: the range and weekly buckets in the JSON, CSV and page', async () => {
     const out = join(tmp, 'out-range')
     const io = capture()

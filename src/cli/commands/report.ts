@@ -6,6 +6,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
   channelModelParam,
+  countryParam,
   daysParam,
   domainIdParam,
   endDateParam,
@@ -13,6 +14,8 @@ import {
   modelParam,
   nowParam,
   startDateParam,
+  tagParam,
+  topicParam,
 } from '../../api/index.js'
 import { isValidationError, type DomainInfo, type Engine } from '../../index.js'
 import { methodOf, REPORT_ROWS, type ReportMethod, type ReportSection } from '../../internal.js'
@@ -32,7 +35,8 @@ import { createProgress, type ProgressStream } from '../progress.js'
 
 export const REPORT_USAGE = `Usage:
   visibility report --db PATH (--domain UUID... | --all) --out DIR [--days N | --start DATE --end DATE]
-                    [--granularity day|week|month] [--model M] [--now ISO]
+                    [--granularity day|week|month] [--model M] [--country CC] [--topic T] [--tag T]
+                    [--now ISO]
   visibility report --cluster URL (--domain UUID... | --all) --out DIR [...]
 
 Writes DIR/<domain_id>/{prompts.json, competitors.json, sentiment-overview.json,
@@ -49,6 +53,9 @@ report.html} per domain.
   --model M       all (default), a channel name, or a raw model id (sentiment and citations
                   only: the competitor series then covers all channels, and the page says so;
                   the model leaderboard always covers every channel)
+  --country CC    only the analyses of this country (two letters, any case), in every section
+  --topic T       only the analyses of prompts with this topic (trimmed, exact), in every section
+  --tag T         only the analyses of prompts with this tag (trimmed, exact), in every section
   --now ISO       the clock (default: now); one clock for every domain
   --cluster URL   a cluster's control plane (postgres://) instead of --db: each domain computed
                   by the shard that owns it (the shards' admin token in VA_ADMIN_TOKEN)
@@ -90,6 +97,8 @@ interface ReportArgs {
   window: { days?: number; startDate?: string; endDate?: string }
   granularity: 'day' | 'week' | 'month' | undefined
   model: string
+  /** The segment filters given (docs/API.md, "Segment filters"), normalized: applied to every section. */
+  segment: { country?: string; topic?: string; tag?: string }
   now: string
 }
 
@@ -105,6 +114,9 @@ function parseReportArgs(argv: string[]): ReportArgs | 'help' {
     end?: string
     granularity?: string
     model?: string
+    country?: string
+    topic?: string
+    tag?: string
     now?: string
     help?: boolean
   }>(
@@ -120,6 +132,9 @@ function parseReportArgs(argv: string[]): ReportArgs | 'help' {
       end: { type: 'string' },
       granularity: { type: 'string' },
       model: { type: 'string' },
+      country: { type: 'string' },
+      topic: { type: 'string' },
+      tag: { type: 'string' },
       now: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -142,13 +157,21 @@ function parseReportArgs(argv: string[]): ReportArgs | 'help' {
   const endDate = flagValue(endDateParam, values.end)
   const granularity = flagValue(granularityParam, values.granularity)
   const model = flagValue(modelParam, values.model)
+  const country = flagValue(countryParam, values.country)
+  const topic = flagValue(topicParam, values.topic)
+  const tag = flagValue(tagParam, values.tag)
+  const segment = {
+    ...(country === undefined ? {} : { country }),
+    ...(topic === undefined ? {} : { topic }),
+    ...(tag === undefined ? {} : { tag }),
+  }
   const now = flagValue(nowParam, values.now) ?? new Date().toISOString()
   const window = {
     ...(days === undefined ? {} : { days }),
     ...(startDate === undefined ? {} : { startDate }),
     ...(endDate === undefined ? {} : { endDate }),
   }
-  return { from, out, domains: values.all ? 'all' : unique, window, granularity, model, now }
+  return { from, out, domains: values.all ? 'all' : unique, window, granularity, model, segment, now }
 }
 
 /** Writes a file whole or not at all: a temp file renamed into place. */
@@ -223,7 +246,7 @@ export async function reportCommand(
         stream: io.stderr,
       })
       clearBar = () => bar.clear()
-      const base = { domainId: domain.id, ...args.window, now: args.now }
+      const base = { domainId: domain.id, ...args.window, ...args.segment, now: args.now }
       const series = { ...base, ...(granularity === undefined ? {} : { granularity }) }
       const prompts = await engine[sectionMethod('prompts')](series)
       bar.tick()
