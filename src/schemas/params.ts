@@ -65,12 +65,12 @@ export const paramMessage = (param: Pick<Param, 'name' | 'mustBe'>): string =>
 const repeated = (name: string, accepts: string): string => `${name} must be given only once (${accepts}).`
 
 /** The `error` option of a text form: a repeated parameter (an array) names itself. */
-const textError =
+export const textError =
   (name: string, accepts: string, message: string) =>
   (issue: { input?: unknown }): string =>
     Array.isArray(issue.input) ? repeated(name, accepts) : message
 
-interface IntRule {
+export interface IntRule {
   name: string
   min: number
   max: number
@@ -87,7 +87,7 @@ interface IntRule {
 type DaysParam = Param<number | undefined> & { readonly echo: z.ZodType<number> }
 
 /** A decimal integer in [min, max] with a default (text: digits only, `007` is 7). */
-function intParam(rule: IntRule): EchoedParam<number> {
+export function intParam(rule: IntRule): EchoedParam<number> {
   const { name, min, max, fallback, description, defaultLater = false } = rule
   const mustBe = `an integer from ${min} to ${max}`
   const message = paramMessage({ name, mustBe })

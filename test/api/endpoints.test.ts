@@ -37,7 +37,7 @@ describe('endpoint table', () => {
     expect(new Set(cli).size).toBe(cli.length)
     for (const row of rows) {
       expect(row.path).toMatch(/^\/api\/v1\/[a-z/-]+$/)
-      expect(row.operationId).toMatch(/^(get|list)[A-Z][A-Za-z]+$/)
+      expect(row.operationId).toMatch(/^(get|list|query)[A-Z][A-Za-z]+$/)
       for (const [name, param] of Object.entries(row.params)) expect(param.name).toBe(name)
       // A domain-scoped endpoint takes domain_id; the others take none.
       expect('domain_id' in row.params).toBe(row.access !== 'none')
@@ -76,9 +76,11 @@ describe('endpoint table', () => {
       })
       expect(res.statusCode).toBe(200)
       const body = res.json() as Record<string, unknown>
-      // The range and granularity are echoed only when given (docs/API.md, "Date ranges and buckets").
+      // The range and granularity are echoed only when given (docs/API.md, "Date ranges and buckets"),
+      // so are the segment filters and the query's model (docs/API.md, "GET /api/v1/query").
+      const whenGiven = ['start_date', 'end_date', 'granularity', 'country', 'topic', 'tag']
       const given = Object.keys(row.params).filter(
-        (name) => !['start_date', 'end_date', 'granularity'].includes(name),
+        (name) => !whenGiven.includes(name) && !(row.id === 'query' && name === 'model'),
       )
       expect(Object.keys(body)).toEqual(['data', ...given, 'generated_at'])
       expect(body.domain_id).toBe(DOMAIN)
@@ -106,6 +108,7 @@ describe('endpoint table', () => {
       'cited-domains',
       'fanout-queries',
       'sentiment-series',
+      'query',
     ])
     expect([...COMPUTABLE.values()]).toEqual(rows.filter((r) => r.cli !== undefined))
   })

@@ -9,6 +9,7 @@
  * buckets in buckets.ts, hosts in hosts.ts, arithmetic in numbers.ts, storage in store.ts.
  */
 import type { DeletionCounts, AnalysisInputRecord } from '../../src/types.js'
+import type { QueryParams, QueryPayload } from '../../src/reports/index.js'
 import type {
   CompetitorDatapoint,
   CompetitorEntry,
@@ -24,6 +25,7 @@ import { cmp, exactMean, mean, percent, sentimentPercent } from './numbers.js'
 import { intParam, modelFilter } from './params.js'
 import { applyCall, type CallRecord } from './deletions.js'
 import { Store, storedRecords } from './store.js'
+import { query } from './query.js'
 import type {
   BrandRankingsPayload,
   BrandSeriesParams,
@@ -269,5 +271,8 @@ export class ReferenceModel {
   }
   computeSentimentSeries(p: SentimentSeriesParams): SentimentSeriesPayload {
     return ext.sentimentSeries(this.store, p)
+  }
+  computeQuery(p: QueryParams): QueryPayload {
+    return query(this.store, p)
   }
 }

@@ -31,6 +31,14 @@ export interface GoldenParams {
   start_date?: string
   end_date?: string
   granularity?: string
+  /** query: its parameters (and the segment filters). */
+  dimensions?: string
+  entity?: string
+  compare?: string
+  min_responses?: number
+  country?: string
+  topic?: string
+  tag?: string
   /** brand-series: which of the four series. */
   metric?: string
   /** key-check, domain-list: what the API key says. */
@@ -105,6 +113,14 @@ export const PARAM_NAMES: Record<string, string> = {
   now: 'now',
   key: 'key',
   rate_limit: 'rateLimit',
+  // GET /api/v1/query (`dimensions` as its comma-separated text).
+  dimensions: 'dimensions',
+  entity: 'entity',
+  compare: 'compare',
+  min_responses: 'minResponses',
+  country: 'country',
+  topic: 'topic',
+  tag: 'tag',
 }
 
 /**
