@@ -41,6 +41,14 @@ import {
   SIGNAL_PARAMS,
   signalsPayloadSchema,
   validatePayloadSchema,
+  compareParam,
+  dimensionsParam,
+  entityParam,
+  minResponsesParam,
+  queryLimitParam,
+  queryModelParam,
+  queryPayloadSchema,
+  queryRuleIssues,
 } from '../reports/index.js'
 import { payloadNames } from '../schemas/payloads.js'
 import { ValidationError } from '../errors.js'
@@ -314,6 +322,31 @@ const citationArgs = (p: WindowValues & { domain_id: string; model: string; limi
   limit: p.limit,
   now,
 })
+
+/**
+ * A row with the rules between its parameters (`rules`: issues of the values each valid on its
+ * own), checked after the parameters' own rules: in its query schema (a 400 before the domain
+ * check) and when values are normalized (tools, CLI flags).
+ */
+function withRules<E extends Endpoint>(
+  row: E,
+  rules: (values: Record<string, unknown>) => { path: string; message: string }[],
+): E {
+  return {
+    ...row,
+    query: row.query.transform((values, ctx) => {
+      for (const issue of rules(values as Record<string, unknown>))
+        ctx.addIssue({ code: 'custom', message: issue.message, path: [issue.path] })
+      return values
+    }),
+    normalize: (values) => {
+      const out = row.normalize(values)
+      const issues = rules(out as Record<string, unknown>)
+      if (issues.length > 0) throw new ValidationError(issues)
+      return out
+    },
+  }
+}
 
 /**
  * The endpoints, in the order of the OpenAPI document.
@@ -615,6 +648,64 @@ export const ENDPOINTS = [
         now,
       }),
   }),
+  // The analyst's question (docs/API.md, "GET /api/v1/query").
+  withRules(
+    defineEndpoint({
+      id: 'query',
+      path: '/api/v1/query',
+      operationId: 'queryVisibility',
+      summary: 'Visibility by dimensions, with confidence intervals',
+      description:
+        'The analyses of the window grouped by up to three dimensions (date, channel, model, country, prompt, topic, tag): per group and entity the responses and mentions, visibility with its 95% Wilson interval, share of voice, position, sentiment and citations; optionally the change against the previous window with its p-value.',
+      access: 'series',
+      cache: 'series',
+      params: {
+        domain_id: domainIdParam,
+        ...WINDOW_PARAMS,
+        dimensions: dimensionsParam,
+        entity: entityParam,
+        compare: compareParam,
+        min_responses: minResponsesParam,
+        page: pageParam,
+        limit: queryLimitParam,
+        granularity: granularityParam,
+        model: queryModelParam,
+      },
+      payload: queryPayloadSchema,
+      cli: 'query',
+      toolDescription:
+        'Answers "how visible is the brand (or a competitor) in AI answers, broken down by what I choose", with the ' +
+        'numbers behind each percentage and how far they can be trusted. dimensions: up to 3 of date, channel, model, ' +
+        'country, prompt, topic, tag (e.g. ["country","channel"]; none = one overall row). entity: brand (default), all ' +
+        '(the brand and every competitor, one row each: for share-of-voice and competitor comparisons) or a competitor ' +
+        'id. Each row: the dimension values, entity_id/entity_name/is_brand, responses (AI answers in the group), mentions ' +
+        '(answers naming the entity), visibility (% of answers naming it) with visibility_ci (95% interval: a wide interval ' +
+        'means few answers, do not over-read it), sov (share of voice), avg_position (1 = named first), avg_sentiment ' +
+        '(0-100), citations of its website and citability. compare=previous adds previous (the same group over the ' +
+        'previous window of equal length) and change {visibility_delta, p_value, significant}: only call a change real ' +
+        'when significant is true. Filters: model, country (ISO code), topic, tag; min_responses drops thin groups; ' +
+        'days or start_date/end_date. Use it for "which countries/topics/assistants are we weak in", "did this week ' +
+        'really change", per-prompt or per-tag breakdowns; get domain_id from list_domains.',
+      method: 'computeQuery',
+      compute: (engine, p, { now }) =>
+        engine.computeQuery({
+          domainId: p.domain_id,
+          ...windowArgs(p),
+          dimensions: p.dimensions,
+          entity: p.entity,
+          compare: p.compare,
+          minResponses: p.min_responses,
+          page: p.page,
+          limit: p.limit,
+          ...(p.model === undefined ? {} : { model: p.model }),
+          ...(p.country === undefined ? {} : { country: p.country }),
+          ...(p.topic === undefined ? {} : { topic: p.topic }),
+          ...(p.tag === undefined ? {} : { tag: p.tag }),
+          now,
+        }),
+    }),
+    queryRuleIssues,
+  ),
 ] as const
 
 /** The id of a row of the table. */

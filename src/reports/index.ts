@@ -21,6 +21,7 @@ import { computeSentimentOverview } from './sentiment-overview/query.js'
 import { computeSentimentSeries } from './sentiment-series/query.js'
 import { computeSentimentThemes } from './sentiment-themes/query.js'
 import { computeSignals } from './signals/query.js'
+import { computeQuery } from './query/query.js'
 
 export * from './brand-rankings/contract.js'
 export * from './brand-series/contract.js'
@@ -37,6 +38,7 @@ export * from './sentiment-overview/contract.js'
 export * from './sentiment-series/contract.js'
 export * from './sentiment-themes/contract.js'
 export * from './signals/contract.js'
+export * from './query/contract.js'
 
 /** A report's computation: the state of one committed snapshot and the library parameters. */
 export type ReportFunction = (ctx: QueryContext, ...params: never[]) => Promise<unknown>
@@ -61,6 +63,7 @@ export const REPORTS = {
   computeFanoutQueries,
   computeSentimentSeries,
   computeSignals,
+  computeQuery,
 } as const satisfies Record<`compute${string}`, ReportFunction>
 
 /** The engine method of each report: its computation without the context. */

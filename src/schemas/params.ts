@@ -70,7 +70,7 @@ export const textError =
   (issue: { input?: unknown }): string =>
     Array.isArray(issue.input) ? repeated(name, accepts) : message
 
-interface IntRule {
+export interface IntRule {
   name: string
   min: number
   max: number

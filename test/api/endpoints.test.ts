@@ -42,7 +42,7 @@ describe('endpoint table', () => {
     expect(new Set(cli).size).toBe(cli.length)
     for (const row of rows) {
       expect(row.path).toMatch(/^\/api\/v1\/[a-z/-]+$/)
-      expect(row.operationId).toMatch(/^(get|list)[A-Z][A-Za-z]+$/)
+      expect(row.operationId).toMatch(/^(get|list|query)[A-Z][A-Za-z]+$/)
       for (const [name, param] of Object.entries(row.params)) expect(param.name).toBe(name)
       // A domain-scoped endpoint takes domain_id; the others take none.
       expect('domain_id' in row.params).toBe(row.access !== 'none')
@@ -81,10 +81,12 @@ describe('endpoint table', () => {
       })
       expect(res.statusCode).toBe(200)
       const body = res.json() as Record<string, unknown>
-      // The range, granularity and the segment filters are echoed only when given (docs/API.md,
-      // "Date ranges and buckets", "Segment filters").
-      const optional = ['start_date', 'end_date', 'granularity', 'country', 'topic', 'tag']
-      const given = Object.keys(row.params).filter((name) => !optional.includes(name))
+      // The range and granularity are echoed only when given (docs/API.md, "Date ranges and buckets"),
+      // so are the segment filters and the query's model (docs/API.md, "GET /api/v1/query").
+      const whenGiven = ['start_date', 'end_date', 'granularity', 'country', 'topic', 'tag']
+      const given = Object.keys(row.params).filter(
+        (name) => !whenGiven.includes(name) && !(row.id === 'query' && name === 'model'),
+      )
       expect(Object.keys(body)).toEqual(['data', ...given, 'generated_at'])
       expect(body.domain_id).toBe(DOMAIN)
       const params = row.query.parse({ domain_id: DOMAIN })
@@ -156,6 +158,7 @@ describe('endpoint table', () => {
       'fanout-queries',
       'sentiment-series',
       'signals',
+      'query',
     ])
     expect([...COMPUTABLE.values()]).toEqual(rows.filter((r) => r.cli !== undefined))
   })

@@ -58,6 +58,8 @@ function queries(row: Endpoint, r: () => number, n: number): string[] {
     limit: ['1', '3', '25'],
     page: ['1', '2'],
     size: ['1', '5'],
+    // GET /api/v1/query: with date, as granularity needs it.
+    dimensions: ['date', 'date,channel', 'country,date,tag', 'topic,prompt,date'],
   }
   const out: string[] = []
   for (let i = 0; i < n; i++) {

@@ -23,6 +23,7 @@ const SERIES = new Set([
   'citations-series',
   'citability-series',
   'sentiment-series',
+  'query', // granularity with its date dimension (docs/API.md, "GET /api/v1/query")
 ])
 
 /** Each bad input of section 9, the parameter its detail names, and the detail. */

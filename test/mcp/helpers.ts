@@ -68,6 +68,11 @@ const SAMPLES: Record<string, unknown[]> = {
   limit: [undefined, 1, 100],
   model: [undefined, 'all', 'chatgpt', 'perplexity'],
   granularity: [undefined, 'day', 'week', 'month'],
+  // query_visibility: a list, or the same as comma-separated text.
+  dimensions: [undefined, 'country,channel', ['prompt', 'tag'], 'date'],
+  entity: [undefined, 'all', 'brand'],
+  compare: [undefined, 'previous'],
+  min_responses: [undefined, 0, 30],
 }
 /** A range instead of days (extensions section 9): both dates together. */
 const RANGE = { start_date: '2026-01-01', end_date: '2026-03-31' }
@@ -88,13 +93,19 @@ export function argumentSets(
       if (!(param.name in required)) throw new Error(`no value for the required ${param.name}`)
       continue
     }
+    // granularity needs the date dimension where there are dimensions (query_visibility).
+    const dated =
+      param.name === 'granularity' && 'dimensions' in endpoint.params ? { dimensions: 'date' } : {}
     for (const value of SAMPLES[param.name] ?? []) {
-      if (value !== undefined) sets.push({ ...required, [param.name]: value })
+      if (value !== undefined) sets.push({ ...required, ...dated, [param.name]: value })
     }
   }
   if ('start_date' in endpoint.params) {
     sets.push({ ...required, ...RANGE })
-    if ('granularity' in endpoint.params) sets.push({ ...required, ...RANGE, granularity: 'week' })
+    if ('granularity' in endpoint.params) {
+      const dated = 'dimensions' in endpoint.params ? { dimensions: 'date' } : {}
+      sets.push({ ...required, ...RANGE, ...dated, granularity: 'week' })
+    }
   }
   return sets
 }

@@ -9,6 +9,7 @@
  * buckets in buckets.ts, hosts in hosts.ts, arithmetic in numbers.ts, storage in store.ts.
  */
 import type { DeletionCounts, AnalysisInputRecord } from '../../src/types.js'
+import type { QueryParams, QueryPayload } from '../../src/reports/index.js'
 import type {
   CompetitorDatapoint,
   CompetitorEntry,
@@ -26,6 +27,7 @@ import { applyCall, type CallRecord } from './deletions.js'
 import { Store, storedRecords } from './store.js'
 import { signals } from './signals.js'
 import type { SignalsParams, SignalsPayload } from '../../src/reports/index.js'
+import { query } from './query.js'
 import type {
   BrandRankingsPayload,
   BrandSeriesParams,
@@ -284,5 +286,8 @@ export class ReferenceModel {
   }
   computeSignals(p: SignalsParams): SignalsPayload {
     return signals(this.store, p)
+  }
+  computeQuery(p: QueryParams): QueryPayload {
+    return query(this.store, p)
   }
 }

@@ -31,6 +31,10 @@ export interface GoldenParams {
   start_date?: string
   end_date?: string
   granularity?: string
+  /** query: its parameters (and the segment filters). */
+  dimensions?: string
+  entity?: string
+  compare?: string
   country?: string
   topic?: string
   tag?: string
@@ -40,7 +44,7 @@ export interface GoldenParams {
   key?: { team_id: string; scope_team_ids: string[]; allowed_domains: string[] | null }
   /** key-check: the rate-limit window after counting the request. */
   rate_limit?: { limit_per_minute: number; used: number; reset_at: string }
-  /** signals: the period length and the thresholds. */
+  /** signals: the period length and the thresholds (query: min_responses too). */
   window?: number
   min_responses?: number
   min_delta?: number
@@ -118,6 +122,10 @@ export const PARAM_NAMES: Record<string, string> = {
   window: 'window',
   min_responses: 'minResponses',
   min_delta: 'minDelta',
+  // GET /api/v1/query (`dimensions` as its comma-separated text).
+  dimensions: 'dimensions',
+  entity: 'entity',
+  compare: 'compare',
 }
 
 /**
