@@ -260,6 +260,12 @@ export interface OpenEngineOptions {
   memoryLimitMB?: number
   /** Where DuckDB spills (default: `<path>.tmp` beside a file, `<os tmpdir>/va-duckdb-<pid>` in memory). */
   tempDirectory?: string
+  /**
+   * The secret the answers listing's cursors are signed with (docs/API.md, "GET /api/v1/answers"):
+   * engines opened with the same secret accept each other's cursors (every shard of a cluster).
+   * Default: a random key created once and stored in the database (it survives restarts).
+   */
+  cursorSecret?: string
 }
 
 /** The flat tables of docs/API.md, "Ingest: records", as Arrow tables (any subset). */

@@ -19,6 +19,8 @@ import {
 export interface QueryContext {
   readonly catalog: Catalog
   readonly aggregates: AggregateSource
+  /** The key signing the answers listing's cursors (docs/API.md, "GET /api/v1/answers"). */
+  readonly cursorKey?: Uint8Array
 }
 
 /** Parses parameters with a zod schema; a failure becomes a ValidationError naming the parameter. */

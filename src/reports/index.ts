@@ -20,6 +20,7 @@ import { computePromptSeries } from './prompt-series/query.js'
 import { computeSentimentOverview } from './sentiment-overview/query.js'
 import { computeSentimentSeries } from './sentiment-series/query.js'
 import { computeSentimentThemes } from './sentiment-themes/query.js'
+import { computeAnswers } from './answers/query.js'
 
 export * from './brand-rankings/contract.js'
 export * from './brand-series/contract.js'
@@ -35,6 +36,7 @@ export * from './prompt-series/contract.js'
 export * from './sentiment-overview/contract.js'
 export * from './sentiment-series/contract.js'
 export * from './sentiment-themes/contract.js'
+export * from './answers/contract.js'
 
 /** A report's computation: the state of one committed snapshot and the library parameters. */
 export type ReportFunction = (ctx: QueryContext, ...params: never[]) => Promise<unknown>
@@ -58,6 +60,7 @@ export const REPORTS = {
   computeCitedDomains,
   computeFanoutQueries,
   computeSentimentSeries,
+  computeAnswers,
 } as const satisfies Record<`compute${string}`, ReportFunction>
 
 /** The engine method of each report: its computation without the context. */

@@ -76,9 +76,21 @@ describe('endpoint table', () => {
       })
       expect(res.statusCode).toBe(200)
       const body = res.json() as Record<string, unknown>
-      // The range and granularity are echoed only when given (docs/API.md, "Date ranges and buckets").
+      // The range and granularity are echoed only when given (docs/API.md, "Date ranges and buckets"),
+      // as the answers listing's optional filters and cursor (docs/API.md, "GET /api/v1/answers").
       const given = Object.keys(row.params).filter(
-        (name) => !['start_date', 'end_date', 'granularity'].includes(name),
+        (name) =>
+          ![
+            'start_date',
+            'end_date',
+            'granularity',
+            'prompt_id',
+            'entity',
+            'country',
+            'topic',
+            'tag',
+            'cursor',
+          ].includes(name),
       )
       expect(Object.keys(body)).toEqual(['data', ...given, 'generated_at'])
       expect(body.domain_id).toBe(DOMAIN)
@@ -106,6 +118,7 @@ describe('endpoint table', () => {
       'cited-domains',
       'fanout-queries',
       'sentiment-series',
+      'answers',
     ])
     expect([...COMPUTABLE.values()]).toEqual(rows.filter((r) => r.cli !== undefined))
   })

@@ -184,7 +184,23 @@ describe('OpenAPI document', () => {
         (p) => p.echo?.safeParse(undefined).success,
       )
       expect(
-        optional.map((p) => p.name).filter((n) => !['start_date', 'end_date', 'granularity'].includes(n)),
+        optional
+          .map((p) => p.name)
+          .filter(
+            (n) =>
+              ![
+                'start_date',
+                'end_date',
+                'granularity',
+                // The segment filters and the answers listing's filters and cursor (docs/API.md).
+                'country',
+                'topic',
+                'tag',
+                'prompt_id',
+                'entity',
+                'cursor',
+              ].includes(n),
+          ),
       ).toEqual([])
       expect(schema.required, row.id).toEqual(
         Object.keys(properties).filter((name) => !optional.some((p) => p.name === name)),

@@ -31,6 +31,13 @@ export interface GoldenParams {
   start_date?: string
   end_date?: string
   granularity?: string
+  /** answers: the filters and the cursor (docs/API.md, "GET /api/v1/answers"). */
+  prompt_id?: string
+  entity?: string
+  country?: string
+  topic?: string
+  tag?: string
+  cursor?: string
   /** brand-series: which of the four series. */
   metric?: string
   /** key-check, domain-list: what the API key says. */
@@ -105,6 +112,12 @@ export const PARAM_NAMES: Record<string, string> = {
   now: 'now',
   key: 'key',
   rate_limit: 'rateLimit',
+  prompt_id: 'promptId',
+  entity: 'entity',
+  country: 'country',
+  topic: 'topic',
+  tag: 'tag',
+  cursor: 'cursor',
 }
 
 /**
