@@ -648,12 +648,14 @@ export const answersLimitParam = intParam({
 /** An optional text parameter checked by `accept` (undefined: refused with the parameter's sentence). */
 function optionalTextParam(rule: {
   name: string
+  /** The command-line flag (default: the name). */
+  flag?: string
   mustBe: string
   description: string
   accept: (raw: string) => string | undefined
   echo: z.ZodType<string>
 }): EchoedParam<string | undefined> {
-  return segmentParamOf(rule)
+  return { ...segmentParamOf(rule), flag: rule.flag ?? rule.name }
 }
 
 const UUID_LOWER = (raw: string): string | undefined => (UUID_RE.test(raw) ? raw.toLowerCase() : undefined)
@@ -666,6 +668,7 @@ const UUID_LOWER = (raw: string): string | undefined => (UUID_RE.test(raw) ? raw
  */
 export const promptIdParam = optionalTextParam({
   name: 'prompt_id',
+  flag: 'prompt',
   mustBe: 'a UUID (a prompt id of the domain)',
   description:
     "Keeps the answers to this prompt (see GET /api/v1/prompts); another domain's prompt gives no answer.",
