@@ -47,6 +47,7 @@ export function decodeCursor(key: Uint8Array, cursor: string, query: Buffer): Cu
   const mac = Buffer.from(cursor.slice(dot + 1), 'base64url')
   // Canonical base64url only: another spelling of the same bytes is not this server's cursor.
   if (Buffer.from(text).toString('base64url') !== cursor.slice(0, dot)) throw INVALID
+  if (mac.toString('base64url') !== cursor.slice(dot + 1)) throw INVALID
   const expected = sign(key, text, query)
   if (mac.length !== expected.length || !timingSafeEqual(mac, expected)) throw INVALID
   const m = /^(-?\d{1,16}):(.+)$/.exec(text)
