@@ -77,6 +77,8 @@ class DuckDBEngine extends EngineBase implements Engine {
   readonly #webhooks: WebhookService
   /** What src/engine/operations.ts may use of this engine. */
   readonly #internals: EngineInternals
+  /** Signs the answers listing's cursors (src/reports/answers/cursor.ts). */
+  readonly #cursorKey: Uint8Array
 
   constructor(parts: EngineParts) {
     super()
@@ -85,6 +87,7 @@ class DuckDBEngine extends EngineBase implements Engine {
     this.catalog = parts.catalog
     this.readOnly = parts.readOnly
     this.hardened = parts.hardened
+    this.#cursorKey = parts.cursorKey
     this.write = db.write
     this.pool = db.pool
     this.#keys = new ApiKeys(parts.activeKeys, {
@@ -165,7 +168,9 @@ class DuckDBEngine extends EngineBase implements Engine {
    */
   async #report<P, R>(compute: (ctx: QueryContext, params: P) => Promise<R>, params: P): Promise<R> {
     this.#check()
-    return this.#gate.read(() => compute({ catalog: this.catalog, aggregates: this.aggregates }, params))
+    return this.#gate.read(() =>
+      compute({ catalog: this.catalog, aggregates: this.aggregates, cursorKey: this.#cursorKey }, params),
+    )
   }
 
   ingest(records: RecordSource): Promise<IngestResult> {

@@ -277,8 +277,9 @@ export interface OpenEngineOptions {
   /** Where DuckDB spills (default: `<path>.tmp` beside a file, `<os tmpdir>/va-duckdb-<pid>` in memory). */
   tempDirectory?: string
   /**
-   * The key of the answers' cursors (docs/API.md, "Answers"); a cluster gives every shard the
-   * same one, from the control plane.
+   * The secret the answers listing's cursors are signed with (docs/API.md, "GET /api/v1/answers"):
+   * engines opened with the same secret accept each other's cursors (every shard of a cluster).
+   * Default: a random key created once and stored in the database (it survives restarts).
    */
   cursorSecret?: string
 }

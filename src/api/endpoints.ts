@@ -8,7 +8,14 @@
  */
 import { z } from 'zod'
 import {
+  answersEntityParam,
+  answersLimitParam,
   channelModelParam,
+  countryParam,
+  cursorParam,
+  promptIdParam,
+  tagParam,
+  topicParam,
   citationLimitParam,
   domainIdParam,
   granularityParam,
@@ -25,6 +32,9 @@ import {
   type ParamValues,
 } from '../schemas/params.js'
 import {
+  answersPayloadSchema,
+  fitAnswers,
+  type AnswersPayload,
   brandRankingsPayloadSchema,
   brandSeriesPayloadSchema,
   citationsPayloadSchema,
@@ -128,6 +138,11 @@ export interface EndpointDefinition<P extends ParamSet = ParamSet, R extends z.Z
    * tools: the question it answers, the fields it returns, how to get its inputs.
    */
   readonly toolDescription?: string
+  /**
+   * The payload as the MCP tool returns it, when the REST body can outgrow a model's context (the
+   * answers' texts, cut: docs/MCP.md); default: the REST body itself.
+   */
+  readonly toolPayload?: (payload: unknown) => unknown
   /**
    * The engine method `compute` calls (`compute<Name>`): what the batch report and the cluster call
    * for this row (test/api/registry.test.ts checks it against `compute`).
@@ -706,6 +721,56 @@ export const ENDPOINTS = [
     }),
     queryRuleIssues,
   ),
+  // The answers behind the numbers (docs/API.md, "GET /api/v1/answers").
+  defineEndpoint({
+    id: 'answers',
+    path: '/api/v1/answers',
+    operationId: 'listAnswers',
+    summary: 'AI answers',
+    description:
+      'The AI answers of the window, newest first, with their text, mentions, citations, themes and fan-out queries; one page at a time (pass next_cursor as cursor).',
+    access: 'series',
+    cache: 'series',
+    params: {
+      domain_id: domainIdParam,
+      ...WINDOW_PARAMS,
+      limit: answersLimitParam,
+      model: modelParam,
+      prompt_id: promptIdParam,
+      entity: answersEntityParam,
+      country: countryParam,
+      topic: topicParam,
+      tag: tagParam,
+      cursor: cursorParam,
+    },
+    payload: answersPayloadSchema,
+    cli: 'answers',
+    toolDescription:
+      'Read the AI answers themselves (the text an assistant such as ChatGPT or Perplexity gave to a tracked prompt), ' +
+      'newest first, to see WHY a number moved: each item has the answer text (response), the prompt, channel, model, ' +
+      'country, answered_at, the entities it mentions (position, sentiment), its citations (url, domain), themes and ' +
+      'fan-out queries. Narrow with prompt_id (from list_prompts), entity (brand or a competitor id from ' +
+      'get_competitor_time_series), model, country, topic, tag and the window (days). Pages: limit answers a call ' +
+      '(default 20); when next_cursor is not null, call again with the same arguments and cursor=next_cursor for the ' +
+      'next page. The answer texts of one call share a budget of 40,000 characters (2,000 each at limit 20): a longer ' +
+      'text is cut and ends with "[... N more characters]"; ask for fewer answers (limit 5) to read more of each.',
+    toolPayload: (payload) => fitAnswers(payload as AnswersPayload),
+    method: 'computeAnswers',
+    compute: (engine, p, { now }) =>
+      engine.computeAnswers({
+        domainId: p.domain_id,
+        ...windowArgs(p),
+        limit: p.limit,
+        model: p.model,
+        promptId: p.prompt_id,
+        entity: p.entity,
+        country: p.country,
+        topic: p.topic,
+        tag: p.tag,
+        cursor: p.cursor,
+        now,
+      }),
+  }),
 ] as const
 
 /** The id of a row of the table. */

@@ -14,11 +14,22 @@ export const DB_LOCKED =
  */
 export async function openDatabase(options: OpenEngineOptions): Promise<Engine> {
   try {
-    return await openEngine(options)
+    return await openEngine({ ...envCursorSecret(), ...options })
   } catch (error) {
     const text =
       error instanceof Error ? `${error.message} ${String((error as { cause?: unknown }).cause ?? '')}` : ''
     if (/Could not set lock on file/i.test(text)) throw new Error(DB_LOCKED, { cause: error })
     throw error
   }
+}
+
+/**
+ * The answers listing's cursor secret of the environment (`VA_CURSOR_SECRET`, docs/API.md, "GET
+ * /api/v1/answers"), as engine options: none when unset (the key stored in the database).
+ * @example
+ * await openEngine({ path, ...envCursorSecret() })
+ */
+export function envCursorSecret(): { cursorSecret?: string } {
+  const secret = process.env.VA_CURSOR_SECRET
+  return secret === undefined || secret === '' ? {} : { cursorSecret: secret }
 }

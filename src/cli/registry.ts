@@ -155,6 +155,7 @@ const COMPUTE: CliCommand = {
       'Prints one report of the API as JSON (the body of its GET endpoint) from a DuckDB file opened',
       'read-only. --start/--end (UTC dates YYYY-MM-DD, both) replace --days; --granularity',
       '(day, week, month) buckets a series. visibility compute REPORT --help: the flags of REPORT.',
+      'visibility compute answers --all: every page, one answer per line (NDJSON), instead of one page.',
       '',
     ].join('\n'),
   subcommands: new Map([...COMPUTABLE.keys()].map((name) => [name, () => computeHelp(name)])),

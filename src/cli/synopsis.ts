@@ -34,6 +34,12 @@ const METAVAR: Readonly<Record<string, string>> = {
   page: 'N',
   size: 'N',
   now: 'ISO',
+  prompt_id: 'UUID',
+  entity: 'brand|UUID',
+  country: 'CC',
+  topic: 'TEXT',
+  tag: 'TEXT',
+  cursor: 'CURSOR',
 }
 
 const metavar = (param: Param): string => METAVAR[param.name] ?? 'VALUE'
@@ -60,6 +66,8 @@ export function endpointFlagsUsage(endpoint: Endpoint): string {
   }
   // The clock applies to every row that has a window.
   if (days !== undefined) parts.push(flagUsage(nowParam))
+  // A cursor listing streams every page with --all (src/cli/commands/data.ts).
+  if ('cursor' in endpoint.params) parts.push('[--all]')
   return ['--db PATH', ...parts].join(' ')
 }
 
@@ -98,6 +106,9 @@ export function computeHelp(name: string): string {
     ...params.map((p) =>
       line(`--${p.flag} ${metavar(p)}`, `${p.description} ${p.required ? '(required)' : `(${p.accepts})`}`),
     ),
+    ...('cursor' in endpoint.params
+      ? [line('--all', 'every page, one item per line (NDJSON), instead of one page (not with --cursor)')]
+      : []),
     '',
   ].join('\n')
 }

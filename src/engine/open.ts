@@ -3,7 +3,9 @@
  * memory, serving mode, connections, memory limit), its catalog, the next analysis key and the
  * active API keys. The facade (src/engine.ts) builds itself from these parts.
  */
+import { createHash, randomBytes } from 'node:crypto'
 import { existsSync, statSync } from 'node:fs'
+import type { DuckDBConnection } from '@duckdb/node-api'
 import { Catalog } from '../catalog.js'
 import { DEFAULT_MEMORY_LIMIT_MB, openDatabase, type Database } from '../db/database.js'
 import { ValidationError } from '../errors.js'
@@ -19,6 +21,8 @@ export interface EngineParts {
   hardened: boolean
   aggregates: { retain: boolean; maxRows: number }
   activeKeys: StoredApiKey[]
+  /** Signs the answers listing's cursors. */
+  cursorKey: Uint8Array
 }
 
 /**
@@ -53,6 +57,7 @@ export async function openEngineParts(options: OpenEngineOptions): Promise<Engin
         maxRows: options.aggregateCacheRows ?? 5_000_000,
       },
       activeKeys: await loadActiveApiKeys(db.write),
+      cursorKey: await cursorKey(db.write, options.cursorSecret, readOnly),
     }
   } catch (e) {
     db.close()
@@ -71,4 +76,36 @@ export function checkParquetDir(parquet: string): void {
       { path: 'parquet', message: `parquet must be a directory written by exportParquet: ${parquet}` },
     ])
   }
+}
+
+/**
+ * The key of the answers listing's cursors (docs/API.md, "GET /api/v1/answers"): derived from
+ * `secret` when given (engines sharing it accept each other's cursors: every shard of a cluster);
+ * otherwise a random key stored once in the database's `meta` table, so that it survives restarts
+ * (a read-only database without one gets a key of its own for the time it is open).
+ */
+async function cursorKey(
+  conn: DuckDBConnection,
+  secret: string | undefined,
+  readOnly: boolean,
+): Promise<Uint8Array> {
+  if (secret !== undefined) {
+    if (secret.length < 16) {
+      throw new ValidationError([
+        { path: 'cursor_secret', message: 'cursor_secret must be at least 16 characters long.' },
+      ])
+    }
+    return createHash('sha256').update('visibility-analytics answers cursor\n').update(secret).digest()
+  }
+  const read = async () =>
+    (await conn.runAndReadAll("SELECT value FROM meta WHERE key = 'cursor_key'")).getRows()[0]?.[0] as
+      string | undefined
+  let stored = await read()
+  if (stored === undefined && !readOnly) {
+    await conn.run("INSERT INTO meta VALUES ('cursor_key', $v) ON CONFLICT DO NOTHING", {
+      v: randomBytes(32).toString('hex'),
+    })
+    stored = await read()
+  }
+  return stored === undefined ? randomBytes(32) : Buffer.from(stored, 'hex')
 }

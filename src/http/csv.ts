@@ -41,8 +41,7 @@ function unwrap(schema: z.ZodType): z.ZodType {
 }
 
 /** How one field is written: a value, values joined, or (one per item) rows of a nested list. */
-type Field =
-  { kind: 'value'; column: string; path: string[] } | { kind: 'list'; column: string; path: string[] }
+type Field = { kind: 'value' | 'list' | 'json'; column: string; path: string[] }
 
 /** The columns of a list endpoint: those of an item and, if any, those of its nested rows. */
 export interface CsvLayout {
@@ -57,6 +56,7 @@ function fieldsOf(
   object: z.ZodType,
   prefix: string[],
   nested: Array<{ path: string[]; element: z.ZodType }>,
+  jsonLists = false,
 ): Field[] {
   const def = defOf(unwrap(object))
   if (def.type !== 'object') throw new Error(`csv: ${prefix.join('.') || 'item'} is not an object`)
@@ -64,11 +64,13 @@ function fieldsOf(
   for (const [name, child] of Object.entries(def.shape!)) {
     const path = [...prefix, name]
     const inner = defOf(unwrap(child))
-    if (inner.type === 'object') fields.push(...fieldsOf(child, path, nested))
+    if (inner.type === 'object') fields.push(...fieldsOf(child, path, nested, jsonLists))
     else if (inner.type === 'array') {
       const element = unwrap(inner.element!)
-      if (defOf(element).type === 'object') nested.push({ path, element })
-      else fields.push({ kind: 'list', column: path.join('.'), path })
+      if (defOf(element).type === 'object') {
+        if (jsonLists) fields.push({ kind: 'json', column: path.join('.'), path })
+        else nested.push({ path, element })
+      } else fields.push({ kind: 'list', column: path.join('.'), path })
     } else fields.push({ kind: 'value', column: path.join('.'), path })
   }
   return fields
@@ -76,8 +78,9 @@ function fieldsOf(
 
 /**
  * The CSV layout of a payload schema, or null when it is not a list payload (no `data.items`
- * array of objects). Throws when an item holds more than one array of objects (no single row
- * per element would exist): such a row needs its own layout.
+ * array of objects). An item holding more than one array of objects (an answer's mentions,
+ * citations and themes: no single row per element exists) is one row, each such array a cell of
+ * its JSON text.
  * @example
  * csvLayout(endpoint.payload)?.columns // ['id', 'text', 'estimated_search_volume', 'series.date', ...]
  */
@@ -89,11 +92,11 @@ export function csvLayout(payload: z.ZodType): CsvLayout | null {
   const itemsDef = items === undefined ? undefined : defOf(unwrap(items))
   if (itemsDef?.type !== 'array' || defOf(unwrap(itemsDef.element!)).type !== 'object') return null
   const nestedLists: Array<{ path: string[]; element: z.ZodType }> = []
-  const item = fieldsOf(itemsDef.element!, [], nestedLists)
-  if (nestedLists.length > 1)
-    throw new Error(
-      `csv: items hold ${nestedLists.length} arrays of objects (${nestedLists.map((n) => n.path.join('.'))})`,
-    )
+  let item = fieldsOf(itemsDef.element!, [], nestedLists)
+  if (nestedLists.length > 1) {
+    item = fieldsOf(itemsDef.element!, [], [], true)
+    nestedLists.length = 0
+  }
   let nested: CsvLayout['nested'] = null
   if (nestedLists.length === 1) {
     const inner: Array<{ path: string[]; element: z.ZodType }> = []
@@ -118,6 +121,7 @@ function cell(field: Field, value: unknown): string {
   const v = at(value, field.path)
   if (v === null || v === undefined) return ''
   if (field.kind === 'list') return (v as unknown[]).map(String).join(LIST_SEPARATOR)
+  if (field.kind === 'json') return JSON.stringify(v)
   return String(v)
 }
 

@@ -207,7 +207,12 @@ export function createMcpServer(backend: ToolBackend, tools: readonly ToolDefini
       if (!isValidationError(error)) throw error
       return toolResult({ detail: error.issues[0]?.message ?? error.message })
     }
-    return toolResult(await backend.call(tool, args, extra))
+    const outcome = await backend.call(tool, args, extra)
+    // A row whose payload can outgrow a model's context gives the tool a shorter form of it.
+    const fit = tool.endpoint.toolPayload
+    return toolResult(
+      fit === undefined || !('payload' in outcome) ? outcome : { payload: fit(outcome.payload) },
+    )
   })
   server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [WEEKLY_SUMMARY] }))
   server.setRequestHandler(GetPromptRequestSchema, (request) => {

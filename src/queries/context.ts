@@ -20,6 +20,8 @@ import { segmentEcho, withSegment, type SegmentEcho, type SegmentParams } from '
 export interface QueryContext {
   readonly catalog: Catalog
   readonly aggregates: AggregateSource
+  /** The key signing the answers listing's cursors (docs/API.md, "GET /api/v1/answers"). */
+  readonly cursorKey?: Uint8Array
 }
 
 /** Parses parameters with a zod schema; a failure becomes a ValidationError naming the parameter. */

@@ -22,6 +22,7 @@ import { computeSentimentSeries } from './sentiment-series/query.js'
 import { computeSentimentThemes } from './sentiment-themes/query.js'
 import { computeSignals } from './signals/query.js'
 import { computeQuery } from './query/query.js'
+import { computeAnswers } from './answers/query.js'
 
 export * from './brand-rankings/contract.js'
 export * from './brand-series/contract.js'
@@ -39,6 +40,7 @@ export * from './sentiment-series/contract.js'
 export * from './sentiment-themes/contract.js'
 export * from './signals/contract.js'
 export * from './query/contract.js'
+export * from './answers/contract.js'
 
 /** A report's computation: the state of one committed snapshot and the library parameters. */
 export type ReportFunction = (ctx: QueryContext, ...params: never[]) => Promise<unknown>
@@ -64,6 +66,7 @@ export const REPORTS = {
   computeSentimentSeries,
   computeSignals,
   computeQuery,
+  computeAnswers,
 } as const satisfies Record<`compute${string}`, ReportFunction>
 
 /** The engine method of each report: its computation without the context. */

@@ -469,6 +469,7 @@ function segmentParamOf(rule: {
     description,
     text: form(textError(name, mustBe, message)) as z.ZodType<string | undefined>,
     value: form(message) as z.ZodType<string | undefined>,
+    // Echoed only when given.
     echo: echo.optional(),
   }
 }
@@ -648,3 +649,81 @@ export const keyScopeSchema = z.strictObject(
   },
   { error: 'key must be an object with teamId, scopeTeamIds and allowedDomains.' },
 )
+
+// The answers listing's own parameters (docs/API.md, "GET /api/v1/answers").
+
+/**
+ * limit of the answers listing: 1-100, default 20.
+ * @example
+ * answersLimitParam.text.parse(undefined) // 20
+ */
+export const answersLimitParam = intParam({
+  name: 'limit',
+  min: 1,
+  max: 100,
+  fallback: 20,
+  description: 'Answers per page.',
+})
+
+/** An optional text parameter checked by `accept` (undefined: refused with the parameter's sentence). */
+function optionalTextParam(rule: {
+  name: string
+  /** The command-line flag (default: the name). */
+  flag?: string
+  mustBe: string
+  description: string
+  accept: (raw: string) => string | undefined
+  echo: z.ZodType<string>
+}): EchoedParam<string | undefined> {
+  return { ...segmentParamOf(rule), flag: rule.flag ?? rule.name }
+}
+
+const UUID_LOWER = (raw: string): string | undefined => (UUID_RE.test(raw) ? raw.toLowerCase() : undefined)
+
+/**
+ * prompt_id of the answers listing: a UUID (any case, normalized lower case); a prompt of another
+ * domain, or unknown, gives the empty result.
+ * @example
+ * promptIdParam.text.parse('0B6C...') // '0b6c...'
+ */
+export const promptIdParam = optionalTextParam({
+  name: 'prompt_id',
+  flag: 'prompt',
+  mustBe: 'a UUID (a prompt id of the domain)',
+  description:
+    "Keeps the answers to this prompt (see GET /api/v1/prompts); another domain's prompt gives no answer.",
+  accept: UUID_LOWER,
+  echo: uuidOutSchema,
+})
+
+/**
+ * entity of the answers listing: `brand` or a competitor id (a UUID, normalized lower case); a
+ * UUID that is not a competitor of the domain gives the empty result.
+ * @example
+ * answersEntityParam.text.parse('brand') // 'brand'
+ */
+export const answersEntityParam = optionalTextParam({
+  name: 'entity',
+  mustBe: 'brand or a competitor id (a UUID)',
+  description: 'Keeps the answers that mention the brand (`brand`) or this competitor (its id).',
+  accept: (raw) => (raw === 'brand' ? raw : UUID_LOWER(raw)),
+  echo: z.union([z.literal('brand'), uuidOutSchema]),
+})
+
+/** The characters of a cursor: base64url and the dot between its parts. */
+const CURSOR_RE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/
+
+/**
+ * cursor of the answers listing: the `next_cursor` of an earlier page of the same query. Its form
+ * is checked here; its signature and parameters by the listing (src/reports/answers/cursor.ts).
+ * @example
+ * cursorParam.text.safeParse('nope').success // false
+ */
+export const cursorParam = optionalTextParam({
+  name: 'cursor',
+  mustBe: 'the next_cursor of an earlier page of the same query',
+  description:
+    'The next_cursor of the previous page (the same parameters, limit included); absent: the first page.',
+  accept: (raw) => (raw.length <= 200 && CURSOR_RE.test(raw) ? raw : undefined),
+  echo: z.string().max(200),
+})

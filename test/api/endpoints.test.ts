@@ -3,6 +3,7 @@
  * HTTP routes, the OpenAPI operations and the CLI's compute subcommands all come from it.
  */
 import type { FastifyInstance } from 'fastify'
+import { echoedWhenGiven } from '../support/registry.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ENDPOINTS, type Endpoint } from '../../src/api/index.js'
 import { COMPUTABLE } from '../../src/cli/commands/data.js'
@@ -81,12 +82,7 @@ describe('endpoint table', () => {
       })
       expect(res.statusCode).toBe(200)
       const body = res.json() as Record<string, unknown>
-      // The range and granularity are echoed only when given (docs/API.md, "Date ranges and buckets"),
-      // so are the segment filters and the query's model (docs/API.md, "GET /api/v1/query").
-      const whenGiven = ['start_date', 'end_date', 'granularity', 'country', 'topic', 'tag']
-      const given = Object.keys(row.params).filter(
-        (name) => !whenGiven.includes(name) && !(row.id === 'query' && name === 'model'),
-      )
+      const given = Object.keys(row.params).filter((name) => !echoedWhenGiven(row.id).includes(name))
       expect(Object.keys(body)).toEqual(['data', ...given, 'generated_at'])
       expect(body.domain_id).toBe(DOMAIN)
       const params = row.query.parse({ domain_id: DOMAIN })
@@ -159,6 +155,7 @@ describe('endpoint table', () => {
       'sentiment-series',
       'signals',
       'query',
+      'answers',
     ])
     expect([...COMPUTABLE.values()]).toEqual(rows.filter((r) => r.cli !== undefined))
   })

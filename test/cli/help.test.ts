@@ -124,10 +124,12 @@ describe.skipIf(!existsSync(bin))('visibility --help', () => {
 })
 
 describe('the compute synopsis, generated from the endpoint table', () => {
-  it('offers each subcommand exactly the flags of its row (plus --db, and --now where there is a window)', () => {
+  it('offers each subcommand exactly the flags of its row (plus --db, --now where there is a window, --all where a cursor)', () => {
     for (const [name, endpoint] of COMPUTABLE) {
       const expected = new Set(['db', ...endpointFlags(endpoint).keys()])
       if ('days' in endpoint.params) expected.add(nowParam.flag)
+      // A cursor listing also streams every page (--all).
+      if ('cursor' in endpoint.params) expected.add('all')
       const synopsis = computeSynopsis().find((l) => l.split(' ')[2]!.split('|').includes(name))!
       expect(flagsOf(synopsis), `synopsis of ${name}`).toEqual(expected)
       const usage = computeHelp(name).split('\n')[0]!

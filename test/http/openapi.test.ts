@@ -6,6 +6,7 @@
  * endpoint table, so a new row is covered without editing this file.
  */
 import { readFile } from 'node:fs/promises'
+import { echoedWhenGiven } from '../support/registry.js'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
@@ -183,13 +184,7 @@ describe('OpenAPI document', () => {
       const optional = (Object.values(row.params) as Param[]).filter(
         (p) => p.echo?.safeParse(undefined).success,
       )
-      // So are the segment filters and the query's model (docs/API.md, "GET /api/v1/query").
-      const whenGiven = ['start_date', 'end_date', 'granularity', 'country', 'topic', 'tag']
-      expect(
-        optional
-          .map((p) => p.name)
-          .filter((n) => !whenGiven.includes(n) && !(row.id === 'query' && n === 'model')),
-      ).toEqual([])
+      expect(optional.map((p) => p.name).filter((n) => !echoedWhenGiven(row.id).includes(n))).toEqual([])
       expect(schema.required, row.id).toEqual(
         Object.keys(properties).filter((name) => !optional.some((p) => p.name === name)),
       )

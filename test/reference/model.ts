@@ -20,6 +20,8 @@ import type {
 import { bucketOf, formatGeneratedAt, granularityEcho, resolveWindow, toMs, segmentEcho } from './buckets.js'
 import type { Window } from './buckets.js'
 import * as ext from './extensions.js'
+import { answers } from './answers.js'
+import type { AnswersParams, AnswersPayload } from '../../src/reports/index.js'
 import { citesSite, websiteHost } from './hosts.js'
 import { cmp, exactMean, mean, percent, sentimentPercent } from './numbers.js'
 import { intParam, modelFilter } from './params.js'
@@ -289,5 +291,8 @@ export class ReferenceModel {
   }
   computeQuery(p: QueryParams): QueryPayload {
     return query(this.store, p)
+  }
+  computeAnswers(p: AnswersParams): AnswersPayload {
+    return answers(this.store, p)
   }
 }

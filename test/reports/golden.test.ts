@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest'
 import type { Endpoint } from '../../src/api/endpoints.js'
 import { openEngine } from '../../src/index.js'
 import { ReferenceModel } from '../reference/model.js'
+import { REFERENCE_CURSOR_SECRET } from '../reference/answers.js'
 import type { ExtInputRecord } from '../reference/types.js'
 import {
   PARAM_NAMES,
@@ -50,7 +51,8 @@ const RUNNERS: RunnerFactory[] = [
   {
     name: 'engine',
     open: async (records) => {
-      const engine = await openEngine()
+      // The answers listing's cursors are signed with the reference model's key.
+      const engine = await openEngine({ cursorSecret: REFERENCE_CURSOR_SECRET })
       await engine.ingest(records)
       const call = byName(engine)
       return {

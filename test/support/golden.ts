@@ -31,13 +31,16 @@ export interface GoldenParams {
   start_date?: string
   end_date?: string
   granularity?: string
-  /** query: its parameters (and the segment filters). */
+  /** The segment filters; query: its parameters; answers: entity too. */
   dimensions?: string
   entity?: string
   compare?: string
   country?: string
   topic?: string
   tag?: string
+  /** answers: the filters and the cursor (docs/API.md, "GET /api/v1/answers"). */
+  prompt_id?: string
+  cursor?: string
   /** brand-series: which of the four series. */
   metric?: string
   /** key-check, domain-list: what the API key says. */
@@ -126,6 +129,9 @@ export const PARAM_NAMES: Record<string, string> = {
   dimensions: 'dimensions',
   entity: 'entity',
   compare: 'compare',
+  // GET /api/v1/answers.
+  prompt_id: 'promptId',
+  cursor: 'cursor',
 }
 
 /**

@@ -69,3 +69,14 @@ export function reports(): Report[] {
   }
   return [...byName.values()]
 }
+
+/**
+ * The parameters a row's payload echoes only when the request gave them (docs/API.md: "Date
+ * ranges and buckets", "Segment filters", "GET /api/v1/query", "GET /api/v1/answers"); every
+ * other parameter is always echoed.
+ */
+export function echoedWhenGiven(id: string): string[] {
+  const everywhere = ['start_date', 'end_date', 'granularity', 'country', 'topic', 'tag']
+  const byRow: Record<string, string[]> = { query: ['model'], answers: ['prompt_id', 'entity', 'cursor'] }
+  return [...everywhere, ...(byRow[id] ?? [])]
+}

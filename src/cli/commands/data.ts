@@ -61,8 +61,11 @@ export async function computeCommand(argv: string[]): Promise<number> {
   const known = new Set<string>([nowParam.flag])
   for (const endpoint of COMPUTABLE.values())
     for (const flag of endpointFlags(endpoint).keys()) known.add(flag)
-  const options = Object.fromEntries([...known, 'db'].map((flag) => [flag, { type: 'string' as const }]))
-  const { values, positionals } = parse<Record<string, string | undefined>>(argv, options)
+  const options = {
+    ...Object.fromEntries([...known, 'db'].map((flag) => [flag, { type: 'string' as const }])),
+    all: { type: 'boolean' as const },
+  }
+  const { values, positionals } = parse<Record<string, string | undefined> & { all?: boolean }>(argv, options)
   const endpoint = computableByName(positionals[0] ?? '')
   if (endpoint === undefined || positionals.length > 1) {
     throw new UsageError(`compute needs one of ${[...COMPUTABLE.keys()].join(', ')}`)
@@ -73,14 +76,47 @@ export async function computeCommand(argv: string[]): Promise<number> {
       throw new UsageError(`--${flag} does not apply to ${positionals[0]}`)
     }
   }
+  const paged = 'cursor' in endpoint.params
+  if (values.all === true && !paged)
+    throw new UsageError(`--all applies to a listing with a cursor (answers)`)
+  if (values.all === true && values.cursor !== undefined)
+    throw new UsageError('--all starts at the first page: drop --cursor')
+  const { all: _all, ...flags } = values
   const engine = await openDatabase({ path: required('db', values.db), readOnly: true })
   try {
-    const payload = await computeWithFlags(engine, endpoint, values)
-    process.stdout.write(`${JSON.stringify(payload, null, 2)}\n`)
+    if (values.all === true) await streamPages(engine, endpoint, flags)
+    else {
+      const payload = await computeWithFlags(engine, endpoint, flags)
+      process.stdout.write(`${JSON.stringify(payload, null, 2)}\n`)
+    }
   } finally {
     await engine.close()
   }
   return 0
+}
+
+/**
+ * `--all`: every page of a cursor listing, each item one JSON line on stdout (NDJSON), page after
+ * page (one page in memory at a time; a full pipe holds the next page back). The clock is fixed
+ * once, so the pages chain over one window.
+ */
+async function streamPages(
+  engine: Parameters<typeof computeWithFlags>[0],
+  endpoint: Parameters<typeof computeWithFlags>[1],
+  flags: Readonly<Record<string, string | undefined>>,
+): Promise<void> {
+  const now = flags[nowParam.flag] ?? new Date().toISOString()
+  let cursor: string | undefined
+  for (;;) {
+    const page = (await computeWithFlags(engine, endpoint, { ...flags, now, cursor })) as {
+      data: { items: unknown[]; next_cursor: string | null }
+    }
+    const text = page.data.items.map((item) => `${JSON.stringify(item)}\n`).join('')
+    if (text !== '' && !process.stdout.write(text))
+      await new Promise<void>((resolve) => process.stdout.once('drain', resolve))
+    if (page.data.next_cursor === null) return
+    cursor = page.data.next_cursor
+  }
 }
 
 export async function exportCommand(argv: string[]): Promise<number> {

@@ -10,6 +10,7 @@
  */
 import { nowParam } from '../../api/index.js'
 import { openEngine } from '../../index.js'
+import { envCursorSecret } from '../open.js'
 import { serveRemoteStdio, serveStdio } from '../../mcp/index.js'
 import { parse, required } from '../args.js'
 import { UsageError } from '../errors.js'
@@ -34,17 +35,17 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     return remoteMcp(values.api)
   }
   const now = flagValue(nowParam, values.now)
-  const engine = await openEngine({ path: required('db', values.db), readOnly: true, hardened: true }).catch(
-    (error: unknown) => {
-      if (!/Could not set lock on file/i.test(oneLine(error))) throw error
-      throw new Error(
-        'the database is open in another process (a running visibility serve?): stop it first',
-        {
-          cause: error,
-        },
-      )
-    },
-  )
+  const engine = await openEngine({
+    path: required('db', values.db),
+    readOnly: true,
+    hardened: true,
+    ...envCursorSecret(),
+  }).catch((error: unknown) => {
+    if (!/Could not set lock on file/i.test(oneLine(error))) throw error
+    throw new Error('the database is open in another process (a running visibility serve?): stop it first', {
+      cause: error,
+    })
+  })
   try {
     await untilClosed(await serveStdio(engine, now === undefined ? {} : { now: () => new Date(now) }))
   } finally {

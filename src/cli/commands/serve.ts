@@ -15,6 +15,7 @@ import { demoKey, seedDemo, type DemoKey } from '../../demo/index.js'
 import { openEngine, type Engine } from '../../index.js'
 import { loadConfig, serverOptions, startServer } from '../../http/index.js'
 import { clusterServe } from './cluster.js'
+import { envCursorSecret } from '../open.js'
 import { demoCurls, describeSeed } from './demo.js'
 import { oneLine } from './keys.js'
 
@@ -116,7 +117,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     if (config.backupDir !== undefined) checkBackupDir(config.backupDir)
     const dbPath = resolve(config.dbPath)
     mkdirSync(dirname(dbPath), { recursive: true })
-    engine = await openEngine({ path: dbPath, hardened: true })
+    engine = await openEngine({ path: dbPath, hardened: true, ...envCursorSecret() })
 
     const demo = values.demo ? await prepareDemo(engine, config.dbPath, values['new-key'] === true) : null
 

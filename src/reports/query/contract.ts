@@ -210,7 +210,6 @@ export const queryModelParam: EchoedParam<string | undefined> = {
 }
 const modelEcho = z.string().regex(MODEL_ID_RE).optional()
 
-
 /** The 400 detail of `compare=previous` with the `date` dimension. */
 export const COMPARE_WITH_DATE = 'compare must be none when dimensions includes date.'
 /** The 400 detail of `granularity` without the `date` dimension. */
