@@ -121,16 +121,19 @@ describe('endpoint table', () => {
     const windowed = rows.filter((r) => 'days' in r.params)
     expect(windowed.length).toBeGreaterThan(10)
     for (const row of windowed) {
-      expect(Object.keys(row.params).slice(-3)).toEqual(['country', 'topic', 'tag'])
-      const granularity = 'granularity' in row.params ? '&granularity=week' : ''
+      // After every other parameter; only the answers listing's cursor follows them (docs/API.md).
+      const names = Object.keys(row.params).filter((name) => name !== 'cursor')
+      expect(names.slice(-3), row.id).toEqual(['country', 'topic', 'tag'])
+      const accepts = row.query.safeParse({ domain_id: DOMAIN, granularity: 'week' }).success
+      const granularity = 'granularity' in row.params && accepts ? '&granularity=week' : ''
       const res = await app.inject({
         url: `${row.path}?domain_id=${DOMAIN}&tag=%20t%20&topic=%20Pricing&country=de${granularity}`,
         headers: { authorization: `Bearer ${key}` },
       })
-      expect(res.statusCode).toBe(200)
+      expect(res.statusCode, row.id).toBe(200)
       const body = res.json() as Record<string, unknown>
       const tail = [...(granularity ? ['granularity'] : []), 'country', 'topic', 'tag', 'generated_at']
-      expect(Object.keys(body).slice(-tail.length)).toEqual(tail)
+      expect(Object.keys(body).slice(-tail.length), row.id).toEqual(tail)
       expect([body.country, body.topic, body.tag]).toEqual(['DE', 'Pricing', 't'])
     }
   })
