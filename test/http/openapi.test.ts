@@ -178,13 +178,15 @@ describe('OpenAPI document', () => {
       const schema = okSchema(row.path)
       const properties = schema.properties as Record<string, Json>
       expect(Object.keys(properties), row.id).toEqual(['data', ...Object.keys(row.params), 'generated_at'])
-      // Every echo is required but the range and granularity: only when given (docs/API.md,
-      // "Date ranges and buckets").
+      // Every echo is required but the range, granularity and the segment filters: only when given
+      // (docs/API.md, "Date ranges and buckets", "Segment filters").
       const optional = (Object.values(row.params) as Param[]).filter(
         (p) => p.echo?.safeParse(undefined).success,
       )
       expect(
-        optional.map((p) => p.name).filter((n) => !['start_date', 'end_date', 'granularity'].includes(n)),
+        optional
+          .map((p) => p.name)
+          .filter((n) => !['start_date', 'end_date', 'granularity', 'country', 'topic', 'tag'].includes(n)),
       ).toEqual([])
       expect(schema.required, row.id).toEqual(
         Object.keys(properties).filter((name) => !optional.some((p) => p.name === name)),
