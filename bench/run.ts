@@ -95,6 +95,8 @@ const PLAN: PlannedSuite[] = quick
       // Webhooks: detection's cost on an ingest call, a backlog drained (answers not judged by time).
       { id: 'webhooks-S', script: 'webhooks', dataset: 'S' },
       { id: 'rankings-S', script: 'rankings', dataset: 'S' },
+      // The segment filters (country, topic, tag) beside the naive SQL peer with the same filter.
+      { id: 'segments-S', script: 'segments', dataset: 'S' },
       // Citations, cited domains, fan-out queries, sentiment over time.
       { id: 'citations-S', script: 'citations', dataset: 'S' },
       // Every time series by day, week and month over 365 days.
@@ -120,6 +122,7 @@ const PLAN: PlannedSuite[] = quick
       // Webhooks: detection's cost on a 500-analysis ingest call, a 10,000-event backlog drained.
       { id: 'webhooks-S', script: 'webhooks', dataset: 'S' },
       { id: 'rankings-L', script: 'rankings', dataset: 'L', heapMB: 8192 },
+      { id: 'segments-L', script: 'segments', dataset: 'L', heapMB: 8192 },
       { id: 'rankings-Crowd', script: 'rankings', dataset: 'Crowd', heapMB: 8192 },
       // Citations, cited domains, fan-out queries, sentiment over time.
       { id: 'citations-L', script: 'citations', dataset: 'L', heapMB: 8192 },

@@ -179,8 +179,8 @@ describe('OpenAPI document', () => {
       const schema = okSchema(row.path)
       const properties = schema.properties as Record<string, Json>
       expect(Object.keys(properties), row.id).toEqual(['data', ...Object.keys(row.params), 'generated_at'])
-      // Every echo is required but the range and granularity: only when given (docs/API.md,
-      // "Date ranges and buckets").
+      // Every echo is required but the range, granularity and the segment filters: only when given
+      // (docs/API.md, "Date ranges and buckets", "Segment filters").
       const optional = (Object.values(row.params) as Param[]).filter(
         (p) => p.echo?.safeParse(undefined).success,
       )
