@@ -86,7 +86,9 @@ export const queryFacts: Derived<QueryFacts> = {
       citationHost: cHost!,
       hosts: hosts[0]!.map((h) => h ?? ''),
     }
-    return { value, rows: n + mOrd!.length + cOrd!.length }
+    // Sized against the store's budget in aggregate rows (about 64 bytes each: eight doubles): an
+    // analysis here is 20 bytes, a mention 20, a citation entry 8.
+    return { value, rows: Math.ceil((20 * n + 20 * mOrd!.length + 8 * cOrd!.length) / 64) }
   },
 }
 
@@ -96,7 +98,35 @@ export interface PromptSegments {
   readonly tags: ReadonlyMap<number, readonly string[]>
 }
 
-export const promptSegments: Derived<PromptSegments> = {
+/**
+ * The prompts' segments as of the catalog's prompt rows. A commit that only re-ingests prompts
+ * changes no aggregate day, so the store would keep the structure: its name carries the identity of
+ * the domain's prompt rows (the catalog puts a new row object for every ingested prompt), so new
+ * rows name a new structure, built at its first use.
+ */
+export function promptSegmentsOf(prompts: readonly (object | undefined)[]): Derived<PromptSegments> {
+  let hash = 0x811c9dc5
+  for (const row of prompts) {
+    let id = 0
+    if (row !== undefined) {
+      id = rowIds.get(row) ?? ++lastRowId
+      rowIds.set(row, id)
+    }
+    hash = Math.imul(hash ^ id, 0x01000193) >>> 0
+  }
+  return {
+    ...promptSegments,
+    name: `query_prompt_segments:${prompts.length}:${hash}:${lastRowIdOf(prompts)}`,
+  }
+}
+
+const rowIds = new WeakMap<object, number>()
+let lastRowId = 0
+/** The largest identity among the rows (with the hash, a new row always changes the name). */
+const lastRowIdOf = (prompts: readonly (object | undefined)[]): number =>
+  prompts.reduce<number>((m, r) => (r === undefined ? m : Math.max(m, rowIds.get(r) ?? 0)), 0)
+
+const promptSegments: Derived<PromptSegments> = {
   name: 'query_prompt_segments',
   async build(pool, domainKey) {
     const values = { domain_key: domainKey }

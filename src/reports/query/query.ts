@@ -20,7 +20,7 @@ import { ValidationError } from '../../errors.js'
 import { parseParams, resolveScope, type QueryContext } from '../../queries/context.js'
 import { passes, resolveModelFilter, type ModelFilter } from '../../queries/model-filter.js'
 import { isSiteOrSubdomain, siteHost } from '../../schemas/records.js'
-import { promptSegments, queryFacts, type PromptSegments, type QueryFacts } from './facts.js'
+import { promptSegmentsOf, queryFacts, type PromptSegments, type QueryFacts } from './facts.js'
 import { queryParamsSchema, queryRuleIssues } from './contract.js'
 import type { QueryDimension, QueryParams, QueryPayload, QueryRow } from './contract.js'
 
@@ -158,7 +158,7 @@ export async function computeQuery(ctx: QueryContext, params: QueryParams): Prom
   if (entities.length === 0 || filter === null) return empty()
   const [facts, segments] = await Promise.all([
     ctx.aggregates.derived(queryFacts, domain.key),
-    ctx.aggregates.derived(promptSegments, domain.key),
+    ctx.aggregates.derived(promptSegmentsOf(domain.prompts), domain.key),
   ])
   let countryIdx: number | null = null
   if (p.country !== undefined) {
