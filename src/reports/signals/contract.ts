@@ -111,8 +111,9 @@ const periodSchema = z.object({
   mentions: count,
   visibility: percent,
   visibility_ci: z
-    .tuple([percent, percent])
-    .meta({ description: 'Wilson score interval at 95%, in percent.' }),
+    .array(percent)
+    .length(2)
+    .meta({ description: 'Wilson score interval at 95%, [low, high], in percent.' }),
 })
 
 /** One signal, its fields in the documented order. */
@@ -164,7 +165,8 @@ export interface SignalPeriod {
   responses: number
   mentions: number
   visibility: number
-  visibility_ci: [number, number]
+  /** [low, high]. */
+  visibility_ci: number[]
 }
 
 export interface Signal {
