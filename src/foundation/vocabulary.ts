@@ -48,4 +48,5 @@ export const REPORT_SECTION_ROWS = {
   sentimentSeries: 'sentiment-series',
   citedDomains: 'cited-domains',
   citations: 'citations',
+  signals: 'signals',
 } as const

@@ -6,6 +6,7 @@ import { esc, formatTimestamp } from './format.js'
 import {
   renderCitedDomains,
   renderCitedPages,
+  renderSignals,
   renderCompetitorTable,
   renderLeaderboard,
   renderHeader,
@@ -65,6 +66,7 @@ export function renderReportHtml(input: ReportInput): string {
 <main class="page">
 ${renderHeader(input, brandName)}
 ${renderKpis(input)}
+${renderSignals(input)}
 ${renderTrends(input, topCompetitors)}
 ${renderCompetitorTable(input, topCompetitors)}
 ${renderLeaderboard(input)}

@@ -8,6 +8,7 @@ import type {
   SentimentOverviewPayload,
   SentimentSeriesPayload,
   SentimentThemesPayload,
+  SignalsPayload,
 } from '../reports/index.js'
 
 /** The domain the report is about (a `DomainInfo` fits). */
@@ -31,6 +32,8 @@ export interface ReportInput {
   /** The cited domains and the cited pages. */
   citedDomains?: CitedDomainsPayload | null
   citations?: CitationsPayload | null
+  /** The domain's current signals (the report's default parameters). */
+  signals?: SignalsPayload | null
   /** Extra sentences shown under the header, e.g. why a model filter was not applied. */
   notes?: string[]
   /** Competitors drawn in the charts besides the brand (default 5). */

@@ -496,3 +496,45 @@ export function renderCitedPages(input: ReportInput, top: number): string {
     }`,
   )
 }
+
+// ---------------------------------------------------------------------------------------------
+// The signals (docs/API.md, "GET /api/v1/signals").
+
+const TIER_LABEL = { high: 'High', confident: 'Confident', worth_a_look: 'Worth a look' } as const
+
+/** A segment as people read it: all answers, a channel's product name, a country or a topic. */
+function segmentLabel(segment: { kind: string; value: string | null }): string {
+  if (segment.value === null) return 'All answers'
+  if (segment.kind === 'channel') return modelLabel(segment.value)
+  return `${segment.kind === 'country' ? 'Country' : 'Topic'}: ${segment.value}`
+}
+
+export function renderSignals(input: ReportInput): string {
+  const p = input.signals
+  const items = p?.data.items ?? []
+  const title = 'Signals'
+  const subtitle = p
+    ? `Changes of visibility that pass a two-proportion test: the last ${p.window} day${p.window === 1 ? '' : 's'} against the ${p.window} before (at least ${formatInt(p.min_responses)} answers in each, ${formatNumber(p.min_delta)} points or more)`
+    : 'Changes of visibility that pass a two-proportion test'
+  if (!p || items.length === 0)
+    return section(title, subtitle, '<div class="empty">No significant change</div>', 'signals')
+  const rows = items
+    .map((s) => {
+      const up = s.direction === 'up'
+      return `<tr class="${s.is_brand ? 'is-brand' : ''}">
+<td><span class="pill tier-${s.tier}">${esc(TIER_LABEL[s.tier])}</span></td>
+<td><span class="ename">${esc(s.entity_name)}</span>${s.is_brand ? ' <span class="pill brand-pill">Your brand</span>' : ''}</td>
+<td>${esc(segmentLabel(s.segment))}</td>
+<td class="num">${esc(formatPercent(s.baseline.visibility))} → ${esc(formatPercent(s.current.visibility))}</td>
+<td class="num"><span class="pill ${up ? 'pos' : 'neg'}">${up ? '▲' : '▼'} ${esc(formatNumber(Math.abs(s.visibility_delta)))} pts</span></td>
+<td class="num">${esc(formatInt(s.baseline.responses))} / ${esc(formatInt(s.current.responses))}</td>
+<td class="num">${esc(s.p_value < 0.0001 ? '< 0.0001' : s.p_value.toFixed(4))}</td></tr>`
+    })
+    .join('')
+  return section(
+    title,
+    subtitle,
+    `<table class="grid-table signals-table"><thead><tr><th>Confidence</th><th>Entity</th><th>Segment</th><th class="num">Visibility</th><th class="num">Change</th><th class="num">Answers (before / now)</th><th class="num">p-value</th></tr></thead><tbody>${rows}</tbody></table><p class="foot">High: p &lt; 0.001; confident: p &lt; 0.01; worth a look: p &lt; 0.05 (with many segments, a few of these are expected by chance).</p>`,
+    'signals',
+  )
+}

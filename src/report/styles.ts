@@ -60,6 +60,9 @@ figcaption span{font-weight:400;color:#6b7280;margin-left:6px}
 .brand-pill{background:#e0e7ff;color:#3730a3}
 .pill.pos{background:#dcfce7;color:#166534}
 .pill.neg{background:#fee2e2;color:#991b1b}
+.pill.tier-high{background:#312e81;color:#fff}
+.pill.tier-confident{background:#c7d2fe;color:#312e81}
+.pill.tier-worth_a_look{background:#f3f4f6;color:#374151}
 .bar{display:inline-block;vertical-align:middle;width:72px;height:6px;border-radius:3px;background:#eef0f3;margin-right:10px;overflow:hidden}
 .bar>span{display:block;height:100%;border-radius:3px}
 .prompts .rank{width:28px;color:#9ca3af;text-align:right}

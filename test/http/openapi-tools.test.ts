@@ -44,7 +44,8 @@ function valueOf(p: Parameter): string {
 }
 
 /** A literal of the wrong type for the parameter. */
-const wrongValueOf = (p: Parameter): string => (p.schema.type === 'integer' ? '"7"' : '7')
+const wrongValueOf = (p: Parameter): string =>
+  p.schema.type === 'integer' || p.schema.type === 'number' ? '"7"' : '7'
 
 /**
  * The client: one typed call per operation, the 200 body of each table row checked against the

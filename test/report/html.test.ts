@@ -97,7 +97,9 @@ describe('renderReportHtml', () => {
     expectSelfContained(html)
 
     const bare = renderReportHtml({ domain: { id: e.domain.id, brand_name: 'Acme' } })
-    expect(bare.match(/<div class="empty">/g)).toHaveLength(9)
+    // The nine, and the signals section: "No significant change".
+    expect(bare.match(/<div class="empty">/g)).toHaveLength(10)
+    expect(bare.match(/<div class="empty">No significant change<\/div>/g)).toHaveLength(1)
     expect(bare).not.toMatch(/NaN|Infinity|undefined/)
   })
 

@@ -15,10 +15,12 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { seedDemo } from '../../src/demo/index.js'
 import { openEngine } from '../../src/index.js'
-import { formatInt, formatPercent } from '../../src/report/format.js'
+import { formatInt, formatNumber, formatPercent } from '../../src/report/format.js'
 import { renderReportHtml, type ReportInput } from '../../src/report/html.js'
 import { CHROMIUM_PRESENT, launchChromium, warnWithoutChromium } from '../support/chromium.js'
 import { emptySet, realisticSet } from './payloads.js'
+import { datasetPath } from '../support/golden.js'
+import { readNdjson } from '../support/ndjson.js'
 
 const CI = process.env.CI === 'true'
 warnWithoutChromium('render.test.ts', 'the report rendering check')
@@ -89,6 +91,7 @@ async function demoReport(): Promise<ReportInput> {
       sentimentSeries: await engine.sentimentSeries(base),
       citedDomains: await engine.citedDomains(base),
       citations: await engine.citations(base),
+      signals: await engine.computeSignals({ domainId: domain.id, now }),
     }
   } finally {
     await engine.close()
@@ -134,8 +137,8 @@ describe.skipIf(!CHROMIUM_PRESENT && !CI)('report rendering in headless chromium
     try {
       const s = await shown(page)
       for (const h of CORE) expect(s.headings).toContain(h)
-      // The set has no leaderboard, sentiment series, cited domains or pages: those four say so.
-      expectPayloadShown(s, input, 4)
+      // The set has no signals, leaderboard, sentiment series, cited domains or pages: those five say so.
+      expectPayloadShown(s, input, 5)
       const png = await page.screenshot()
       expect(pngSize(png)).toEqual({ width: 1280, height: 2000 })
     } finally {
@@ -150,6 +153,7 @@ describe.skipIf(!CHROMIUM_PRESENT && !CI)('report rendering in headless chromium
     try {
       const s = await shown(page)
       expect(s.headings).toEqual([
+        'Signals',
         'Visibility and share of voice',
         'Competitive landscape',
         'Model leaderboard',
@@ -162,6 +166,8 @@ describe.skipIf(!CHROMIUM_PRESENT && !CI)('report rendering in headless chromium
       ])
       expectPayloadShown(s, input, 0)
       expect(s.body).toContain(input.citedDomains!.data.items[0]!.domain)
+      expect(input.signals!.data.items.length).toBeGreaterThan(0)
+      expect(await page.locator('.signals-table tbody tr').count()).toBe(input.signals!.data.items.length)
       const png = await page.screenshot()
       expect(pngSize(png)).toEqual({ width: 1280, height })
       const out = process.env.REPORT_SCREENSHOT
@@ -170,6 +176,43 @@ describe.skipIf(!CHROMIUM_PRESENT && !CI)('report rendering in headless chromium
       await page.close()
     }
   }, 120_000)
+
+  it('the signals section lists each signal: tier, entity, segment, visibilities, change, p-value', async () => {
+    const engine = await openEngine()
+    try {
+      await engine.ingest(readNdjson(datasetPath('signals')) as never)
+      const now = '2026-11-20T15:00:00Z'
+      const domainId = 'd2500000-0000-4000-8000-000000000002'
+      const signals = await engine.computeSignals({ domainId, window: 2, now })
+      const page = await open(renderReportHtml({ domain: (await engine.getDomain(domainId))!, signals }))
+      try {
+        const rows = await page.locator('.signals-table tbody tr').allInnerTexts()
+        expect(rows).toHaveLength(signals.data.items.length)
+        expect(signals.data.items.length).toBe(4)
+        // In the payload's order (p-value, then the size of the change, then id).
+        signals.data.items.forEach((item, i) => {
+          const cells = rows[i]!.split('\t').map((c) => c.trim())
+          expect(cells[0]).toBe(item.tier === 'high' ? 'High' : 'Confident')
+          expect(cells[1]).toContain('Segmento')
+          expect(cells[3]).toBe(
+            `${formatPercent(item.baseline.visibility)} → ${formatPercent(item.current.visibility)}`,
+          )
+          expect(cells[4]).toBe(`▲ ${formatNumber(item.visibility_delta)} pts`)
+          expect(cells[5]).toBe(`${item.baseline.responses} / ${item.current.responses}`)
+        })
+        expect(rows.map((r) => r.split('\t')[2]!.trim()).sort()).toEqual([
+          'All answers',
+          'ChatGPT',
+          'Country: US',
+          'Topic: pricing',
+        ])
+      } finally {
+        await page.close()
+      }
+    } finally {
+      await engine.close()
+    }
+  }, 60_000)
 
   it('the empty report says "No data" in each section and draws no chart', async () => {
     const page = await open(renderReportHtml(emptySet()), 1280, 900)

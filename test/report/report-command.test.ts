@@ -222,7 +222,7 @@ describe('visibility report', () => {
     expect(await reportCommand(argv, io)).toBe(0)
     const err = io.err()
     expect(err).toContain('\r[1/1] Acme [')
-    expect(err).toMatch(/\r\[1\/1\] Acme \[█{24}\] 100% 22\/22 steps · .*\n$/)
+    expect(err).toMatch(/\r\[1\/1\] Acme \[█{24}\] 100% 23\/23 steps · .*\n$/)
     expect(err.split('\n').filter(Boolean)).toHaveLength(1) // one finished line per domain, the same domain once
   })
 

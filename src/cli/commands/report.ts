@@ -86,7 +86,7 @@ export interface ReportIo {
   stderr: ProgressStream & NodeJS.WritableStream
 }
 
-const COMPUTE_STEPS = 8
+const COMPUTE_STEPS = 9
 
 interface ReportArgs {
   /** The database file, or the cluster's control plane URL. */
@@ -264,6 +264,9 @@ export async function reportCommand(
       bar.tick()
       const citations = await engine[sectionMethod('citations')]({ ...base, model: args.model })
       bar.tick()
+      // The domain's current signals: the report's defaults, not the window (docs/API.md, "GET /api/v1/signals").
+      const signals = await engine[sectionMethod('signals')]({ domainId: domain.id, now: args.now })
+      bar.tick()
 
       const dir = join(args.out, domain.id)
       await mkdir(dir, { recursive: true })
@@ -293,6 +296,7 @@ export async function reportCommand(
             sentimentSeries,
             citedDomains,
             citations,
+            signals,
           }),
       }
       for (const name of REPORT_FILES) {

@@ -35,13 +35,16 @@ export const signalWindowParam = intParam({
  * min_responses of the signals: both periods of a candidate need at least this many analyses:
  * 1-1,000,000, default 30.
  */
-export const signalMinResponsesParam = intParam({
-  name: 'min_responses',
-  min: 1,
-  max: 1_000_000,
-  fallback: 30,
-  description: 'Analyses each period of a segment needs before a change in it can be a signal.',
-})
+export const signalMinResponsesParam: EchoedParam<number> = {
+  ...intParam({
+    name: 'min_responses',
+    min: 1,
+    max: 1_000_000,
+    fallback: 30,
+    description: 'Analyses each period of a segment needs before a change in it can be a signal.',
+  }),
+  flag: 'min-responses',
+}
 
 const MIN_DELTA_MUST_BE = 'a number from 0 to 100'
 const MIN_DELTA_MESSAGE = paramMessage({ name: 'min_delta', mustBe: MIN_DELTA_MUST_BE })
@@ -58,7 +61,7 @@ const DECIMAL = /^(?:[0-9]{1,12}(?:\.[0-9]{0,17})?|\.[0-9]{1,17})$/
  */
 export const minDeltaParam: EchoedParam<number> = {
   name: 'min_delta',
-  flag: 'min_delta',
+  flag: 'min-delta',
   required: false,
   mustBe: MIN_DELTA_MUST_BE,
   accepts: MIN_DELTA_MUST_BE,
@@ -111,8 +114,9 @@ const periodSchema = z.object({
   mentions: count,
   visibility: percent,
   visibility_ci: z
-    .tuple([percent, percent])
-    .meta({ description: 'Wilson score interval at 95%, in percent.' }),
+    .array(percent)
+    .length(2)
+    .meta({ description: 'Wilson score interval at 95%, [low, high], in percent.' }),
 })
 
 /** One signal, its fields in the documented order. */
@@ -164,7 +168,8 @@ export interface SignalPeriod {
   responses: number
   mentions: number
   visibility: number
-  visibility_ci: [number, number]
+  /** [low, high]. */
+  visibility_ci: number[]
 }
 
 export interface Signal {
