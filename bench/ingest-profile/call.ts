@@ -3,7 +3,7 @@
  * a store at the serving probe's size (200 domains, each domain's last 30 days held back as
  * batches of 500 analyses), then `--calls` batches ingested one after the other into a copy of it,
  * by this tree and by `--peer-tree=<built tree>`, alternating `--rounds` times: each call's wall
- * time (median, p99, max). VA_TRACE_INGEST=1 prints each SQL step's time.
+ * time (median, p99, max). VA_TRACE_INGEST=1 prints each SQL step's time and the phases of each call.
  * Usage: node dist/bench/ingest-profile/call.js [--calls=20] [--rounds=2] [--peer-tree=/work/wt/base]
  *   [--cache=DIR] (the store and its batches, built once there)
  */

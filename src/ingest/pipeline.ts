@@ -211,8 +211,7 @@ export async function runIngestSteps(
     fanout_queries: 0,
   }
   const rows: StagedRows = { ...call.rows, old: 0 }
-  // Traced or explained steps run one by one.
-  const tracing = Boolean(process.env.VA_TRACE_INGEST || process.env.VA_EXPLAIN_INGEST)
+  const tracing = Boolean(process.env.VA_TRACE_INGEST)
   let pending: string[] = []
   const flush = async () => {
     if (pending.length === 0) return
@@ -232,14 +231,6 @@ export async function runIngestSteps(
     const values = bind ? Object.fromEntries(file.params.map((p) => [p, call[p]])) : undefined
     const types = bind ? Object.fromEntries(file.params.map((p) => [p, PARAM_TYPES[p]])) : undefined
     const t0 = performance.now()
-    // Profiling (docs/DEPLOY.md): the step runs under EXPLAIN ANALYZE, its plan with each operator's time
-    // goes to stderr; its changed rows are not counted.
-    if (process.env.VA_EXPLAIN_INGEST?.split(',').includes(s.id)) {
-      const ex = await conn.runAndReadAll(`EXPLAIN ANALYZE ${sqlText(file.sql)}`, values, types)
-      process.stderr.write(`${String(ex.getRows()[0]![1])}\n`)
-      trace(file.sql, t0)
-      return
-    }
     const r = await conn.run(sqlText(file.sql), values, types)
     if (s.counts) counts[s.counts] = r.rowsChanged
     if (s.id === 'collect_old') rows.old = r.rowsChanged
