@@ -127,7 +127,7 @@ export interface paths {
     }
     /**
      * Prompts of a domain
-     * @description The tracked prompts of the domain, newest first, one page at a time.
+     * @description The tracked prompts of the domain (with that topic or tag when given), newest first, one page at a time.
      */
     get: operations['listPrompts']
     put?: never
@@ -338,6 +338,66 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/api/v1/signals': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * Signals: statistically tested changes of visibility
+     * @description The changes of visibility of the brand and each competitor, overall and per channel, country and topic, between the last `window` days and the `window` days before, that pass the two-proportion z-test (p < 0.05) and the thresholds, most certain first, each with a stable id and a confidence tier.
+     */
+    get: operations['getSignals']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/v1/query': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * Visibility by dimensions, with confidence intervals
+     * @description The analyses of the window grouped by up to three dimensions (date, channel, model, country, prompt, topic, tag): per group and entity the responses and mentions, visibility with its 95% Wilson interval, share of voice, position, sentiment and citations; optionally the change against the previous window with its p-value.
+     */
+    get: operations['queryVisibility']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/v1/answers': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * AI answers
+     * @description The AI answers of the window, newest first, with their text, mentions, citations, themes and fan-out queries; one page at a time (pass next_cursor as cursor).
+     */
+    get: operations['listAnswers']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/healthz': {
     parameters: {
       query?: never
@@ -408,6 +468,9 @@ export interface components {
       limit: number
       /** @enum {string} */
       granularity?: 'day' | 'week' | 'month'
+      country?: string
+      topic?: string
+      tag?: string
       /**
        * Format: date-time
        * @description When the response was computed (UTC).
@@ -456,6 +519,9 @@ export interface components {
         | 'google-ai-mode'
       /** @enum {string} */
       granularity?: 'day' | 'week' | 'month'
+      country?: string
+      topic?: string
+      tag?: string
       /**
        * Format: date-time
        * @description When the response was computed (UTC).
@@ -476,6 +542,9 @@ export interface components {
       /** Format: date */
       end_date?: string
       model: string
+      country?: string
+      topic?: string
+      tag?: string
       /**
        * Format: date-time
        * @description When the response was computed (UTC).
@@ -502,6 +571,9 @@ export interface components {
       /** Format: date */
       end_date?: string
       model: string
+      country?: string
+      topic?: string
+      tag?: string
       /**
        * Format: date-time
        * @description When the response was computed (UTC).
@@ -562,6 +634,8 @@ export interface components {
           text: string
           estimated_search_volume: number | null
           created_at: string | null
+          topic: string | null
+          tags: string[]
         }[]
         total: number
         page: number
@@ -572,6 +646,8 @@ export interface components {
       domain_id: string
       page: number
       size: number
+      topic?: string
+      tag?: string
       /**
        * Format: date-time
        * @description When the response was computed (UTC).
@@ -601,6 +677,9 @@ export interface components {
       /** Format: date */
       end_date?: string
       model: string
+      country?: string
+      topic?: string
+      tag?: string
       /**
        * Format: date-time
        * @description When the response was computed (UTC).
@@ -632,6 +711,9 @@ export interface components {
       start_date?: string
       /** Format: date */
       end_date?: string
+      country?: string
+      topic?: string
+      tag?: string
       /**
        * Format: date-time
        * @description When the response was computed (UTC).
@@ -655,6 +737,9 @@ export interface components {
       model: string
       /** @enum {string} */
       granularity?: 'day' | 'week' | 'month'
+      country?: string
+      topic?: string
+      tag?: string
       /**
        * Format: date-time
        * @description When the response was computed (UTC).
@@ -706,6 +791,9 @@ export interface components {
       end_date?: string
       model: string
       limit: number
+      country?: string
+      topic?: string
+      tag?: string
       /**
        * Format: date-time
        * @description When the response was computed (UTC).
@@ -734,6 +822,9 @@ export interface components {
       end_date?: string
       model: string
       limit: number
+      country?: string
+      topic?: string
+      tag?: string
       /**
        * Format: date-time
        * @description When the response was computed (UTC).
@@ -770,6 +861,9 @@ export interface components {
       /** Format: date */
       end_date?: string
       model: string
+      country?: string
+      topic?: string
+      tag?: string
       /**
        * Format: date-time
        * @description When the response was computed (UTC).
@@ -795,6 +889,209 @@ export interface components {
       model: string
       /** @enum {string} */
       granularity?: 'day' | 'week' | 'month'
+      country?: string
+      topic?: string
+      tag?: string
+      /**
+       * Format: date-time
+       * @description When the response was computed (UTC).
+       */
+      generated_at: string
+    }
+    SignalsResponse: {
+      data: {
+        items: {
+          /**
+           * Format: uuid
+           * @description Stable fingerprint of (domain, entity, segment, metric, window, window end): a UUID of version 8.
+           */
+          id: string
+          /** @constant */
+          metric: 'visibility'
+          entity_id: string
+          entity_name: string
+          is_brand: boolean
+          segment: {
+            /** @enum {string} */
+            kind: 'all' | 'channel' | 'country' | 'topic'
+            value: string | null
+          }
+          baseline: {
+            start_date: string
+            end_date: string
+            responses: number
+            mentions: number
+            visibility: number
+            /** @description Wilson score interval at 95%, [low, high], in percent. */
+            visibility_ci: number[]
+          }
+          current: {
+            start_date: string
+            end_date: string
+            responses: number
+            mentions: number
+            visibility: number
+            /** @description Wilson score interval at 95%, [low, high], in percent. */
+            visibility_ci: number[]
+          }
+          visibility_delta: number
+          /** @enum {string} */
+          direction: 'up' | 'down'
+          p_value: number
+          /** @enum {string} */
+          tier: 'high' | 'confident' | 'worth_a_look'
+        }[]
+      }
+      /** Format: uuid */
+      domain_id: string
+      window: number
+      min_responses: number
+      min_delta: number
+      /**
+       * Format: date-time
+       * @description When the response was computed (UTC).
+       */
+      generated_at: string
+    }
+    QueryResponse: {
+      data: {
+        items: {
+          date?: string
+          channel?: string
+          model?: string
+          country?: string | null
+          /** Format: uuid */
+          prompt_id?: string
+          topic?: string | null
+          tag?: string | null
+          entity_id: string
+          entity_name: string
+          is_brand: boolean
+          responses: number
+          mentions: number
+          visibility: number
+          visibility_ci: number[]
+          sov: number
+          sov_total: number
+          position_sum: number
+          position_count: number
+          avg_position: number | null
+          sentiment_sum: number
+          sentiment_count: number
+          avg_sentiment: number | null
+          citations: number
+          citations_total: number
+          citability: number
+          previous?: {
+            responses: number
+            mentions: number
+            visibility: number
+            visibility_ci: number[] | null
+          }
+          change?: {
+            visibility_delta: number
+            p_value: number | null
+            significant: boolean
+          }
+        }[]
+        total: number
+        page: number
+        limit: number
+        total_pages: number
+      }
+      /** Format: uuid */
+      domain_id: string
+      days: number
+      /** Format: date */
+      start_date?: string
+      /** Format: date */
+      end_date?: string
+      dimensions: ('date' | 'channel' | 'model' | 'country' | 'prompt' | 'topic' | 'tag')[]
+      entity: ('brand' | 'all') | string
+      /** @enum {string} */
+      compare: 'none' | 'previous'
+      min_responses: number
+      page: number
+      limit: number
+      /** @enum {string} */
+      granularity?: 'day' | 'week' | 'month'
+      model?: string
+      country?: string
+      topic?: string
+      tag?: string
+      /**
+       * Format: date-time
+       * @description When the response was computed (UTC).
+       */
+      generated_at: string
+    }
+    AnswersResponse: {
+      data: {
+        items: {
+          /** Format: uuid */
+          id: string
+          /** Format: uuid */
+          prompt_id: string
+          prompt_text: string
+          /** @enum {string} */
+          channel:
+            | 'chatgpt'
+            | 'perplexity'
+            | 'gemini'
+            | 'claude'
+            | 'copilot'
+            | 'google-ai-overviews'
+            | 'google-ai-mode'
+          model: string
+          country: string | null
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC with milliseconds.
+           */
+          answered_at: string
+          response: string | null
+          mentions: {
+            entity_id: string
+            name: string
+            is_brand: boolean
+            position: number | null
+            sentiment: number | null
+          }[]
+          citations: {
+            url: string
+            domain: string
+            title: string | null
+            page_type: string | null
+          }[]
+          themes: {
+            /** Format: uuid */
+            id: string
+            name: string
+            /** @enum {string} */
+            sentiment: 'positive' | 'negative'
+            occurrences: number
+          }[]
+          fanout_queries: string[]
+        }[]
+        /** @description Pass it as `cursor` for the next page; null on the page holding the last answer. */
+        next_cursor: string | null
+      }
+      /** Format: uuid */
+      domain_id: string
+      days: number
+      /** Format: date */
+      start_date?: string
+      /** Format: date */
+      end_date?: string
+      limit: number
+      model: string
+      /** Format: uuid */
+      prompt_id?: string
+      entity?: 'brand' | string
+      country?: string
+      topic?: string
+      tag?: string
+      cursor?: string
       /**
        * Format: date-time
        * @description When the response was computed (UTC).
@@ -845,6 +1142,12 @@ export interface operations {
         limit?: number
         /** @description Bucket of each datapoint: day (default), week (ISO weeks, Monday first) or month, in UTC; a bucket is dated by its first date inside the window. */
         granularity?: 'day' | 'week' | 'month'
+        /** @description Keeps the analyses of this country (ISO 3166-1 alpha-2, any case). */
+        country?: string
+        /** @description Keeps the analyses whose prompt's topic is exactly this (trimmed, case-sensitive). */
+        topic?: string
+        /** @description Keeps the analyses whose prompt has this tag (trimmed, case-sensitive). */
+        tag?: string
         /** @description json (default) or csv: the body as CSV (text/csv, one row per item or per datapoint of a series); overrides the Accept header. Not part of the response cache key. */
         format?: 'json' | 'csv'
       }
@@ -1057,6 +1360,12 @@ export interface operations {
           | 'google-ai-mode'
         /** @description Bucket of each datapoint: day (default), week (ISO weeks, Monday first) or month, in UTC; a bucket is dated by its first date inside the window. */
         granularity?: 'day' | 'week' | 'month'
+        /** @description Keeps the analyses of this country (ISO 3166-1 alpha-2, any case). */
+        country?: string
+        /** @description Keeps the analyses whose prompt's topic is exactly this (trimmed, case-sensitive). */
+        topic?: string
+        /** @description Keeps the analyses whose prompt has this tag (trimmed, case-sensitive). */
+        tag?: string
         /** @description json (default) or csv: the body as CSV (text/csv, one row per item or per datapoint of a series); overrides the Accept header. Not part of the response cache key. */
         format?: 'json' | 'csv'
       }
@@ -1259,6 +1568,12 @@ export interface operations {
         end_date?: string
         /** @description all, a generic channel name, or a raw model identifier. */
         model?: string
+        /** @description Keeps the analyses of this country (ISO 3166-1 alpha-2, any case). */
+        country?: string
+        /** @description Keeps the analyses whose prompt's topic is exactly this (trimmed, case-sensitive). */
+        topic?: string
+        /** @description Keeps the analyses whose prompt has this tag (trimmed, case-sensitive). */
+        tag?: string
       }
       header?: {
         /** @description A request id for log correlation (a UUID, for example). Echoed in the X-Request-Id response header when it is 1-128 characters of A-Z a-z 0-9 . _ : / + = - and not shaped like an API key; otherwise the service generates a UUID. */
@@ -1479,6 +1794,12 @@ export interface operations {
         end_date?: string
         /** @description all, a generic channel name, or a raw model identifier. */
         model?: string
+        /** @description Keeps the analyses of this country (ISO 3166-1 alpha-2, any case). */
+        country?: string
+        /** @description Keeps the analyses whose prompt's topic is exactly this (trimmed, case-sensitive). */
+        topic?: string
+        /** @description Keeps the analyses whose prompt has this tag (trimmed, case-sensitive). */
+        tag?: string
         /** @description json (default) or csv: the body as CSV (text/csv, one row per item or per datapoint of a series); overrides the Accept header. Not part of the response cache key. */
         format?: 'json' | 'csv'
       }
@@ -2078,6 +2399,10 @@ export interface operations {
         page?: number
         /** @description Items per page. */
         size?: number
+        /** @description Keeps the analyses whose prompt's topic is exactly this (trimmed, case-sensitive). */
+        topic?: string
+        /** @description Keeps the analyses whose prompt has this tag (trimmed, case-sensitive). */
+        tag?: string
         /** @description json (default) or csv: the body as CSV (text/csv, one row per item or per datapoint of a series); overrides the Accept header. Not part of the response cache key. */
         format?: 'json' | 'csv'
       }
@@ -2280,6 +2605,12 @@ export interface operations {
         end_date?: string
         /** @description all, a generic channel name, or a raw model identifier. */
         model?: string
+        /** @description Keeps the analyses of this country (ISO 3166-1 alpha-2, any case). */
+        country?: string
+        /** @description Keeps the analyses whose prompt's topic is exactly this (trimmed, case-sensitive). */
+        topic?: string
+        /** @description Keeps the analyses whose prompt has this tag (trimmed, case-sensitive). */
+        tag?: string
         /** @description json (default) or csv: the body as CSV (text/csv, one row per item or per datapoint of a series); overrides the Accept header. Not part of the response cache key. */
         format?: 'json' | 'csv'
       }
@@ -2480,6 +2811,12 @@ export interface operations {
         start_date?: string
         /** @description Last UTC date of the window, YYYY-MM-DD, today at the latest (with start_date). */
         end_date?: string
+        /** @description Keeps the analyses of this country (ISO 3166-1 alpha-2, any case). */
+        country?: string
+        /** @description Keeps the analyses whose prompt's topic is exactly this (trimmed, case-sensitive). */
+        topic?: string
+        /** @description Keeps the analyses whose prompt has this tag (trimmed, case-sensitive). */
+        tag?: string
         /** @description json (default) or csv: the body as CSV (text/csv, one row per item or per datapoint of a series); overrides the Accept header. Not part of the response cache key. */
         format?: 'json' | 'csv'
       }
@@ -2684,6 +3021,12 @@ export interface operations {
         model?: string
         /** @description Bucket of each datapoint: day (default), week (ISO weeks, Monday first) or month, in UTC; a bucket is dated by its first date inside the window. */
         granularity?: 'day' | 'week' | 'month'
+        /** @description Keeps the analyses of this country (ISO 3166-1 alpha-2, any case). */
+        country?: string
+        /** @description Keeps the analyses whose prompt's topic is exactly this (trimmed, case-sensitive). */
+        topic?: string
+        /** @description Keeps the analyses whose prompt has this tag (trimmed, case-sensitive). */
+        tag?: string
         /** @description json (default) or csv: the body as CSV (text/csv, one row per item or per datapoint of a series); overrides the Accept header. Not part of the response cache key. */
         format?: 'json' | 'csv'
       }
@@ -2888,6 +3231,12 @@ export interface operations {
         model?: string
         /** @description Bucket of each datapoint: day (default), week (ISO weeks, Monday first) or month, in UTC; a bucket is dated by its first date inside the window. */
         granularity?: 'day' | 'week' | 'month'
+        /** @description Keeps the analyses of this country (ISO 3166-1 alpha-2, any case). */
+        country?: string
+        /** @description Keeps the analyses whose prompt's topic is exactly this (trimmed, case-sensitive). */
+        topic?: string
+        /** @description Keeps the analyses whose prompt has this tag (trimmed, case-sensitive). */
+        tag?: string
         /** @description json (default) or csv: the body as CSV (text/csv, one row per item or per datapoint of a series); overrides the Accept header. Not part of the response cache key. */
         format?: 'json' | 'csv'
       }
@@ -3092,6 +3441,12 @@ export interface operations {
         model?: string
         /** @description Bucket of each datapoint: day (default), week (ISO weeks, Monday first) or month, in UTC; a bucket is dated by its first date inside the window. */
         granularity?: 'day' | 'week' | 'month'
+        /** @description Keeps the analyses of this country (ISO 3166-1 alpha-2, any case). */
+        country?: string
+        /** @description Keeps the analyses whose prompt's topic is exactly this (trimmed, case-sensitive). */
+        topic?: string
+        /** @description Keeps the analyses whose prompt has this tag (trimmed, case-sensitive). */
+        tag?: string
         /** @description json (default) or csv: the body as CSV (text/csv, one row per item or per datapoint of a series); overrides the Accept header. Not part of the response cache key. */
         format?: 'json' | 'csv'
       }
@@ -3296,6 +3651,12 @@ export interface operations {
         model?: string
         /** @description Bucket of each datapoint: day (default), week (ISO weeks, Monday first) or month, in UTC; a bucket is dated by its first date inside the window. */
         granularity?: 'day' | 'week' | 'month'
+        /** @description Keeps the analyses of this country (ISO 3166-1 alpha-2, any case). */
+        country?: string
+        /** @description Keeps the analyses whose prompt's topic is exactly this (trimmed, case-sensitive). */
+        topic?: string
+        /** @description Keeps the analyses whose prompt has this tag (trimmed, case-sensitive). */
+        tag?: string
         /** @description json (default) or csv: the body as CSV (text/csv, one row per item or per datapoint of a series); overrides the Accept header. Not part of the response cache key. */
         format?: 'json' | 'csv'
       }
@@ -3500,6 +3861,12 @@ export interface operations {
         model?: string
         /** @description Maximum number of items returned (total counts them all). */
         limit?: number
+        /** @description Keeps the analyses of this country (ISO 3166-1 alpha-2, any case). */
+        country?: string
+        /** @description Keeps the analyses whose prompt's topic is exactly this (trimmed, case-sensitive). */
+        topic?: string
+        /** @description Keeps the analyses whose prompt has this tag (trimmed, case-sensitive). */
+        tag?: string
         /** @description json (default) or csv: the body as CSV (text/csv, one row per item or per datapoint of a series); overrides the Accept header. Not part of the response cache key. */
         format?: 'json' | 'csv'
       }
@@ -3704,6 +4071,12 @@ export interface operations {
         model?: string
         /** @description Maximum number of items returned (total counts them all). */
         limit?: number
+        /** @description Keeps the analyses of this country (ISO 3166-1 alpha-2, any case). */
+        country?: string
+        /** @description Keeps the analyses whose prompt's topic is exactly this (trimmed, case-sensitive). */
+        topic?: string
+        /** @description Keeps the analyses whose prompt has this tag (trimmed, case-sensitive). */
+        tag?: string
         /** @description json (default) or csv: the body as CSV (text/csv, one row per item or per datapoint of a series); overrides the Accept header. Not part of the response cache key. */
         format?: 'json' | 'csv'
       }
@@ -3906,6 +4279,12 @@ export interface operations {
         end_date?: string
         /** @description all, a generic channel name, or a raw model identifier. */
         model?: string
+        /** @description Keeps the analyses of this country (ISO 3166-1 alpha-2, any case). */
+        country?: string
+        /** @description Keeps the analyses whose prompt's topic is exactly this (trimmed, case-sensitive). */
+        topic?: string
+        /** @description Keeps the analyses whose prompt has this tag (trimmed, case-sensitive). */
+        tag?: string
         /** @description json (default) or csv: the body as CSV (text/csv, one row per item or per datapoint of a series); overrides the Accept header. Not part of the response cache key. */
         format?: 'json' | 'csv'
       }
@@ -4110,6 +4489,12 @@ export interface operations {
         model?: string
         /** @description Bucket of each datapoint: day (default), week (ISO weeks, Monday first) or month, in UTC; a bucket is dated by its first date inside the window. */
         granularity?: 'day' | 'week' | 'month'
+        /** @description Keeps the analyses of this country (ISO 3166-1 alpha-2, any case). */
+        country?: string
+        /** @description Keeps the analyses whose prompt's topic is exactly this (trimmed, case-sensitive). */
+        topic?: string
+        /** @description Keeps the analyses whose prompt has this tag (trimmed, case-sensitive). */
+        tag?: string
         /** @description json (default) or csv: the body as CSV (text/csv, one row per item or per datapoint of a series); overrides the Accept header. Not part of the response cache key. */
         format?: 'json' | 'csv'
       }
@@ -4232,6 +4617,641 @@ export interface operations {
       }
       /** @description Domain not found: malformed, unknown or not visible to the key. */
       404: {
+        headers: {
+          /** @description The request id: the client value when it sent a sane one, else a generated UUID. */
+          'X-Request-Id': string
+          /** @description Always no-store. */
+          'Cache-Control': 'no-store'
+          /** @description Always nosniff. */
+          'X-Content-Type-Options': 'nosniff'
+          /** @description Requests allowed per key and window. */
+          'X-RateLimit-Limit': number
+          /** @description Requests left in the current window. */
+          'X-RateLimit-Remaining': number
+          /** @description Unix epoch second at which the window ends. */
+          'X-RateLimit-Reset': number
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description Rate limit exceeded; Retry-After says how many seconds until the window resets. */
+      429: {
+        headers: {
+          /** @description The request id: the client value when it sent a sane one, else a generated UUID. */
+          'X-Request-Id': string
+          /** @description Always no-store. */
+          'Cache-Control': 'no-store'
+          /** @description Always nosniff. */
+          'X-Content-Type-Options': 'nosniff'
+          /** @description Requests allowed per key and window. */
+          'X-RateLimit-Limit': number
+          /** @description Requests left in the current window. */
+          'X-RateLimit-Remaining': number
+          /** @description Unix epoch second at which the window ends. */
+          'X-RateLimit-Reset': number
+          /** @description Whole seconds to wait before retrying. */
+          'Retry-After': number
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description Internal server error. */
+      500: {
+        headers: {
+          /** @description The request id: the client value when it sent a sane one, else a generated UUID. */
+          'X-Request-Id': string
+          /** @description Always no-store. */
+          'Cache-Control': 'no-store'
+          /** @description Always nosniff. */
+          'X-Content-Type-Options': 'nosniff'
+          /** @description Requests allowed per key and window. */
+          'X-RateLimit-Limit'?: number
+          /** @description Requests left in the current window. */
+          'X-RateLimit-Remaining'?: number
+          /** @description Unix epoch second at which the window ends. */
+          'X-RateLimit-Reset'?: number
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description Unavailable: too many queries in progress, or the service is shutting down. */
+      503: {
+        headers: {
+          /** @description The request id: the client value when it sent a sane one, else a generated UUID. */
+          'X-Request-Id': string
+          /** @description Always no-store. */
+          'Cache-Control': 'no-store'
+          /** @description Always nosniff. */
+          'X-Content-Type-Options': 'nosniff'
+          /** @description Requests allowed per key and window. */
+          'X-RateLimit-Limit'?: number
+          /** @description Requests left in the current window. */
+          'X-RateLimit-Remaining'?: number
+          /** @description Unix epoch second at which the window ends. */
+          'X-RateLimit-Reset'?: number
+          /** @description Whole seconds to wait before retrying. */
+          'Retry-After': number
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+    }
+  }
+  getSignals: {
+    parameters: {
+      query: {
+        /** @description The domain to report on (see GET /api/v1/domains). */
+        domain_id: string
+        /** @description Days in the current period (ending today, UTC) and in the baseline period just before it. */
+        window?: number
+        /** @description Analyses each period of a segment needs before a change in it can be a signal. */
+        min_responses?: number
+        /** @description Smallest change of visibility, in percentage points, that can be a signal (either direction). */
+        min_delta?: number
+        /** @description json (default) or csv: the body as CSV (text/csv, one row per item or per datapoint of a series); overrides the Accept header. Not part of the response cache key. */
+        format?: 'json' | 'csv'
+      }
+      header?: {
+        /** @description A request id for log correlation (a UUID, for example). Echoed in the X-Request-Id response header when it is 1-128 characters of A-Z a-z 0-9 . _ : / + = - and not shaped like an API key; otherwise the service generates a UUID. */
+        'X-Request-Id'?: string
+        /** @description ETags of bodies the client holds (from the ETag header of a 200, weak comparison, or *): when one matches the current body the answer is 304 without a body. A 304 is authenticated and counted by the rate limit like a 200. */
+        'If-None-Match'?: string
+      }
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          /** @description The request id: the client value when it sent a sane one, else a generated UUID. */
+          'X-Request-Id': string
+          /** @description Always no-store. */
+          'Cache-Control': 'no-store'
+          /** @description Always nosniff. */
+          'X-Content-Type-Options': 'nosniff'
+          /** @description HIT or MISS: whether the body came from the response cache. */
+          'X-Cache': 'HIT' | 'MISS'
+          /** @description Weak validator of the identity body (the same for its gzip and br encodings); send it back in If-None-Match. */
+          ETag: string
+          /** @description Requests allowed per key and window. */
+          'X-RateLimit-Limit': number
+          /** @description Requests left in the current window. */
+          'X-RateLimit-Remaining': number
+          /** @description Unix epoch second at which the window ends. */
+          'X-RateLimit-Reset': number
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['SignalsResponse']
+          'text/csv': string
+        }
+      }
+      /** @description Not modified: the body has the ETag sent in If-None-Match (no body; counted by the rate limit). */
+      304: {
+        headers: {
+          /** @description The request id: the client value when it sent a sane one, else a generated UUID. */
+          'X-Request-Id': string
+          /** @description Always no-store. */
+          'Cache-Control': 'no-store'
+          /** @description Always nosniff. */
+          'X-Content-Type-Options': 'nosniff'
+          /** @description Weak validator of the identity body (the same for its gzip and br encodings); send it back in If-None-Match. */
+          ETag: string
+          /** @description Requests allowed per key and window. */
+          'X-RateLimit-Limit': number
+          /** @description Requests left in the current window. */
+          'X-RateLimit-Remaining': number
+          /** @description Unix epoch second at which the window ends. */
+          'X-RateLimit-Reset': number
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      /** @description The request is malformed, or a parameter is missing or invalid; detail names it. */
+      400: {
+        headers: {
+          /** @description The request id: the client value when it sent a sane one, else a generated UUID. */
+          'X-Request-Id': string
+          /** @description Always no-store. */
+          'Cache-Control': 'no-store'
+          /** @description Always nosniff. */
+          'X-Content-Type-Options': 'nosniff'
+          /** @description Requests allowed per key and window. */
+          'X-RateLimit-Limit': number
+          /** @description Requests left in the current window. */
+          'X-RateLimit-Remaining': number
+          /** @description Unix epoch second at which the window ends. */
+          'X-RateLimit-Reset': number
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description The bearer token is missing, malformed or revoked. */
+      401: {
+        headers: {
+          /** @description The request id: the client value when it sent a sane one, else a generated UUID. */
+          'X-Request-Id': string
+          /** @description Always no-store. */
+          'Cache-Control': 'no-store'
+          /** @description Always nosniff. */
+          'X-Content-Type-Options': 'nosniff'
+          /** @description The bearer challenge. */
+          'WWW-Authenticate': string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description API access not enabled for the team or the domain, or the plan lacks sentiment. */
+      403: {
+        headers: {
+          /** @description The request id: the client value when it sent a sane one, else a generated UUID. */
+          'X-Request-Id': string
+          /** @description Always no-store. */
+          'Cache-Control': 'no-store'
+          /** @description Always nosniff. */
+          'X-Content-Type-Options': 'nosniff'
+          /** @description Requests allowed per key and window. */
+          'X-RateLimit-Limit': number
+          /** @description Requests left in the current window. */
+          'X-RateLimit-Remaining': number
+          /** @description Unix epoch second at which the window ends. */
+          'X-RateLimit-Reset': number
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description Rate limit exceeded; Retry-After says how many seconds until the window resets. */
+      429: {
+        headers: {
+          /** @description The request id: the client value when it sent a sane one, else a generated UUID. */
+          'X-Request-Id': string
+          /** @description Always no-store. */
+          'Cache-Control': 'no-store'
+          /** @description Always nosniff. */
+          'X-Content-Type-Options': 'nosniff'
+          /** @description Requests allowed per key and window. */
+          'X-RateLimit-Limit': number
+          /** @description Requests left in the current window. */
+          'X-RateLimit-Remaining': number
+          /** @description Unix epoch second at which the window ends. */
+          'X-RateLimit-Reset': number
+          /** @description Whole seconds to wait before retrying. */
+          'Retry-After': number
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description Internal server error. */
+      500: {
+        headers: {
+          /** @description The request id: the client value when it sent a sane one, else a generated UUID. */
+          'X-Request-Id': string
+          /** @description Always no-store. */
+          'Cache-Control': 'no-store'
+          /** @description Always nosniff. */
+          'X-Content-Type-Options': 'nosniff'
+          /** @description Requests allowed per key and window. */
+          'X-RateLimit-Limit'?: number
+          /** @description Requests left in the current window. */
+          'X-RateLimit-Remaining'?: number
+          /** @description Unix epoch second at which the window ends. */
+          'X-RateLimit-Reset'?: number
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description Unavailable: too many queries in progress, or the service is shutting down. */
+      503: {
+        headers: {
+          /** @description The request id: the client value when it sent a sane one, else a generated UUID. */
+          'X-Request-Id': string
+          /** @description Always no-store. */
+          'Cache-Control': 'no-store'
+          /** @description Always nosniff. */
+          'X-Content-Type-Options': 'nosniff'
+          /** @description Requests allowed per key and window. */
+          'X-RateLimit-Limit'?: number
+          /** @description Requests left in the current window. */
+          'X-RateLimit-Remaining'?: number
+          /** @description Unix epoch second at which the window ends. */
+          'X-RateLimit-Reset'?: number
+          /** @description Whole seconds to wait before retrying. */
+          'Retry-After': number
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+    }
+  }
+  queryVisibility: {
+    parameters: {
+      query: {
+        /** @description The domain to report on (see GET /api/v1/domains). */
+        domain_id: string
+        /** @description Trailing window in UTC days, today included. Not with start_date and end_date. */
+        days?: number
+        /** @description First UTC date of the window, YYYY-MM-DD (with end_date, instead of days; at most 365 days). */
+        start_date?: string
+        /** @description Last UTC date of the window, YYYY-MM-DD, today at the latest (with start_date). */
+        end_date?: string
+        /** @description What to group the analyses by: up to 3 of date, channel, model, country, prompt, topic, tag, comma-separated (none: one group of every analysis). */
+        dimensions?: string
+        /** @description Whose mentions to count: brand (default), all (the brand and every competitor, one row each), or a competitor id. */
+        entity?: string
+        /** @description previous: each row also gets the same numbers over the previous window of the same length, and the change with its p-value (not with the date dimension). */
+        compare?: 'none' | 'previous'
+        /** @description Rows with fewer responses (analyses) than this are left out, before paging. */
+        min_responses?: number
+        /** @description The page to return, from 1. */
+        page?: number
+        /** @description Rows per page (total counts them all). */
+        limit?: number
+        /** @description Bucket of each datapoint: day (default), week (ISO weeks, Monday first) or month, in UTC; a bucket is dated by its first date inside the window. */
+        granularity?: 'day' | 'week' | 'month'
+        /** @description Keeps the analyses of this channel or raw model identifier (default: all). */
+        model?: string
+        /** @description Keeps the analyses of this country (ISO 3166-1 alpha-2, any case). */
+        country?: string
+        /** @description Keeps the analyses whose prompt's topic is exactly this (trimmed, case-sensitive). */
+        topic?: string
+        /** @description Keeps the analyses whose prompt has this tag (trimmed, case-sensitive). */
+        tag?: string
+      }
+      header?: {
+        /** @description A request id for log correlation (a UUID, for example). Echoed in the X-Request-Id response header when it is 1-128 characters of A-Z a-z 0-9 . _ : / + = - and not shaped like an API key; otherwise the service generates a UUID. */
+        'X-Request-Id'?: string
+        /** @description ETags of bodies the client holds (from the ETag header of a 200, weak comparison, or *): when one matches the current body the answer is 304 without a body. A 304 is authenticated and counted by the rate limit like a 200. */
+        'If-None-Match'?: string
+      }
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          /** @description The request id: the client value when it sent a sane one, else a generated UUID. */
+          'X-Request-Id': string
+          /** @description Always no-store. */
+          'Cache-Control': 'no-store'
+          /** @description Always nosniff. */
+          'X-Content-Type-Options': 'nosniff'
+          /** @description HIT or MISS: whether the body came from the response cache. */
+          'X-Cache': 'HIT' | 'MISS'
+          /** @description Weak validator of the identity body (the same for its gzip and br encodings); send it back in If-None-Match. */
+          ETag: string
+          /** @description Requests allowed per key and window. */
+          'X-RateLimit-Limit': number
+          /** @description Requests left in the current window. */
+          'X-RateLimit-Remaining': number
+          /** @description Unix epoch second at which the window ends. */
+          'X-RateLimit-Reset': number
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['QueryResponse']
+        }
+      }
+      /** @description Not modified: the body has the ETag sent in If-None-Match (no body; counted by the rate limit). */
+      304: {
+        headers: {
+          /** @description The request id: the client value when it sent a sane one, else a generated UUID. */
+          'X-Request-Id': string
+          /** @description Always no-store. */
+          'Cache-Control': 'no-store'
+          /** @description Always nosniff. */
+          'X-Content-Type-Options': 'nosniff'
+          /** @description Weak validator of the identity body (the same for its gzip and br encodings); send it back in If-None-Match. */
+          ETag: string
+          /** @description Requests allowed per key and window. */
+          'X-RateLimit-Limit': number
+          /** @description Requests left in the current window. */
+          'X-RateLimit-Remaining': number
+          /** @description Unix epoch second at which the window ends. */
+          'X-RateLimit-Reset': number
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      /** @description The request is malformed, or a parameter is missing or invalid; detail names it. */
+      400: {
+        headers: {
+          /** @description The request id: the client value when it sent a sane one, else a generated UUID. */
+          'X-Request-Id': string
+          /** @description Always no-store. */
+          'Cache-Control': 'no-store'
+          /** @description Always nosniff. */
+          'X-Content-Type-Options': 'nosniff'
+          /** @description Requests allowed per key and window. */
+          'X-RateLimit-Limit': number
+          /** @description Requests left in the current window. */
+          'X-RateLimit-Remaining': number
+          /** @description Unix epoch second at which the window ends. */
+          'X-RateLimit-Reset': number
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description The bearer token is missing, malformed or revoked. */
+      401: {
+        headers: {
+          /** @description The request id: the client value when it sent a sane one, else a generated UUID. */
+          'X-Request-Id': string
+          /** @description Always no-store. */
+          'Cache-Control': 'no-store'
+          /** @description Always nosniff. */
+          'X-Content-Type-Options': 'nosniff'
+          /** @description The bearer challenge. */
+          'WWW-Authenticate': string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description API access not enabled for the team or the domain, or the plan lacks sentiment. */
+      403: {
+        headers: {
+          /** @description The request id: the client value when it sent a sane one, else a generated UUID. */
+          'X-Request-Id': string
+          /** @description Always no-store. */
+          'Cache-Control': 'no-store'
+          /** @description Always nosniff. */
+          'X-Content-Type-Options': 'nosniff'
+          /** @description Requests allowed per key and window. */
+          'X-RateLimit-Limit': number
+          /** @description Requests left in the current window. */
+          'X-RateLimit-Remaining': number
+          /** @description Unix epoch second at which the window ends. */
+          'X-RateLimit-Reset': number
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description Rate limit exceeded; Retry-After says how many seconds until the window resets. */
+      429: {
+        headers: {
+          /** @description The request id: the client value when it sent a sane one, else a generated UUID. */
+          'X-Request-Id': string
+          /** @description Always no-store. */
+          'Cache-Control': 'no-store'
+          /** @description Always nosniff. */
+          'X-Content-Type-Options': 'nosniff'
+          /** @description Requests allowed per key and window. */
+          'X-RateLimit-Limit': number
+          /** @description Requests left in the current window. */
+          'X-RateLimit-Remaining': number
+          /** @description Unix epoch second at which the window ends. */
+          'X-RateLimit-Reset': number
+          /** @description Whole seconds to wait before retrying. */
+          'Retry-After': number
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description Internal server error. */
+      500: {
+        headers: {
+          /** @description The request id: the client value when it sent a sane one, else a generated UUID. */
+          'X-Request-Id': string
+          /** @description Always no-store. */
+          'Cache-Control': 'no-store'
+          /** @description Always nosniff. */
+          'X-Content-Type-Options': 'nosniff'
+          /** @description Requests allowed per key and window. */
+          'X-RateLimit-Limit'?: number
+          /** @description Requests left in the current window. */
+          'X-RateLimit-Remaining'?: number
+          /** @description Unix epoch second at which the window ends. */
+          'X-RateLimit-Reset'?: number
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description Unavailable: too many queries in progress, or the service is shutting down. */
+      503: {
+        headers: {
+          /** @description The request id: the client value when it sent a sane one, else a generated UUID. */
+          'X-Request-Id': string
+          /** @description Always no-store. */
+          'Cache-Control': 'no-store'
+          /** @description Always nosniff. */
+          'X-Content-Type-Options': 'nosniff'
+          /** @description Requests allowed per key and window. */
+          'X-RateLimit-Limit'?: number
+          /** @description Requests left in the current window. */
+          'X-RateLimit-Remaining'?: number
+          /** @description Unix epoch second at which the window ends. */
+          'X-RateLimit-Reset'?: number
+          /** @description Whole seconds to wait before retrying. */
+          'Retry-After': number
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+    }
+  }
+  listAnswers: {
+    parameters: {
+      query: {
+        /** @description The domain to report on (see GET /api/v1/domains). */
+        domain_id: string
+        /** @description Trailing window in UTC days, today included. Not with start_date and end_date. */
+        days?: number
+        /** @description First UTC date of the window, YYYY-MM-DD (with end_date, instead of days; at most 365 days). */
+        start_date?: string
+        /** @description Last UTC date of the window, YYYY-MM-DD, today at the latest (with start_date). */
+        end_date?: string
+        /** @description Answers per page. */
+        limit?: number
+        /** @description all, a generic channel name, or a raw model identifier. */
+        model?: string
+        /** @description Keeps the answers to this prompt (see GET /api/v1/prompts); another domain's prompt gives no answer. */
+        prompt_id?: string
+        /** @description Keeps the answers that mention the brand (`brand`) or this competitor (its id). */
+        entity?: string
+        /** @description Keeps the analyses of this country (ISO 3166-1 alpha-2, any case). */
+        country?: string
+        /** @description Keeps the analyses whose prompt's topic is exactly this (trimmed, case-sensitive). */
+        topic?: string
+        /** @description Keeps the analyses whose prompt has this tag (trimmed, case-sensitive). */
+        tag?: string
+        /** @description The next_cursor of the previous page (the same parameters, limit included); absent: the first page. */
+        cursor?: string
+        /** @description json (default) or csv: the body as CSV (text/csv, one row per item or per datapoint of a series); overrides the Accept header. Not part of the response cache key. */
+        format?: 'json' | 'csv'
+      }
+      header?: {
+        /** @description A request id for log correlation (a UUID, for example). Echoed in the X-Request-Id response header when it is 1-128 characters of A-Z a-z 0-9 . _ : / + = - and not shaped like an API key; otherwise the service generates a UUID. */
+        'X-Request-Id'?: string
+        /** @description ETags of bodies the client holds (from the ETag header of a 200, weak comparison, or *): when one matches the current body the answer is 304 without a body. A 304 is authenticated and counted by the rate limit like a 200. */
+        'If-None-Match'?: string
+      }
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          /** @description The request id: the client value when it sent a sane one, else a generated UUID. */
+          'X-Request-Id': string
+          /** @description Always no-store. */
+          'Cache-Control': 'no-store'
+          /** @description Always nosniff. */
+          'X-Content-Type-Options': 'nosniff'
+          /** @description HIT or MISS: whether the body came from the response cache. */
+          'X-Cache': 'HIT' | 'MISS'
+          /** @description Weak validator of the identity body (the same for its gzip and br encodings); send it back in If-None-Match. */
+          ETag: string
+          /** @description Requests allowed per key and window. */
+          'X-RateLimit-Limit': number
+          /** @description Requests left in the current window. */
+          'X-RateLimit-Remaining': number
+          /** @description Unix epoch second at which the window ends. */
+          'X-RateLimit-Reset': number
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['AnswersResponse']
+          'text/csv': string
+        }
+      }
+      /** @description Not modified: the body has the ETag sent in If-None-Match (no body; counted by the rate limit). */
+      304: {
+        headers: {
+          /** @description The request id: the client value when it sent a sane one, else a generated UUID. */
+          'X-Request-Id': string
+          /** @description Always no-store. */
+          'Cache-Control': 'no-store'
+          /** @description Always nosniff. */
+          'X-Content-Type-Options': 'nosniff'
+          /** @description Weak validator of the identity body (the same for its gzip and br encodings); send it back in If-None-Match. */
+          ETag: string
+          /** @description Requests allowed per key and window. */
+          'X-RateLimit-Limit': number
+          /** @description Requests left in the current window. */
+          'X-RateLimit-Remaining': number
+          /** @description Unix epoch second at which the window ends. */
+          'X-RateLimit-Reset': number
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      /** @description The request is malformed, or a parameter is missing or invalid; detail names it. */
+      400: {
+        headers: {
+          /** @description The request id: the client value when it sent a sane one, else a generated UUID. */
+          'X-Request-Id': string
+          /** @description Always no-store. */
+          'Cache-Control': 'no-store'
+          /** @description Always nosniff. */
+          'X-Content-Type-Options': 'nosniff'
+          /** @description Requests allowed per key and window. */
+          'X-RateLimit-Limit': number
+          /** @description Requests left in the current window. */
+          'X-RateLimit-Remaining': number
+          /** @description Unix epoch second at which the window ends. */
+          'X-RateLimit-Reset': number
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description The bearer token is missing, malformed or revoked. */
+      401: {
+        headers: {
+          /** @description The request id: the client value when it sent a sane one, else a generated UUID. */
+          'X-Request-Id': string
+          /** @description Always no-store. */
+          'Cache-Control': 'no-store'
+          /** @description Always nosniff. */
+          'X-Content-Type-Options': 'nosniff'
+          /** @description The bearer challenge. */
+          'WWW-Authenticate': string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description API access not enabled for the team or the domain, or the plan lacks sentiment. */
+      403: {
         headers: {
           /** @description The request id: the client value when it sent a sane one, else a generated UUID. */
           'X-Request-Id': string

@@ -49,7 +49,9 @@ export function restCallUrl(api: string, tool: ToolDefinition, args: Record<stri
   const range = args.start_date !== undefined && args.start_date !== null
   for (const [name, value] of Object.entries(args)) {
     if (value === undefined || value === null || (range && name === 'days')) continue
-    for (const v of Array.isArray(value) ? value : [value]) url.searchParams.append(name, String(v))
+    if (Array.isArray(value) && value.length === 0) continue
+    // A list argument (the query's dimensions) is one comma-separated parameter over REST.
+    url.searchParams.append(name, Array.isArray(value) ? value.map(String).join(',') : String(value))
   }
   return url.toString()
 }

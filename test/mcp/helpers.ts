@@ -70,9 +70,9 @@ const SAMPLES: Record<string, unknown[]> = {
   granularity: [undefined, 'day', 'week', 'month'],
   // query_visibility: a list, or the same as comma-separated text.
   dimensions: [undefined, 'country,channel', ['prompt', 'tag'], 'date'],
-  entity: [undefined, 'all', 'brand'],
+  entity: [undefined, 'brand'], // 'all' is the query's only: its golden cases and property test
   compare: [undefined, 'previous'],
-  min_responses: [undefined, 0, 30],
+  min_responses: [undefined, 1, 30],
 }
 /** A range instead of days (extensions section 9): both dates together. */
 const RANGE = { start_date: '2026-01-01', end_date: '2026-03-31' }

@@ -231,14 +231,14 @@ describe('invalid arguments', () => {
     expect(await call('get_competitor_time_series', {})).toBe(DETAIL.toolDomainRequired)
     expect(await call('get_sentiment_themes', { days: 7 })).toBe(DETAIL.toolDomainRequired)
     expect(await call('get_competitor_time_series', { domain_id: id, dayz: 7 })).toBe(
-      'Unknown argument dayz: get_competitor_time_series takes domain_id, days, start_date, end_date, model, granularity.',
+      'Unknown argument dayz: get_competitor_time_series takes domain_id, days, start_date, end_date, model, granularity, country, topic, tag.',
     )
     // The window's rules between arguments and granularity where there is no series, as over REST.
     expect(
       await call('get_competitor_time_series', { domain_id: id, days: 7, start_date: '2026-01-01' }),
     ).toBe('days cannot be combined with start_date and end_date: give one or the other.')
     expect(await call('get_brand_rankings', { domain_id: id, granularity: 'week' })).toBe(
-      'Unknown argument granularity: get_brand_rankings takes domain_id, days, start_date, end_date, model.',
+      'Unknown argument granularity: get_brand_rankings takes domain_id, days, start_date, end_date, model, country, topic, tag.',
     )
     // The sentiment endpoints let any id through to the domain check, as over REST (404 there).
     expect(await call('get_sentiment_overview', { domain_id: 'nope' })).toBe(DETAIL.domainNotFound)

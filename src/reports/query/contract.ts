@@ -77,13 +77,16 @@ export const dimensionsParam: EchoedParam<QueryDimension[]> = {
     .transform((raw, ctx) => checkedDimensions(raw.split(','), ctx))
     .optional()
     .transform((v) => v ?? [])
-    .meta({ type: 'string', description: DIMENSIONS_DESCRIPTION }) as unknown as z.ZodType<QueryDimension[]>,
+    .meta({ type: 'string', default: '', description: DIMENSIONS_DESCRIPTION }) as unknown as z.ZodType<
+    QueryDimension[]
+  >,
   value: z
     .union([z.array(z.string()), z.string()], { error: DIMENSIONS_MESSAGE })
-    .transform((raw, ctx) => checkedDimensions(typeof raw === 'string' ? raw.split(',') : raw, ctx))
-    .optional()
-    .transform((v) => v ?? [])
-    .meta({ description: DIMENSIONS_DESCRIPTION }) as unknown as z.ZodType<QueryDimension[]>,
+    .default([])
+    .meta({ description: DIMENSIONS_DESCRIPTION })
+    .transform((raw, ctx) =>
+      checkedDimensions(typeof raw === 'string' ? raw.split(',') : raw, ctx),
+    ) as unknown as z.ZodType<QueryDimension[]>,
   echo: z.array(z.enum(QUERY_DIMENSIONS)).max(MAX_QUERY_DIMENSIONS),
 }
 
@@ -95,7 +98,7 @@ const entityForm = (error: string | ((issue: { input?: unknown }) => string)) =>
   z
     .string({ error })
     .refine((v) => v === 'brand' || v === 'all' || UUID_RE.test(v), { error: ENTITY_MESSAGE })
-    .transform((v) => v.toLowerCase())
+    .overwrite((v) => v.toLowerCase())
 
 /**
  * entity: `brand` (default), `all`, or a competitor's UUID (lower-cased; one of another domain, or
@@ -116,7 +119,7 @@ export const entityParam: EchoedParam<string> = {
     .meta({ type: 'string', description: ENTITY_DESCRIPTION }) as unknown as z.ZodType<string>,
   value: entityForm(ENTITY_MESSAGE)
     .default('brand')
-    .meta({ description: ENTITY_DESCRIPTION }) as unknown as z.ZodType<string>,
+    .meta({ default: 'brand', description: ENTITY_DESCRIPTION }) as unknown as z.ZodType<string>,
   echo: z.union([z.enum(['brand', 'all']), z.string().regex(UUID_RE).meta({ format: 'uuid' })]),
 }
 
