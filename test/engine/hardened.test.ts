@@ -44,7 +44,7 @@ it('API keys: shown once, stored as a SHA-256 hash, verified, revoked', async ()
     revoked_at: null,
   })
   expect(await engine.verifyApiKey(key)).toEqual(info)
-  expect(await engine.verifyApiKey(`${key.slice(0, -1)}x`)).toBeNull()
+  expect(await engine.verifyApiKey(`${key.slice(0, -1)}${key.endsWith('x') ? 'y' : 'x'}`)).toBeNull()
   expect(await engine.verifyApiKey('Bearer nonsense')).toBeNull()
   expect(await engine.listApiKeys()).toEqual([info])
   expect(await engine.revokeApiKey(info.id)).toBe(true)
