@@ -2,6 +2,7 @@
  * The cluster, for real: PostgreSQL, three shards and HAProxy on 127.0.0.1 (harness.ts), against
  * one in-process node holding the same data. Run with `npm run test:cluster` (not part of `npm test`).
  */
+import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
@@ -158,7 +159,10 @@ beforeAll(async () => {
   for (const name of ['s1', 's2', 's3']) await bench.addShard(name)
   cp = await ControlPlane.connect(bench.url, { max: 4 })
   dims = makeDims(11, { teams: 2, domainsPerTeam: 4 })
-  single = await openEngine()
+  // The single node signs the answers' cursors with the cluster's secret, so its pages' next_cursor
+  // are the shards' byte for byte (docs/API.md, "GET /api/v1/answers").
+  const cursorSecret = await cp.setting('cursor_secret', () => randomBytes(32).toString('base64url'))
+  single = await openEngine({ cursorSecret })
   node = await buildServer({
     engine: single,
     logger: false,
