@@ -2,6 +2,7 @@
  * Shared setup of the HTTP suites: engines, tenants and keys, request helpers.
  */
 import { ENDPOINTS as TABLE, type Endpoint, type EndpointId } from '../../src/api/index.js'
+import { buildServer } from '../../src/http/index.js'
 import { openEngine, type AnalysisInputRecord, type Engine, type Plan } from '../../src/index.js'
 import { domain, team } from '../support/records.js'
 
@@ -68,3 +69,24 @@ export type EndpointName = keyof typeof ENDPOINTS
 export const ENDPOINT_NAMES = Object.keys(REPORT_IDS) as EndpointName[]
 
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` })
+
+/**
+ * The tenants' engine with `records` added, an Acme key and a server on a fixed clock whose rate
+ * limit never answers 429 (the rule suites send hundreds of requests); `close` ends both.
+ */
+export async function acmeServer(records: AnalysisInputRecord[], now: number) {
+  const engine = await makeEngine()
+  await engine.ingest([...tenantRecords(), ...records])
+  const key = (await engine.createApiKey({ teamId: T.acme, scopeTeamIds: [T.acme] })).key
+  const app = await buildServer({
+    engine,
+    logger: false,
+    clock: () => now,
+    rateLimit: { limit: 100_000, windowSeconds: 60 },
+  })
+  const close = async (): Promise<void> => {
+    await app.close()
+    await engine.close()
+  }
+  return { engine, app, key, close }
+}

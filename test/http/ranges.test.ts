@@ -8,10 +8,9 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ENDPOINTS, type Endpoint } from '../../src/api/index.js'
 import { computeWithFlags } from '../../src/cli/flags.js'
-import { buildServer } from '../../src/http/index.js'
 import { isValidationError, type Engine } from '../../src/index.js'
 import { analysis, competitor, mention, prompt } from '../support/records.js'
-import { D, T, bearer, makeEngine, tenantRecords } from './helpers.js'
+import { D, acmeServer, bearer } from './helpers.js'
 
 const NOW = Date.parse('2026-11-20T15:00:30Z')
 const ROWS = (ENDPOINTS as readonly Endpoint[]).filter((e) => 'days' in e.params)
@@ -73,28 +72,20 @@ describe('date ranges and buckets on every endpoint with days', () => {
   let engine: Engine
   let app: FastifyInstance
   let key: string
+  let close: () => Promise<void>
   beforeAll(async () => {
-    engine = await makeEngine()
-    await engine.ingest([
-      ...tenantRecords(),
-      prompt({ domain_id: D.acme1 }),
-      competitor({ domain_id: D.acme1 }),
-      ...['2026-11-15T10:00:00Z', '2026-11-16T10:00:00Z', '2026-11-20T10:00:00Z'].map((answered_at) =>
-        analysis({ domain_id: D.acme1, answered_at, mentions: [mention('brand', 2)], themes: [] }),
-      ),
-    ])
-    key = (await engine.createApiKey({ teamId: T.acme, scopeTeamIds: [T.acme] })).key
-    app = await buildServer({
-      engine,
-      logger: false,
-      clock: () => NOW,
-      rateLimit: { limit: 100_000, windowSeconds: 60 },
-    })
+    ;({ engine, app, key, close } = await acmeServer(
+      [
+        prompt({ domain_id: D.acme1 }),
+        competitor({ domain_id: D.acme1 }),
+        ...['2026-11-15T10:00:00Z', '2026-11-16T10:00:00Z', '2026-11-20T10:00:00Z'].map((answered_at) =>
+          analysis({ domain_id: D.acme1, answered_at, mentions: [mention('brand', 2)], themes: [] }),
+        ),
+      ],
+      NOW,
+    ))
   })
-  afterAll(async () => {
-    await app.close()
-    await engine.close()
-  })
+  afterAll(() => close())
   const get = (row: Endpoint, query: string) =>
     app.inject({ url: `${row.path}?domain_id=${D.acme1}&${query}`, headers: bearer(key) })
 

@@ -8,11 +8,10 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ENDPOINTS, type Endpoint } from '../../src/api/index.js'
 import { computeWithFlags } from '../../src/cli/flags.js'
-import { buildServer } from '../../src/http/index.js'
-import { isValidationError, openEngine, type Engine } from '../../src/index.js'
+import { isValidationError, type Engine } from '../../src/index.js'
 import { twoProportionPValue, wilson } from '../../src/foundation/stats.js'
 import { pValueRef, wilsonInterval } from '../reference/query.js'
-import { D, T, UNKNOWN_DOMAIN, bearer, tenantRecords } from '../http/helpers.js'
+import { D, UNKNOWN_DOMAIN, acmeServer, bearer } from '../http/helpers.js'
 import { analysis, mention, prompt } from '../support/records.js'
 
 const NOW = Date.parse('2026-11-20T15:00:30Z')
@@ -50,33 +49,25 @@ describe('GET /api/v1/query: parameters', () => {
   let engine: Engine
   let app: FastifyInstance
   let key: string
+  let close: () => Promise<void>
   beforeAll(async () => {
-    engine = await openEngine()
-    await engine.ingest([
-      ...tenantRecords(),
-      prompt({ id: P, domain_id: D.acme1, topic: 'Pricing', tags: ['a'] } as never),
-      ...['2026-11-15T10:00:00Z', '2026-11-16T10:00:00Z'].map((answered_at) =>
-        analysis({
-          domain_id: D.acme1,
-          prompt_id: P,
-          answered_at,
-          mentions: [mention('brand', 2)],
-          themes: [],
-        }),
-      ),
-    ])
-    key = (await engine.createApiKey({ teamId: T.acme, scopeTeamIds: [T.acme] })).key
-    app = await buildServer({
-      engine,
-      logger: false,
-      clock: () => NOW,
-      rateLimit: { limit: 100_000, windowSeconds: 60 },
-    })
+    ;({ engine, app, key, close } = await acmeServer(
+      [
+        prompt({ id: P, domain_id: D.acme1, topic: 'Pricing', tags: ['a'] } as never),
+        ...['2026-11-15T10:00:00Z', '2026-11-16T10:00:00Z'].map((answered_at) =>
+          analysis({
+            domain_id: D.acme1,
+            prompt_id: P,
+            answered_at,
+            mentions: [mention('brand', 2)],
+            themes: [],
+          }),
+        ),
+      ],
+      NOW,
+    ))
   })
-  afterAll(async () => {
-    await app.close()
-    await engine.close()
-  })
+  afterAll(() => close())
   const get = (domain: string, query: string) =>
     app.inject({ url: `${ROW.path}?domain_id=${domain}&${query}`, headers: bearer(key) })
 
