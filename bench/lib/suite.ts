@@ -187,3 +187,46 @@ export const callReport = (
   fn: FunctionName,
   params: Record<string, unknown>,
 ): Promise<unknown> => Promise.resolve((fns[fn] as (p: unknown) => unknown).call(fns, params))
+
+/**
+ * The IPC messages of a child process in arrival order: `next()` gives the next one, even if it
+ * came before the call (a `once('message')` registered late misses it and waits forever), and
+ * rejects when the child exits first or after `timeoutMs`.
+ */
+export function messagesOf(child: import('node:child_process').ChildProcess) {
+  const queue: unknown[] = []
+  const waiting: Array<{ resolve: (m: unknown) => void; reject: (e: Error) => void }> = []
+  let exited: Error | null = null
+  child.on('message', (m) => {
+    const w = waiting.shift()
+    if (w === undefined) queue.push(m)
+    else w.resolve(m)
+  })
+  child.once('exit', (code, signal) => {
+    exited = new Error(`the child process exited (${signal ?? code}) before its message`)
+    for (const w of waiting.splice(0)) w.reject(exited)
+  })
+  return {
+    next<T>(timeoutMs = 600_000): Promise<T> {
+      if (queue.length > 0) return Promise.resolve(queue.shift() as T)
+      if (exited !== null) return Promise.reject(exited)
+      return new Promise<T>((resolve, reject) => {
+        const w = {
+          resolve: (m: unknown) => {
+            clearTimeout(timer)
+            resolve(m as T)
+          },
+          reject: (e: Error) => {
+            clearTimeout(timer)
+            reject(e)
+          },
+        }
+        const timer = setTimeout(() => {
+          waiting.splice(waiting.indexOf(w), 1)
+          reject(new Error(`no message from the child process within ${timeoutMs} ms`))
+        }, timeoutMs)
+        waiting.push(w)
+      })
+    },
+  }
+}

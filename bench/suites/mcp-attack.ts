@@ -23,7 +23,7 @@ import { openEngine } from '../../src/index.js'
 import { toolName } from '../../src/mcp/tools.js'
 import { BENCH_NOW, DATASETS, datasetRecords, mainDomainId } from '../data/generator.js'
 import { quantile } from '../lib/timing.js'
-import { startSuite, writeJson } from '../lib/suite.js'
+import { messagesOf, startSuite, writeJson } from '../lib/suite.js'
 import { INITIALIZE, RawConnection, mcpRequest, rawOnce } from '../../test/mcp/helpers.js'
 
 const suite = startSuite('mcp-attack', { defaultDataset: 'S' })
@@ -97,12 +97,12 @@ const ms = (n: number) => Math.round(n * 100) / 100
 
 async function main(): Promise<void> {
   const child = fork(new URL(import.meta.url).pathname, ['--serve'], { execArgv: process.execArgv })
-  const served = await new Promise<Served>((resolve) => child.once('message', (m) => resolve(m as Served)))
-  const ask = <T>(what: string) =>
-    new Promise<T>((resolve) => {
-      child.once('message', (m) => resolve(m as T))
-      child.send(what)
-    })
+  const fromChild = messagesOf(child)
+  const served = await fromChild.next<Served>()
+  const ask = <T>(what: string) => {
+    child.send(what)
+    return fromChild.next<T>()
+  }
   const { attacker, other } = served
   let port = served.attackPort
   const rounds = Number(values.rounds)
@@ -162,6 +162,8 @@ async function main(): Promise<void> {
         res.on('end', () => resolve(res.statusCode ?? 0))
       })
       req.on('error', reject)
+      // A request the server never answers fails the suite instead of hanging it.
+      req.setTimeout(30_000, () => req.destroy(new Error(`no answer to GET ${path} within 30 s`)))
       req.end()
     })
   const sampleHealth = async (seconds: number): Promise<number[]> => {
@@ -187,9 +189,11 @@ async function main(): Promise<void> {
       [`--flood=${what}`, `--port=${port}`, `--key=${attacker}`, `--flood-s=${seconds}`],
       { execArgv: process.execArgv },
     )
-    await new Promise((resolve) => flooder.once('message', resolve)) // started
+    const fromFlooder = messagesOf(flooder)
+    await fromFlooder.next() // started
     const samples = await sampleHealth(seconds)
-    const counts = await new Promise<Flood>((resolve) => flooder.once('message', (m) => resolve(m as Flood)))
+    // The counts may have come while /healthz was sampled: the queue keeps them.
+    const counts = await fromFlooder.next<Flood>()
     const cpu1 = (await ask<{ cpu: NodeJS.CpuUsage }>('cpu')).cpu
     const cpuMs = (cpu1.user - cpu0.user + cpu1.system - cpu0.system) / 1000
     if (flooder.connected) flooder.disconnect() // it may have exited after its last message
