@@ -4,8 +4,6 @@
  * batches of 500 analyses), then `--calls` batches ingested one after the other into a copy of it,
  * by this tree and by `--peer-tree=<built tree>`, alternating `--rounds` times: each call's wall
  * time (median, p99, max). VA_TRACE_INGEST=1 prints each SQL step's time and the phases of each call.
- * VA_EXPLAIN_STEP=<step id> (with VA_TRACE_INGEST=1) runs that step under EXPLAIN ANALYZE and prints
- * its plan with each operator's time and rows (src/ingest/pipeline.ts).
  * Usage: node dist/bench/ingest-profile/call.js [--calls=20] [--rounds=2] [--peer-tree=/work/wt/base]
  *   [--cache=DIR] (the store and its batches, built once there)
  */

@@ -231,13 +231,6 @@ export async function runIngestSteps(
     const values = bind ? Object.fromEntries(file.params.map((p) => [p, call[p]])) : undefined
     const types = bind ? Object.fromEntries(file.params.map((p) => [p, PARAM_TYPES[p]])) : undefined
     const t0 = performance.now()
-    if (process.env.VA_EXPLAIN_STEP === s.id && !s.counts && s.id !== 'collect_old') {
-      // The step run under EXPLAIN ANALYZE (which runs it): its plan with operator times.
-      const r = await conn.runAndReadAll(`EXPLAIN ANALYZE ${sqlText(file.sql)}`, values, types)
-      process.stderr.write(`${String(r.getRows()[0]?.[1])}\n`)
-      trace(file.sql, t0)
-      return
-    }
     const r = await conn.run(sqlText(file.sql), values, types)
     if (s.counts) counts[s.counts] = r.rowsChanged
     if (s.id === 'collect_old') rows.old = r.rowsChanged
