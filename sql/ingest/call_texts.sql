@@ -5,8 +5,9 @@
 -- texts): cited URLs (kind 1, with their host), cited hosts (2), titles (3), page types (4) and
 -- fan-out queries (5). A stored text keeps its index; a new one (fresh) gets the next free index of
 -- its (domain, kind), in text order. The lookup builds on the call's texts and probes the stored
--- ones, so a small call does not hash every stored text of its domains; one INSERT, no UPDATE (an
--- update's undo records stay in memory for the whole transaction).
+-- ones by their key h (text_key, sql/schema/007_text_keys.sql), so the stored strings are never
+-- read: a call naming many domains scans a 16-byte column of their entries, not their text. One
+-- INSERT, no UPDATE (an update's undo records stay in memory for the whole transaction).
 INSERT INTO stg_texts
 WITH staged AS (
   SELECT DISTINCT dm.domain_key, 1::UTINYINT AS kind, c.cited AS text, c.host
@@ -24,19 +25,24 @@ WITH staged AS (
   SELECT DISTINCT dm.domain_key, 5::UTINYINT, f.query, NULL
   FROM stg_fanout f JOIN stg_domain_map dm ON dm.h = f.domain_h
 ),
+keyed AS (
+  SELECT *, text_key(text) AS h FROM staged
+),
 looked AS (
   SELECT s.*, t.idx
-  FROM staged s
-  LEFT JOIN texts t ON t.domain_key = s.domain_key AND t.kind = s.kind AND t.text = s.text
+  FROM keyed s
+  LEFT JOIN texts t ON t.domain_key = s.domain_key AND t.kind = s.kind AND t.h = s.h
 ),
 top AS (
+  -- Over every domain, then joined: a perfect-hash aggregate of two small integer columns is
+  -- cheaper than probing the call's domains for each stored entry first.
   SELECT t.domain_key, t.kind, max(t.idx) AS top
-  FROM texts t SEMI JOIN stg_domain_map dm ON dm.domain_key = t.domain_key
+  FROM texts t
   GROUP BY t.domain_key, t.kind
 )
 SELECT l.domain_key, l.kind,
        coalesce(l.idx, (coalesce(top.top, -1)
          + row_number() OVER (PARTITION BY l.domain_key, l.kind, l.idx IS NULL ORDER BY l.text))::INTEGER),
-       l.text, l.host, l.idx IS NULL
+       l.text, l.host, l.idx IS NULL, l.h
 FROM looked l
 LEFT JOIN top ON top.domain_key = l.domain_key AND top.kind = l.kind

@@ -36,9 +36,9 @@ CREATE OR REPLACE TEMP TABLE stg_fanout (seq INTEGER, ord INTEGER, query VARCHAR
 CREATE OR REPLACE TEMP TABLE stg_responses (seq INTEGER, domain_h INTEGER, response VARCHAR);
 CREATE OR REPLACE TEMP TABLE stg_domain_map (h INTEGER, domain_key INTEGER);
 -- The call's distinct texts with their index in the per-domain dictionaries (table texts), fresh
--- when the call adds them (sql/ingest/call_texts.sql).
+-- when the call adds them, and their key h (sql/ingest/call_texts.sql).
 CREATE OR REPLACE TEMP TABLE stg_texts (
-  domain_key INTEGER, kind UTINYINT, idx INTEGER, text VARCHAR, host VARCHAR, fresh BOOLEAN);
+  domain_key INTEGER, kind UTINYINT, idx INTEGER, text VARCHAR, host VARCHAR, fresh BOOLEAN, h UHUGEINT);
 CREATE OR REPLACE TEMP TABLE stg_prompt_map (h INTEGER, prompt_idx INTEGER);
 CREATE OR REPLACE TEMP TABLE stg_entity_map (h INTEGER, entity_idx INTEGER);
 CREATE OR REPLACE TEMP TABLE stg_theme_map (h INTEGER, theme_idx INTEGER);

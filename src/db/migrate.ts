@@ -11,7 +11,7 @@ import { ChunkWriter } from './chunk-writer.js'
 import { sqlIds, sqlText } from './sql.js'
 
 /** The schema version this release writes; older files are migrated on open. */
-export const SCHEMA_VERSION = 6
+export const SCHEMA_VERSION = 7
 
 /** The aggregate tables schema version 2 adds: an older file gets them filled from its raw tables. */
 const AGGREGATES_OF_V2 = ['agg_channel_prompts', 'agg_entity_prompt_day', 'agg_citation_day'] as const
@@ -33,6 +33,9 @@ async function citationTexts(conn: DuckDBConnection): Promise<void> {
   const urls = await conn.runAndReadAll('SELECT DISTINCT url FROM citations WHERE url_idx IS NULL')
   if (urls.currentRowCount === 0) return
   await conn.run(sqlText('schema/staging'))
+  // The ingest steps borrowed below look texts up by their key: version 7's column and macros
+  // first (idempotent when version 7 then runs).
+  await conn.run(sqlText('schema/007_text_keys'))
   await conn.run('CREATE OR REPLACE TEMP TABLE stg_cited_urls (url VARCHAR, cited VARCHAR)')
   const writer = await ChunkWriter.open(conn, 'stg_cited_urls', [VARCHAR, VARCHAR])
   try {
@@ -65,11 +68,17 @@ async function exactSentimentSums(conn: DuckDBConnection): Promise<void> {
   await conn.run(sqlText('ingest/fill_agg_entity_day'))
 }
 
+/** Version 7: the key of every stored text (sql/schema/007_text_keys.sql). */
+async function textKeys(conn: DuckDBConnection): Promise<void> {
+  await conn.run('UPDATE texts SET h = text_key(text) WHERE h IS NULL')
+}
+
 /** What a version needs beyond its SQL file, run right after it. */
 const CODE_STEPS: Readonly<Record<number, (conn: DuckDBConnection) => Promise<void>>> = {
   2: rankingAggregates,
   3: citationTexts,
   4: exactSentimentSums,
+  7: textKeys,
 }
 
 async function schemaVersion(conn: DuckDBConnection): Promise<number> {

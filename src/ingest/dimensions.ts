@@ -13,6 +13,8 @@ import {
   listValue,
   VARCHAR,
   type DuckDBConnection,
+  type DuckDBType,
+  type DuckDBValue,
 } from '@duckdb/node-api'
 import type { Catalog, CompetitorRow, PromptRow, TeamRow, ThemeRow } from '../catalog.js'
 import { ChunkWriter } from '../db/chunk-writer.js'
@@ -95,26 +97,43 @@ export function assignKeys(c: RecordCollector, cat: Catalog): KeyPlan {
 /** A record's created_at as staged: ms since the epoch (truncated to the millisecond), or null. */
 const createdMs = (ts: string | null | undefined): number | null => (ts == null ? null : timestampMs(ts))
 
+/**
+ * Appends the rows of `items` to a staging table; none opens no appender (a round trip through
+ * the thread pool, then a synchronous flush on the event loop: a 500-analysis call names no team,
+ * domain or prompt records, and skips six of them).
+ */
+async function stageRows<T>(
+  conn: DuckDBConnection,
+  table: string,
+  types: readonly DuckDBType[],
+  items: Iterable<T>,
+  row: (item: T) => DuckDBValue[],
+): Promise<void> {
+  const all = [...items]
+  if (all.length === 0) return
+  const w = await ChunkWriter.open(conn, table, types)
+  for (const item of all) w.push(...row(item))
+  w.close()
+}
+
 /** Writes the call's dimension rows, with their keys, into the staging tables (stg_teams, ...). */
 export async function stageDimensions(
   conn: DuckDBConnection,
   c: RecordCollector,
   plan: KeyPlan,
 ): Promise<void> {
-  const teams = await ChunkWriter.open(conn, 'stg_teams', [VARCHAR, VARCHAR, VARCHAR, BOOLEAN])
-  for (const [id, { rec }] of c.teams) teams.push(id, rec.name, rec.plan, rec.developer_access)
-  teams.close()
-  const domains = await ChunkWriter.open(conn, 'stg_domains', [
-    INTEGER,
-    VARCHAR,
-    VARCHAR,
-    VARCHAR,
-    VARCHAR,
-    VARCHAR,
-    DOUBLE,
+  await stageRows(conn, 'stg_teams', [VARCHAR, VARCHAR, VARCHAR, BOOLEAN], c.teams, ([id, { rec }]) => [
+    id,
+    rec.name,
+    rec.plan,
+    rec.developer_access,
   ])
-  for (const [id, { rec }] of c.domains) {
-    domains.push(
+  await stageRows(
+    conn,
+    'stg_domains',
+    [INTEGER, VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, DOUBLE],
+    c.domains,
+    ([id, { rec }]) => [
       plan.domainKeys.get(id)!,
       id,
       rec.team_id.toLowerCase(),
@@ -122,68 +141,56 @@ export async function stageDimensions(
       rec.website,
       siteHost(rec.website),
       createdMs(rec.created_at),
-    )
-  }
-  domains.close()
-  const prompts = await ChunkWriter.open(conn, 'stg_prompts', [
-    INTEGER,
-    INTEGER,
-    VARCHAR,
-    VARCHAR,
-    BIGINT,
-    DOUBLE,
-    VARCHAR,
-    LIST(VARCHAR),
-  ])
-  for (const [id, { rec }] of c.prompts) {
-    const k = plan.promptKeys.get(id)!
-    const esv = rec.estimated_search_volume === null ? null : BigInt(rec.estimated_search_volume)
-    prompts.push(
-      k.domainKey,
-      k.idx,
-      id,
-      rec.text,
-      esv,
-      createdMs(rec.created_at),
-      normalizeTopic(rec.topic),
-      listValue(normalizeTags(rec.tags)),
-    )
-  }
-  prompts.close()
-  const comps = await ChunkWriter.open(conn, 'stg_competitors', [INTEGER, INTEGER, VARCHAR, VARCHAR, VARCHAR])
-  for (const [id, { rec }] of c.competitors) {
-    const k = plan.competitorKeys.get(id)!
-    comps.push(k.domainKey, k.idx, id, rec.name, rec.website)
-  }
-  comps.close()
-  const themes = await ChunkWriter.open(conn, 'stg_themes', [
-    INTEGER,
-    INTEGER,
-    VARCHAR,
-    VARCHAR,
-    VARCHAR,
-    BOOLEAN,
-    VARCHAR,
-    DATE,
-  ])
-  for (const [id, { rec }] of c.themes) {
-    const k = plan.themeKeys.get(id)!
-    const created = new DuckDBDateValue(Math.floor(Date.parse(`${rec.created_at}T00:00:00Z`) / DAY_MS))
-    themes.push(k.domainKey, k.idx, id, rec.name, rec.custom_name, rec.archived, rec.sentiment, created)
-  }
-  themes.close()
-  const models = await ChunkWriter.open(conn, 'stg_models', [INTEGER, VARCHAR])
-  for (const [m, key] of plan.modelKeys) models.push(key, m)
-  models.close()
+    ],
+  )
+  await stageRows(
+    conn,
+    'stg_prompts',
+    [INTEGER, INTEGER, VARCHAR, VARCHAR, BIGINT, DOUBLE, VARCHAR, LIST(VARCHAR)],
+    c.prompts,
+    ([id, { rec }]) => {
+      const k = plan.promptKeys.get(id)!
+      const esv = rec.estimated_search_volume === null ? null : BigInt(rec.estimated_search_volume)
+      return [
+        k.domainKey,
+        k.idx,
+        id,
+        rec.text,
+        esv,
+        createdMs(rec.created_at),
+        normalizeTopic(rec.topic),
+        listValue(normalizeTags(rec.tags)),
+      ]
+    },
+  )
+  await stageRows(
+    conn,
+    'stg_competitors',
+    [INTEGER, INTEGER, VARCHAR, VARCHAR, VARCHAR],
+    c.competitors,
+    ([id, { rec }]) => {
+      const k = plan.competitorKeys.get(id)!
+      return [k.domainKey, k.idx, id, rec.name, rec.website]
+    },
+  )
+  await stageRows(
+    conn,
+    'stg_themes',
+    [INTEGER, INTEGER, VARCHAR, VARCHAR, VARCHAR, BOOLEAN, VARCHAR, DATE],
+    c.themes,
+    ([id, { rec }]) => {
+      const k = plan.themeKeys.get(id)!
+      const created = new DuckDBDateValue(Math.floor(Date.parse(`${rec.created_at}T00:00:00Z`) / DAY_MS))
+      return [k.domainKey, k.idx, id, rec.name, rec.custom_name, rec.archived, rec.sentiment, created]
+    },
+  )
+  await stageRows(conn, 'stg_models', [INTEGER, VARCHAR], plan.modelKeys, ([m, key]) => [key, m])
 }
 
-/** Writes the handle -> key maps the ingest steps join (stg_domain_map, ...). */
+/** Writes the handle -> key maps the ingest steps join (stg_domain_map, ...); none for an empty map. */
 export async function stageMaps(conn: DuckDBConnection, c: RecordCollector, plan: KeyPlan): Promise<void> {
-  const pairs = async (table: string, entries: Iterable<[number, number]>) => {
-    const w = await ChunkWriter.open(conn, table, [INTEGER, INTEGER])
-    for (const [h, v] of entries) w.push(h, v)
-    w.close()
-  }
+  const pairs = async (table: string, entries: readonly [number, number][]) =>
+    stageRows(conn, table, [INTEGER, INTEGER], entries, (pair) => pair)
   const mapped = (handles: Handles, f: (id: string) => number) =>
     handles.ids.map((id, i): [number, number] => [handles.first + i, f(id)])
   await pairs('stg_domain_map', mapped(c.domainH, plan.keyOfDomain))
