@@ -26,12 +26,13 @@ import {
 const SCHEMA = `
 SET TimeZone = 'UTC';
 CREATE TABLE domains (id VARCHAR, team_id VARCHAR, brand_name VARCHAR, website VARCHAR);
-CREATE TABLE prompts (id VARCHAR, domain_id VARCHAR, text VARCHAR, estimated_search_volume INTEGER);
+CREATE TABLE prompts (id VARCHAR, domain_id VARCHAR, text VARCHAR, estimated_search_volume INTEGER, topic VARCHAR);
+CREATE TABLE prompt_tags (prompt_id VARCHAR, tag VARCHAR);
 CREATE TABLE competitors (id VARCHAR, domain_id VARCHAR, name VARCHAR, website VARCHAR);
 CREATE TABLE themes (id VARCHAR, domain_id VARCHAR, name VARCHAR, custom_name VARCHAR, archived BOOLEAN,
   sentiment VARCHAR, created_at DATE);
 CREATE TABLE analyses_raw (id VARCHAR, domain_id VARCHAR, prompt_id VARCHAR, channel VARCHAR, model VARCHAR,
-  answered_at VARCHAR);
+  answered_at VARCHAR, country VARCHAR);
 CREATE TABLE mentions (analysis_id VARCHAR, entity_id VARCHAR, position INTEGER, sentiment INTEGER);
 CREATE TABLE citations (analysis_id VARCHAR, url VARCHAR, title VARCHAR, page_type VARCHAR, ord INTEGER,
   cited VARCHAR, host VARCHAR);
@@ -165,6 +166,7 @@ export class NaiveSql implements ReportFunctions {
     const names = [
       'domains',
       'prompts',
+      'prompt_tags',
       'competitors',
       'themes',
       'analyses_raw',
@@ -202,7 +204,11 @@ export class NaiveSql implements ReportFunctions {
             s('domain_id').toLowerCase(),
             s('text'),
             r.estimated_search_volume as number | null,
+            typeof r.topic === 'string' ? r.topic.trim() : null,
           ])
+          // Tags as the record means them: trimmed, repeats removed.
+          for (const tag of new Set(((r.tags ?? []) as string[]).map((t) => t.trim())))
+            put(ap.prompt_tags!, [s('id').toLowerCase(), tag])
           break
         case 'competitor':
           put(ap.competitors!, [
@@ -232,6 +238,7 @@ export class NaiveSql implements ReportFunctions {
             s('channel'),
             s('model'),
             s('answered_at'),
+            typeof r.country === 'string' ? r.country.toUpperCase() : null,
           ])
           for (const m of r.mentions as {
             entity_id: string

@@ -1,14 +1,17 @@
 /**
- * Suite "segments": the brand rankings, the model leaderboard and the visibility series with a
- * segment filter (docs/API.md, "Segment filters": country, topic, tag, and all three) at 30 and
- * 365 days, warm (file store, the segment's aggregates in memory after the first call), beside the
- * naive DuckDB SQL peer (bench/peers/naive-sql-rankings.ts) computing the same payloads with the
- * same filter: the peer is loaded with the records that pass the filter only (the analyses of that
- * country, of the prompts with that topic or tag), so its plain SQL answers the filtered question
- * over fewer rows than the whole dataset (a conservative peer). Every payload is checked against
- * the peer's (the filters' echo set aside) before anything is timed; unfiltered cases are timed
- * beside them for the ratio filtered / unfiltered.
+ * Suite "segments": every report with `days` (the rows of the endpoint table with `domain_id` and
+ * `days`, src/api/endpoints.ts) with a segment filter (docs/API.md, "Segment filters": country,
+ * topic, tag, and all three) at 30 and 365 days, warm (file store, the segment's aggregates in
+ * memory after the first call), beside the naive DuckDB SQL peers (bench/peers/naive-sql.ts,
+ * naive-sql-rankings.ts, naive-sql-citations.ts, naive-sql-query.ts) computing the same payloads
+ * with the same filter: a peer is loaded with the records that pass the filter only (the analyses
+ * of that country, of the prompts with that topic or tag), so its plain SQL answers the filtered
+ * question over fewer rows than the whole dataset (a conservative peer). Every payload is checked
+ * against the peer's (the filters' echo set aside) before anything is timed; unfiltered cases are
+ * timed beside them for the ratio filtered / unfiltered. A row without a peer is listed in the
+ * notes (not timed).
  */
+import { ENDPOINTS, type Endpoint } from '../../src/api/index.js'
 import type { AnalysisInputRecord, Engine } from '../../src/types.js'
 import { BENCH_NOW, DATASETS, datasetRecords, mainDomainId, type DatasetSpec } from '../data/generator.js'
 import { diffPayloads } from '../lib/compare.js'
@@ -17,6 +20,8 @@ import { gc, outPath, profiles, removeStore, startSuite, writeJson } from '../li
 import { stopwatch, timeCase } from '../lib/timing.js'
 import { NaiveSql } from '../peers/naive-sql.js'
 import { NaiveSqlRankings } from '../peers/naive-sql-rankings.js'
+import { NaiveSqlCitations } from '../peers/naive-sql-citations.js'
+import { NaiveSqlQuery } from '../peers/naive-sql-query.js'
 
 const { quick, dsName, out, log } = startSuite('segments', { defaultDataset: 'L' })
 const spec: DatasetSpec = { ...DATASETS[dsName] }
@@ -53,19 +58,55 @@ function passing(records: readonly Rec[], s: Segment): Rec[] {
   })
 }
 
-type Fn = 'brandRankings' | 'modelLeaderboard' | 'visibilitySeries'
-const FNS: Fn[] = ['brandRankings', 'modelLeaderboard', 'visibilitySeries']
+/** The rows of the endpoint table with `days` (and a domain): the filtered reports. */
+const ROWS = (ENDPOINTS as readonly Endpoint[]).filter((e) => 'domain_id' in e.params && 'days' in e.params)
 
-function engineCall(e: Engine, fn: Fn, p: Record<string, unknown>): Promise<unknown> {
-  if (fn === 'brandRankings') return e.computeBrandRankings({ ...p, model: 'all' } as never)
-  if (fn === 'modelLeaderboard') return e.computeModelLeaderboard(p as never)
-  return e.computeBrandSeries({ ...p, model: 'all', metric: 'visibility' } as never)
+/** The engine through the row, as a request with these wire parameters is served. */
+function engineCall(e: Engine, row: Endpoint, wire: Record<string, unknown>): Promise<unknown> {
+  return row.compute(e, row.normalize(wire as never), { now: new Date(BENCH_NOW), caller: null })
 }
-function peerCall(peer: NaiveSqlRankings, fn: Fn, p: { domainId: string; days: number; now: string }) {
-  if (fn === 'brandRankings') return peer.brandRankings({ ...p, model: 'all' })
-  if (fn === 'modelLeaderboard') return peer.modelLeaderboard(p)
-  return peer.brandSeries({ ...p, model: 'all', metric: 'visibility' })
+
+interface Peers {
+  sql: NaiveSql
+  rankings: NaiveSqlRankings
+  citations: NaiveSqlCitations
+  query: NaiveSqlQuery
 }
+/** The peer's parameters: the engine's echo of its defaults (model, limit) over the case's. */
+type PeerCall = (
+  peers: Peers,
+  p: { domainId: string; days: number; now: string },
+  echo: Record<string, unknown>,
+) => Promise<unknown>
+const model = (echo: Record<string, unknown>) => (echo.model as string | undefined) ?? 'all'
+const limit = (echo: Record<string, unknown>) => echo.limit as number
+const series =
+  (metric: 'visibility' | 'mentions' | 'citations' | 'citability'): PeerCall =>
+  (x, p, echo) =>
+    x.rankings.brandSeries({ ...p, model: model(echo), metric })
+/** The naive peer of each row, by row id (a row missing here has no peer yet: listed in the notes). */
+const PEERS: Record<string, PeerCall> = {
+  'prompt-series': async (x, p, echo) => x.sql.computePromptSeries({ ...p, limit: limit(echo) }),
+  'competitor-series': async (x, p, echo) => x.sql.computeCompetitorSeries({ ...p, model: model(echo) }),
+  'sentiment-overview': async (x, p, echo) => x.sql.sentimentOverview({ ...p, model: model(echo) }),
+  'sentiment-themes': async (x, p, echo) => x.sql.sentimentThemes({ ...p, model: model(echo) }),
+  'brand-rankings': (x, p, echo) => x.rankings.brandRankings({ ...p, model: model(echo) }),
+  'model-leaderboard': (x, p) => x.rankings.modelLeaderboard(p),
+  'visibility-series': series('visibility'),
+  'mentions-series': series('mentions'),
+  'citations-series': series('citations'),
+  'citability-series': series('citability'),
+  citations: (x, p, echo) => x.citations.citations({ ...p, model: model(echo), limit: limit(echo) }),
+  'cited-domains': (x, p, echo) => x.citations.citedDomains({ ...p, model: model(echo), limit: limit(echo) }),
+  'fanout-queries': (x, p, echo) => x.citations.fanoutQueries({ ...p, model: model(echo) }),
+  'sentiment-series': (x, p, echo) => x.citations.sentimentSeries({ ...p, model: model(echo) }),
+  query: (x, p) => x.query.query({ ...p, dimensions: ['prompt', 'channel', 'country'], entity: 'all' }),
+}
+/** The wire parameters of a row's case beyond domain_id and days. */
+const EXTRA: Record<string, Record<string, unknown>> = {
+  query: { dimensions: 'prompt,channel,country', entity: 'all' },
+}
+
 /** A payload without the filters' echo (the peer does not echo them). */
 function withoutEcho(x: unknown): unknown {
   const { country: _c, topic: _t, tag: _g, ...rest } = x as Record<string, unknown>
@@ -86,18 +127,29 @@ async function main(): Promise<void> {
   const ingest = await stopwatch(() => engine.ingest(records))
   out.setup['engine: ingest'] = ingest.ms
   out.sizes = { ...(await engine.stats()) }
+  const missing = ROWS.filter((row) => PEERS[row.id] === undefined).map((row) => row.id)
+  if (missing.length > 0)
+    out.notes.push(`rows with days but no naive peer here (not timed): ${missing.join(', ')}`)
+  const rows = ROWS.filter((row) => PEERS[row.id] !== undefined)
   for (const [name, s] of [['unfiltered', {}] as const, ...Object.entries(SEGMENTS)]) {
     const naive = await stopwatch(() => NaiveSql.load(passing(records, s)))
     out.setup[`naive-sql ${name}: load`] = naive.ms
-    const peer = new NaiveSqlRankings(naive.value)
+    const peers: Peers = {
+      sql: naive.value,
+      rankings: new NaiveSqlRankings(naive.value),
+      citations: new NaiveSqlCitations(naive.value),
+      query: new NaiveSqlQuery(naive.value),
+    }
     for (const days of [30, 365]) {
-      for (const fn of FNS) {
-        const key = `${fn} days=${days} ${name}`
-        const p = { domainId, days, now: BENCH_NOW, ...s }
+      for (const row of rows) {
+        const key = `${row.id} days=${days} ${name}`
+        const wire = { domain_id: domainId, days, ...EXTRA[row.id], ...s }
         const q = { domainId, days, now: BENCH_NOW }
-        const want = await peerCall(peer, fn, q)
-        const first = await stopwatch(() => engineCall(engine, fn, p))
+        const first = await stopwatch(() => engineCall(engine, row, wire))
         out.setup[`engine ${key}: first call`] = first.ms
+        const echo = first.value as Record<string, unknown>
+        const peerCall = () => PEERS[row.id]!(peers, q, echo)
+        const want = await peerCall()
         const diffs = diffPayloads(withoutEcho(first.value), want)
         out.checks.push({ case: key, impl: 'engine', ok: diffs.length === 0, against: 'naive-sql', diffs })
         if (diffs.length > 0) {
@@ -105,14 +157,14 @@ async function main(): Promise<void> {
           continue
         }
         for (const [impl, fnCall, slow] of [
-          ['engine', () => engineCall(engine, fn, p), false],
-          ['naive-sql', () => peerCall(peer, fn, q), true],
+          ['engine', () => engineCall(engine, row, wire), false],
+          ['naive-sql', peerCall, true],
         ] as const) {
           gc()
           const { timing, last } = await timeCase(`${impl} ${key}`, fnCall, slow ? prof.slow : prof.fast)
           const got = impl === 'engine' ? withoutEcho(last) : last
           if (diffPayloads(got, want).length > 0) out.failures.push(`${impl} ${key}: wrong while timed`)
-          out.timings.push({ case: key, fn, days, impl, ...timing })
+          out.timings.push({ case: key, fn: row.id, days, impl, ...timing })
           log(impl.padEnd(10), key.padEnd(64), `median ${timing.median.toFixed(2)} ms`)
         }
       }

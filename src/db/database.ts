@@ -10,6 +10,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { ValidationError } from '../errors.js'
 import { migrate } from './migrate.js'
 import { ReadConnection, ReadPool } from './read-pool.js'
+import { sqlText } from './sql.js'
 
 export interface Database {
   readonly instance: DuckDBInstance
@@ -89,7 +90,13 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   try {
     await migrate(write, readOnly)
     const n = Math.max(1, Math.min(16, options.readConnections))
-    for (let i = 0; i < n; i++) reads.push(new ReadConnection(await connect()))
+    for (let i = 0; i < n; i++) {
+      const c = await connect()
+      // The segment filters' one definition, a table macro the segment load queries select from
+      // (it names the tables, so it is created once they exist).
+      await c.run(sqlText('queries/segment/analyses'))
+      reads.push(new ReadConnection(c))
+    }
     if (options.hardened) {
       // Every connection exists (and has its TimeZone) before the configuration is locked.
       await write.run('SET enable_external_access = false')

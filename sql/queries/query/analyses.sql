@@ -1,6 +1,7 @@
 -- One domain's analyses as GET /api/v1/query reads them (docs/API.md, "GET /api/v1/query"), by
--- (day, analysis_key): the position in this order is the analysis's ordinal in mentions.sql and
--- citations.sql. country_idx: the index of the country in countries.sql's list, -1 when none.
+-- (prompt, channel, day, analysis_key): the position in this order is the analysis's ordinal in
+-- mentions.sql and citations.sql (the analyses of a prompt and channel are one run, by day, so the
+-- groups a run adds to are few and stay in the CPU's cache). country_idx: the index of the country in countries.sql's list, -1 when none.
 -- Read by src/reports/query/facts.ts; every column INTEGER NOT NULL.
 -- Parameters: $domain_key INTEGER.
 SELECT (a.day - DATE '1970-01-01')::INTEGER AS day,
@@ -11,4 +12,4 @@ SELECT (a.day - DATE '1970-01-01')::INTEGER AS day,
              ELSE dense_rank() OVER (ORDER BY a.country NULLS LAST) - 1 END)::INTEGER AS country_idx
 FROM analyses a
 WHERE a.domain_key = $domain_key
-ORDER BY a.day, a.analysis_key
+ORDER BY a.prompt_idx, a.channel, a.day, a.analysis_key

@@ -4,7 +4,7 @@
 -- Read by src/reports/query/facts.ts; INTEGER NOT NULL but sentiment DOUBLE NOT NULL.
 -- Parameters: $domain_key INTEGER.
 WITH a AS (
-  SELECT analysis_key, (row_number() OVER (ORDER BY day, analysis_key) - 1)::INTEGER AS ord
+  SELECT analysis_key, (row_number() OVER (ORDER BY prompt_idx, channel, day, analysis_key) - 1)::INTEGER AS ord
   FROM analyses WHERE domain_key = $domain_key
 )
 SELECT a.ord,

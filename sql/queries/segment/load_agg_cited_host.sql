@@ -1,18 +1,11 @@
 -- The rows of agg_cited_host for one domain's analyses that pass the segment filters (docs/API.md, "Segment
--- filters"), computed from the raw tables (as sql/ingest/fill_agg_cited_host.sql does): the same columns as
+-- filters"), computed from the raw tables over segment_analyses (analyses.sql) (as sql/ingest/fill_agg_cited_host.sql does): the same columns as
 -- sql/queries/load_agg_cited_host.sql, rows in its order. Read by src/tables/cited-index.ts through
 -- src/queries/segment.ts (kept in the aggregate store per segment until a commit changes the domain).
 -- Parameters: $domain_key INTEGER; $model_key INTEGER (-1: any model); $country, $topic, $tag
 -- VARCHAR ('': not given).
 WITH seg AS (
-  SELECT a.analysis_key
-  FROM analyses a
-  JOIN prompts p ON p.domain_key = a.domain_key AND p.prompt_idx = a.prompt_idx
-  WHERE a.domain_key = $domain_key
-    AND ($model_key < 0 OR a.model_key = $model_key)
-    AND ($country = '' OR a.country = $country)
-    AND ($topic = '' OR p.topic = $topic)
-    AND ($tag = '' OR list_contains(p.tags, $tag))
+  SELECT analysis_key FROM segment_analyses($domain_key, $model_key, $country, $topic, $tag)
 )
 SELECT (c.day - DATE '1970-01-01')::INTEGER AS day,
        a.channel::INTEGER AS channel,

@@ -1,6 +1,6 @@
 /**
  * The per-domain structures GET /api/v1/query reads (docs/API.md, "GET /api/v1/query"): one row per
- * analysis, sorted by day, with its mentions and its citation hosts as runs of rows (CSR), built
+ * analysis, sorted by prompt, channel and day (a run per prompt and channel, by day), with its mentions and its citation hosts as runs of rows (CSR), built
  * from the raw tables (sql/queries/query/) and kept by the aggregate store like an aggregate table
  * (rebuilt after a commit changes the domain). The prompts' topics and tags are a second structure.
  */
@@ -8,8 +8,10 @@ import type { Derived } from '../../tables/aggregates.js'
 
 /** A domain's analyses, mentions and citation hosts as columns (indexes: analysis ordinals). */
 export interface QueryFacts {
-  /** Per analysis, sorted by day: days since 1970-01-01. */
+  /** Per analysis, sorted by (prompt, channel, day): days since 1970-01-01. */
   readonly day: Int32Array
+  /** The runs of one prompt and channel: run r is analyses runStart[r] to runStart[r + 1] (by day). */
+  readonly runStart: Int32Array
   /** The channel as stored (its index in CHANNELS + 1). */
   readonly channel: Int32Array
   readonly modelKey: Int32Array
@@ -69,9 +71,15 @@ export const queryFacts: Derived<QueryFacts> = {
     const [cOrd, cHost] = citations as Int32Array[]
     const n = day!.length
     let promptCount = 0
-    for (let i = 0; i < n; i++) if (promptIdx![i]! >= promptCount) promptCount = promptIdx![i]! + 1
+    const starts: number[] = []
+    for (let i = 0; i < n; i++) {
+      if (promptIdx![i]! >= promptCount) promptCount = promptIdx![i]! + 1
+      if (i === 0 || promptIdx![i] !== promptIdx![i - 1] || channel![i] !== channel![i - 1]) starts.push(i)
+    }
+    starts.push(n)
     const value: QueryFacts = {
       day: day!,
+      runStart: Int32Array.from(starts),
       channel: channel!,
       modelKey: modelKey!,
       promptIdx: promptIdx!,

@@ -69,8 +69,13 @@ interface Plan {
   filter: ModelFilter
   countryIdx: number | null
   dims: Dimension[]
-  /** The code of each non-tag dimension of analysis i (the tag dimension: see tagCodes). */
-  code: ((i: number) => number)[]
+  /** Each dimension's kind (how an analysis's code is read: see {@link codeOf}). */
+  kinds: Int32Array
+  /** The date dimension: per day of the window, its bucket's first day; and the window's first day. */
+  buckets: Int32Array
+  startDay: number
+  /** Per prompt index: its topic's code (the topic dimension). */
+  topicCode: Int32Array
   /** The index of the tag dimension in dims; -1 when not grouped by tag. */
   tagDim: number
   /** Per prompt index: its tag codes (the null tag's code when untagged). */
@@ -78,31 +83,30 @@ interface Plan {
   stride: number[]
 }
 
-/** Sums of one window's groups: per group, and per group and entity slot. */
+/** Sums of one window's groups: per group, and per group and entity slot (group * slots + slot). */
 class Sums {
-  readonly responses: number[] = []
-  readonly citationsTotal: number[] = []
-  readonly sovTotal: number[] = []
-  readonly mentions: number[] = []
-  readonly posSum: number[] = []
-  readonly posCnt: number[] = []
-  readonly sentSum: number[] = []
-  readonly sentCnt: number[] = []
-  readonly citations: number[] = []
-  constructor(readonly slots: number) {}
-
-  addGroup(): void {
-    this.responses.push(0)
-    this.citationsTotal.push(0)
-    this.sovTotal.push(0)
-    for (let s = 0; s < this.slots; s++) {
-      this.mentions.push(0)
-      this.posSum.push(0)
-      this.posCnt.push(0)
-      this.sentSum.push(0)
-      this.sentCnt.push(0)
-      this.citations.push(0)
-    }
+  readonly responses: Int32Array
+  readonly citationsTotal: Int32Array
+  readonly sovTotal: Int32Array
+  readonly mentions: Int32Array
+  readonly posSum: Float64Array
+  readonly posCnt: Int32Array
+  readonly sentSum: Float64Array
+  readonly sentCnt: Int32Array
+  readonly citations: Int32Array
+  constructor(
+    groups: number,
+    readonly slots: number,
+  ) {
+    this.responses = new Int32Array(groups)
+    this.citationsTotal = new Int32Array(groups)
+    this.sovTotal = new Int32Array(groups)
+    this.mentions = new Int32Array(groups * slots)
+    this.posSum = new Float64Array(groups * slots)
+    this.posCnt = new Int32Array(groups * slots)
+    this.sentSum = new Float64Array(groups * slots)
+    this.sentCnt = new Int32Array(groups * slots)
+    this.citations = new Int32Array(groups * slots)
   }
 }
 
@@ -185,15 +189,22 @@ export async function computeQuery(ctx: QueryContext, params: QueryParams): Prom
     return Int32Array.from(out)
   })
 
+  // Per host, the slots whose site it is, as runs (hostStart[h] to hostStart[h + 1] in hostSlot).
+  const hostStart = new Int32Array(hostSlots.length + 1)
+  hostSlots.forEach((hs, h) => (hostStart[h + 1] = hostStart[h]! + hs.length))
+  const hostSlot = Int32Array.from(hostSlots.flatMap((hs) => [...hs]))
+  const sites = { slotOf, hostStart, hostSlot }
+
   const index = new GroupIndex(plan.stride.length === 0 ? 1 : plan.stride[0]! * plan.dims[0]!.cardinality)
-  const current = new Sums(entities.length)
-  accumulate(plan, window, index, current, true, slotOf, hostSlots)
-  const previous = p.compare === 'previous' ? new Sums(entities.length) : null
-  if (previous !== null) {
-    for (let g = 0; g < index.keys.length; g++) previous.addGroup()
+  const inWindow = membership(plan, window, index, true)
+  const current = new Sums(index.keys.length, entities.length)
+  accumulate(plan.facts, inWindow, current, sites)
+  let previous: Sums | null = null
+  if (p.compare === 'previous') {
     const days = window.endDay - window.startDay + 1
     const before = { startDay: window.startDay - days, endDay: window.startDay - 1 }
-    accumulate(plan, before, index, previous, false, slotOf, hostSlots)
+    previous = new Sums(index.keys.length, entities.length)
+    accumulate(plan.facts, membership(plan, before, index, false), previous, sites)
   }
 
   // The groups kept, in order; then the page's rows.
@@ -201,13 +212,14 @@ export async function computeQuery(ctx: QueryContext, params: QueryParams): Prom
   for (let g = 0; g < index.keys.length; g++) if (current.responses[g]! >= p.minResponses) kept.push(g)
   const codes = (g: number, d: number) =>
     Math.floor(index.keys[g]! / plan.stride[d]!) % plan.dims[d]!.cardinality
-  kept.sort((a, b) => {
-    for (let d = 0; d < plan.dims.length; d++) {
-      const r = plan.dims[d]!.rank[codes(a, d)]! - plan.dims[d]!.rank[codes(b, d)]!
-      if (r !== 0) return r
-    }
-    return 0
-  })
+  // A group's sort key: its codes' ranks in the same mixed radix (the first dimension slowest).
+  const sortKey = new Float64Array(index.keys.length)
+  for (const g of kept) {
+    let key = 0
+    for (let d = 0; d < plan.dims.length; d++) key += plan.dims[d]!.rank[codes(g, d)]! * plan.stride[d]!
+    sortKey[g] = key
+  }
+  kept.sort((a, b) => sortKey[a]! - sortKey[b]!)
   const E = entities.length
   const total = kept.length * E
   const items: QueryRow[] = []
@@ -325,7 +337,8 @@ function planOf(
     }
   }
   const dims: Dimension[] = []
-  const code: ((i: number) => number)[] = []
+  const kinds: number[] = []
+  let topicCode = new Int32Array(0)
   let tagDim = -1
   let tagCodes: Int32Array[] = []
   for (const name of p.dimensions) {
@@ -339,23 +352,21 @@ function planOf(
           rank: Int32Array.from({ length: size }, (_, c) => c),
           value: (c) => formatDay(window.startDay + c),
         })
-        code.push((i) => buckets[facts.day[i]! - window.startDay]! - window.startDay)
+        kinds.push(DATE)
         break
       }
       case 'channel':
         dims.push(listDimension(name, 'channel', CHANNELS))
-        code.push((i) => facts.channel[i]! - 1)
+        kinds.push(CHANNEL)
         break
       case 'model':
         dims.push(listDimension(name, 'model', ctx.catalog.modelsByKey))
-        code.push((i) => facts.modelKey[i]!)
+        kinds.push(MODEL)
         break
-      case 'country': {
-        const none = facts.countries.length
+      case 'country':
         dims.push(listDimension(name, 'country', [...facts.countries, null]))
-        code.push((i) => (facts.countryIdx[i]! < 0 ? none : facts.countryIdx[i]!))
+        kinds.push(COUNTRY)
         break
-      }
       case 'prompt':
         dims.push(
           listDimension(
@@ -364,17 +375,17 @@ function planOf(
             Array.from({ length: nPrompts }, (_, i) => promptIds[i] ?? ''),
           ),
         )
-        code.push((i) => facts.promptIdx[i]!)
+        kinds.push(PROMPT)
         break
       case 'topic': {
         const topics = [...new Set(segments.topic.values())]
         const byTopic = new Map(topics.map((t, c) => [t, c]))
-        const topicCode = Int32Array.from({ length: nPrompts }, (_, i) => {
+        topicCode = Int32Array.from({ length: nPrompts }, (_, i) => {
           const t = segments.topic.get(i)
           return t === undefined ? topics.length : byTopic.get(t)!
         })
         dims.push(listDimension(name, 'topic', [...topics, null]))
-        code.push((i) => topicCode[facts.promptIdx[i]!]!)
+        kinds.push(TOPIC)
         break
       }
       case 'tag': {
@@ -386,7 +397,7 @@ function planOf(
         })
         tagDim = dims.length
         dims.push(listDimension(name, 'tag', [...tags, null]))
-        code.push(() => 0)
+        kinds.push(TAG)
         break
       }
     }
@@ -398,13 +409,24 @@ function planOf(
     stride[d] = s
     s *= dims[d]!.cardinality
   }
-  return { facts, promptPass, filter, countryIdx, dims, code, tagDim, tagCodes, stride }
+  return {
+    facts,
+    promptPass,
+    filter,
+    countryIdx,
+    dims,
+    kinds: Int32Array.from(kinds),
+    buckets,
+    startDay: window.startDay,
+    topicCode,
+    tagDim,
+    tagCodes,
+    stride,
+  }
 }
 
-/** First index in a day column sorted ascending whose day is >= `day`. */
-function lowerBound(days: Int32Array, day: number): number {
-  let lo = 0
-  let hi = days.length
+/** First index in `days[lo, hi)` (sorted ascending) whose day is >= `day`. */
+function lowerBound(days: Int32Array, day: number, lo: number, hi: number): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1
     if (days[mid]! < day) lo = mid + 1
@@ -413,78 +435,150 @@ function lowerBound(days: Int32Array, day: number): number {
   return lo
 }
 
-/**
- * Adds the analyses of window `w` to `sums`: into new groups when `create` (the request's window),
- * else only into the groups already there (the previous window of a comparison).
- */
-function accumulate(
-  plan: Plan,
-  w: DayWindow,
-  index: GroupIndex,
-  sums: Sums,
-  create: boolean,
-  slotOf: Int32Array,
-  hostSlots: readonly Int32Array[],
-): void {
-  const { facts: f, promptPass, filter, countryIdx, code, tagDim, tagCodes, stride } = plan
-  const nDims = plan.dims.length
-  const slots = sums.slots
-  const from = lowerBound(f.day, w.startDay)
-  const to = lowerBound(f.day, w.endDay + 1)
-  const groups: number[] = []
-  for (let i = from; i < to; i++) {
-    if (!passes(filter, f.channel[i]!, f.modelKey[i]!)) continue
-    if (countryIdx !== null && f.countryIdx[i] !== countryIdx) continue
-    const prompt = f.promptIdx[i]!
-    if (promptPass !== null && promptPass[prompt] !== 1) continue
-    let base = 0
-    for (let d = 0; d < nDims; d++) if (d !== tagDim) base += code[d]!(i) * stride[d]!
-    groups.length = 0
-    const tagList = tagDim < 0 ? null : tagCodes[prompt]
-    const nKeys = tagList === null ? 1 : tagList!.length
-    for (let t = 0; t < nKeys; t++) {
-      const key = tagList === null ? base : base + tagList![t]! * stride[tagDim]!
-      let g = index.get(key)
-      if (g < 0) {
-        if (!create) continue
-        g = index.add(key)
-        sums.addGroup()
-      }
-      groups.push(g)
+/** Dimension kinds (Plan.kinds). */
+const DATE = 0
+const CHANNEL = 1
+const MODEL = 2
+const COUNTRY = 3
+const PROMPT = 4
+const TOPIC = 5
+const TAG = 6
+/** 1 for the kinds whose code is the same over a run (one prompt and channel). */
+const PER_RUN = Uint8Array.of(0, 1, 0, 0, 1, 1, 0)
+
+/** The code of analysis i in a dimension of `kind` (not the tag dimension). */
+function codeOf(plan: Plan, kind: number, i: number): number {
+  const f = plan.facts
+  switch (kind) {
+    case DATE:
+      return plan.buckets[f.day[i]! - plan.startDay]! - plan.startDay
+    case CHANNEL:
+      return f.channel[i]! - 1
+    case MODEL:
+      return f.modelKey[i]!
+    case COUNTRY: {
+      const c = f.countryIdx[i]!
+      return c < 0 ? f.countries.length : c
     }
-    if (groups.length === 0) continue
+    case PROMPT:
+      return f.promptIdx[i]!
+    case TOPIC:
+      return plan.topicCode[f.promptIdx[i]!]!
+    default:
+      return 0
+  }
+}
+
+/** The groups of a window's analyses: entry q adds analysis `analysis[q]` to group `group[q]`. */
+interface Membership {
+  count: number
+  analysis: Int32Array
+  group: Int32Array
+}
+
+/**
+ * The groups each analysis of window `w` that passes the filters belongs to (one per tag of its
+ * prompt with the tag dimension), run by run (one prompt and channel, by day): new groups are
+ * numbered when `create` (the request's window), else an analysis only joins the groups already
+ * there (the previous window of a comparison).
+ */
+function membership(plan: Plan, w: DayWindow, index: GroupIndex, create: boolean): Membership {
+  const { facts: f, promptPass, filter, countryIdx, kinds, tagDim, tagCodes, stride } = plan
+  const nDims = kinds.length
+  let analysis = new Int32Array(1024)
+  let group = new Int32Array(1024)
+  let count = 0
+  for (let r = 0; r + 1 < f.runStart.length; r++) {
+    const rs = f.runStart[r]!
+    const prompt = f.promptIdx[rs]!
+    if (promptPass !== null && promptPass[prompt] !== 1) continue
+    if (filter.channel !== 0 && f.channel[rs] !== filter.channel) continue
+    const lo = lowerBound(f.day, w.startDay, rs, f.runStart[r + 1]!)
+    const hi = lowerBound(f.day, w.endDay + 1, lo, f.runStart[r + 1]!)
+    const tagList = tagDim < 0 ? null : tagCodes[prompt]!
+    const need = count + (hi - lo) * (tagList === null ? 1 : tagList.length)
+    if (need > analysis.length) {
+      const size = Math.max(need, analysis.length * 2)
+      const a = new Int32Array(size)
+      a.set(analysis)
+      analysis = a
+      const g = new Int32Array(size)
+      g.set(group)
+      group = g
+    }
+    // The codes of the dimensions a run shares (its prompt's and channel's), once per run.
+    let runBase = 0
+    for (let d = 0; d < nDims; d++)
+      if (d !== tagDim && PER_RUN[kinds[d]!] === 1) runBase += codeOf(plan, kinds[d]!, rs) * stride[d]!
+    for (let i = lo; i < hi; i++) {
+      if (!passes(filter, f.channel[i]!, f.modelKey[i]!)) continue
+      if (countryIdx !== null && f.countryIdx[i] !== countryIdx) continue
+      let base = runBase
+      for (let d = 0; d < nDims; d++)
+        if (d !== tagDim && PER_RUN[kinds[d]!] === 0) base += codeOf(plan, kinds[d]!, i) * stride[d]!
+      const nKeys = tagList === null ? 1 : tagList.length
+      for (let t = 0; t < nKeys; t++) {
+        const key = tagList === null ? base : base + tagList[t]! * stride[tagDim]!
+        let g = index.get(key)
+        if (g < 0) {
+          if (!create) continue
+          g = index.add(key)
+        }
+        analysis[count] = i
+        group[count++] = g
+      }
+    }
+  }
+  return { count, analysis, group }
+}
+
+/** Which slot an entity of the facts counts in, and per cited host the slots whose site it is. */
+interface Sites {
+  /** -1: an entity of the domain not shown; -2: no entity of the domain. */
+  slotOf: Int32Array
+  hostStart: Int32Array
+  hostSlot: Int32Array
+}
+
+/** Adds each entry of a membership (an analysis in one of its groups) to the group's sums. */
+function accumulate(f: QueryFacts, m: Membership, sums: Sums, sites: Sites): void {
+  const { slotOf, hostStart, hostSlot } = sites
+  const nSlot = slotOf.length
+  const slots = sums.slots
+  const { responses, citationsTotal, sovTotal, mentions, posSum, posCnt, sentSum, sentCnt, citations } = sums
+  for (let q = 0; q < m.count; q++) {
+    const i = m.analysis[q]!
+    const g = m.group[q]!
     const m0 = f.mentionStart[i]!
     const m1 = f.mentionStart[i + 1]!
     const c0 = f.citationStart[i]!
     const c1 = f.citationStart[i + 1]!
-    for (const g of groups) {
-      sums.responses[g]!++
-      sums.citationsTotal[g]! += c1 - c0
-      const base = g * slots
-      for (let j = m0; j < m1; j++) {
-        const e = f.mentionEntity[j]!
-        const slot = e < slotOf.length ? slotOf[e]! : -2
-        if (slot === -2) continue // no entity of the domain
-        const first = j === m0 || f.mentionEntity[j - 1] !== e
-        if (first) sums.sovTotal[g]!++
-        if (slot < 0) continue
-        const at = base + slot
-        if (first) sums.mentions[at]!++
-        const pos = f.mentionPosition[j]!
-        if (pos >= 0) {
-          sums.posSum[at]! += pos
-          sums.posCnt[at]!++
-        }
-        const sent = f.mentionSentiment[j]!
-        if (sent >= 0) {
-          sums.sentSum[at]! += sent
-          sums.sentCnt[at]!++
-        }
+    responses[g]!++
+    citationsTotal[g]! += c1 - c0
+    const base = g * slots
+    for (let j = m0; j < m1; j++) {
+      const e = f.mentionEntity[j]!
+      const slot = e < nSlot ? slotOf[e]! : -2
+      if (slot === -2) continue // no entity of the domain
+      const first = j === m0 || f.mentionEntity[j - 1] !== e
+      if (first) sovTotal[g]!++
+      if (slot < 0) continue
+      const at = base + slot
+      if (first) mentions[at]!++
+      const pos = f.mentionPosition[j]!
+      if (pos >= 0) {
+        posSum[at]! += pos
+        posCnt[at]!++
       }
-      for (let j = c0; j < c1; j++) {
-        const hs = hostSlots[f.citationHost[j]!]!
-        for (let h = 0; h < hs.length; h++) sums.citations[base + hs[h]!]!++
+      const sent = f.mentionSentiment[j]!
+      if (sent >= 0) {
+        sentSum[at]! += sent
+        sentCnt[at]!++
       }
+    }
+    for (let j = c0; j < c1; j++) {
+      const h = f.citationHost[j]!
+      for (let x = hostStart[h]!; x < hostStart[h + 1]!; x++) citations[base + hostSlot[x]!]!++
     }
   }
 }
