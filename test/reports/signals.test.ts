@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ENDPOINTS } from '../../src/api/endpoints.js'
 import { openEngine, type Engine } from '../../src/index.js'
 import type { SignalsPayload } from '../../src/reports/index.js'
+import { SIGNAL_COUNTS } from '../../src/reports/signals/query.js'
+import type { AggregateStore } from '../../src/tables/aggregate-store.js'
 import { ReferenceModel } from '../reference/model.js'
 import type { ExtInputRecord } from '../reference/types.js'
 import { datasetPath } from '../support/golden.js'
@@ -84,6 +86,58 @@ describe('signals: rules', () => {
     // Same (entity, segment, window, day) on another domain: another id.
     const segments = await engine.computeSignals({ domainId: D2, window: 2, now: NOW })
     for (const s of segments.data.items) expect([...ids.values()]).not.toContain(s.id)
+  })
+
+  it('after a commit, the kept counts read only the changed days again; a change of topics rebuilds them; both as a full build', async () => {
+    const scratch = await openEngine()
+    const internals = scratch as unknown as {
+      aggregates: AggregateStore
+      catalog: { domains: Map<string, { key: number }> }
+      db: { pool: AggregateStore['pool'] }
+    }
+    const model = new ReferenceModel()
+    const p = { domainId: D2, window: 2, minResponses: 1, minDelta: 0, now: NOW }
+    const check = async () => {
+      expect(await scratch.computeSignals(p)).toEqual(model.computeSignals(p))
+      const key = internals.catalog.domains.get(D2)!.key
+      const kept = await internals.aggregates.derived(SIGNAL_COUNTS, key)
+      expect(kept).toEqual((await SIGNAL_COUNTS.build(internals.db.pool, key, internals.aggregates)).value)
+    }
+    try {
+      await scratch.ingest(records as never)
+      model.ingest(records)
+      await check()
+      const misses = internals.aggregates.stats().misses
+      const d2 = records.filter(
+        (r) => r.type === 'analysis' && (r as { domain_id: string }).domain_id === D2,
+      ) as (ExtInputRecord & { id: string; answered_at: string })[]
+      // One analysis moved to another day and country, one added on a day of the baseline.
+      const moved = [
+        { ...d2[0]!, answered_at: '2026-11-17T09:00:00Z', country: 'fr' },
+        { ...d2[1]!, id: 'a25ffff0-0000-4000-8000-0000000000d1', answered_at: '2026-11-18T10:00:00Z' },
+      ] as ExtInputRecord[]
+      await scratch.ingest(moved as never)
+      model.ingest(moved)
+      await check()
+      expect(internals.aggregates.stats().misses).toBe(misses) // refreshed, not built again
+      // A prompt's topic changes (its analyses move to another topic segment on every day; the topic
+      // codes, in order of the topics, change too).
+      const prompt = records.find(
+        (r) => r.type === 'prompt' && (r as { topic?: string }).topic === 'pricing',
+      )!
+      const retopic = [
+        { ...prompt, topic: 'wholesale' },
+        { ...d2[2]!, id: 'a25ffff0-0000-4000-8000-0000000000d2', answered_at: '2026-11-20T10:00:00Z' },
+      ] as ExtInputRecord[]
+      await scratch.ingest(retopic as never)
+      model.ingest(retopic)
+      await check()
+      const topics = (await scratch.computeSignals(p)).data.items.map((s) => s.segment.value)
+      expect(topics).toContain('wholesale')
+      expect(topics).not.toContain('pricing')
+    } finally {
+      await scratch.close()
+    }
   })
 
   it('an id is a UUID of version 8 with the RFC 9562 variant', async () => {
