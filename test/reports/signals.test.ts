@@ -229,6 +229,15 @@ interface RandomData {
   /** Per analysis: day offset back from today, prompt, channel, country, mentioned entities (0 = brand). */
   analyses: { back: number; prompt: number; channel: number; country: number; mentions: boolean[] }[]
   split: number
+  /**
+   * A third call: one prompt's topic set again (maybe to a new topic: the topic codes change), and
+   * stored analyses sent again on another day and country (both days change).
+   */
+  third: {
+    prompt: number
+    topic: (typeof TOPICS)[number] | 'zeta'
+    moves: { i: number; back: number; country: number }[]
+  }
 }
 
 const dataArb: fc.Arbitrary<RandomData> = fc
@@ -246,11 +255,24 @@ const dataArb: fc.Arbitrary<RandomData> = fc
       },
     ),
     seeds: fc.array(fc.integer({ min: 0, max: 2 ** 30 }), { minLength: 120, maxLength: 120 }),
+    third: fc.record({
+      prompt: fc.nat(),
+      topic: fc.constantFrom(...TOPICS, 'zeta' as const),
+      moves: fc.array(
+        fc.record({
+          i: fc.nat(),
+          back: fc.integer({ min: 0, max: 8 }),
+          country: fc.integer({ min: 0, max: COUNTRIES.length - 1 }),
+        }),
+        { minLength: 1, maxLength: 5 },
+      ),
+    }),
   })
-  .map(({ competitors, prompts, n, split, bias, seeds }) => ({
+  .map(({ competitors, prompts, n, split, bias, seeds, third }) => ({
     competitors,
     prompts,
     split,
+    third,
     analyses: seeds.slice(0, n).map((s) => {
       const back = s % 9
       const period = back < 4 ? 1 : 0
@@ -309,7 +331,24 @@ function recordsOf(d: RandomData): ExtInputRecord[][] {
     }
   })
   const cut = Math.min(d.split, analyses.length)
-  return [[...head, ...analyses.slice(0, cut)], analyses.slice(cut)] as ExtInputRecord[][]
+  const p = d.third.prompt % d.prompts.length
+  const retopic = { ...head.find((r) => r.id === prompt(p))!, topic: d.third.topic }
+  const moved =
+    analyses.length === 0
+      ? []
+      : // One move per analysis (the last one drawn).
+        [...new Map(d.third.moves.map((m) => [m.i % analyses.length, m])).entries()].map(([i, m]) => {
+          const a = analyses[i]!
+          const day = new Date(Date.parse(NOW) - m.back * 86_400_000).toISOString().slice(0, 10)
+          const country = COUNTRIES[m.country]
+          const { country: _c, ...rest } = a as typeof a & { country?: string }
+          return { ...rest, answered_at: `${day}T11:00:00Z`, ...(country === null ? {} : { country }) }
+        })
+  return [
+    [...head, ...analyses.slice(0, cut)],
+    analyses.slice(cut),
+    [retopic, ...moved],
+  ] as ExtInputRecord[][]
 }
 
 const paramsArb = fc.record({
