@@ -121,8 +121,9 @@ const PLAN: PlannedSuite[] = quick
       { id: 'serve-Serve', script: 'serve', dataset: 'Serve' },
       // Parquet and Arrow import through SQL, with the event loop's longest stall (a move's import path).
       { id: 'flat-import-L', script: 'flat-import', dataset: 'L', heapMB: 8192 },
-      // Webhooks: detection's cost on a 500-analysis ingest call, a 10,000-event backlog drained.
-      { id: 'webhooks-S', script: 'webhooks', dataset: 'S' },
+      // Webhooks: detection's cost on a 500-analysis ingest call, a 10,000-event backlog drained,
+      // reads beside a hanging receiver.
+      { id: 'webhooks-L', script: 'webhooks', dataset: 'L', heapMB: 8192 },
       { id: 'rankings-L', script: 'rankings', dataset: 'L', heapMB: 8192 },
       { id: 'segments-L', script: 'segments', dataset: 'L', heapMB: 8192 },
       // The signals beside the naive SQL peer, the first call after a 500-analysis commit.
