@@ -135,6 +135,13 @@ describe('signals: rules', () => {
       const topics = (await scratch.computeSignals(p)).data.items.map((s) => s.segment.value)
       expect(topics).toContain('wholesale')
       expect(topics).not.toContain('pricing')
+      // Only a prompt's topic (a call with no analysis changes no day): the payload follows it.
+      const only = [{ ...prompt, topic: 'aaa' }] as ExtInputRecord[]
+      await scratch.ingest(only as never)
+      model.ingest(only)
+      const after = await scratch.computeSignals(p)
+      expect(after).toEqual(model.computeSignals(p))
+      expect(after.data.items.map((s) => s.segment.value)).toContain('aaa')
     } finally {
       await scratch.close()
     }

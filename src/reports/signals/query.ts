@@ -93,6 +93,14 @@ function sameTopics(kept: SignalCounts, now: Pick<SignalCounts, 'topics' | 'prom
   return true
 }
 
+/** Whether every prompt of the catalog has the topic the counts were read with, and no other prompt. */
+function sameTopicsAs(
+  counts: SignalCounts,
+  prompts: readonly { idx: number; topic: string | null }[],
+): boolean {
+  return prompts.length === counts.prompts.size && prompts.every((q) => counts.prompts.get(q.idx) === q.topic)
+}
+
 /** The first row whose day is at least `day` (rows sorted by day). */
 function firstAtLeast(days: Int32Array, day: number): number {
   let lo = 0
@@ -198,7 +206,14 @@ export async function computeSignals(ctx: QueryContext, params: SignalsParams): 
   const w = p.window
   const current = { startDay: today - w + 1, endDay: today }
   const baseline = { startDay: today - 2 * w + 1, endDay: today - w }
-  const counts = await ctx.aggregates.derived(SIGNAL_COUNTS, domain.key)
+  let counts = await ctx.aggregates.derived(SIGNAL_COUNTS, domain.key)
+  // A commit that changed only prompts' topics changes no day: the kept counts still have the
+  // topics they were read with. Then they are read again under a name that says the topics.
+  if (!sameTopicsAs(counts, domain.prompts)) {
+    const topics = JSON.stringify(domain.prompts.map((q) => [q.idx, q.topic]))
+    const name = `${SIGNAL_COUNTS.name} ${createHash('sha256').update(topics).digest('hex')}`
+    counts = await ctx.aggregates.segmented({ name, build: SIGNAL_COUNTS.build }, domain.key)
+  }
 
   // Per segment key (kind * 2^20 + code; `all` is key 0): [n1, n2, k1(e0), k2(e0), k1(e1), ...].
   const entities = domain.competitors.length + 1
