@@ -99,6 +99,8 @@ const PLAN: PlannedSuite[] = quick
       { id: 'segments-S', script: 'segments', dataset: 'S' },
       // GET /api/v1/query beside the naive SQL peer computing the same payloads.
       { id: 'query-S', script: 'query', dataset: 'S' },
+      // The signals beside the naive SQL peer (every day of S checked), the first call after a commit.
+      { id: 'signals-S', script: 'signals', dataset: 'S' },
       // Citations, cited domains, fan-out queries, sentiment over time.
       { id: 'citations-S', script: 'citations', dataset: 'S' },
       // Every time series by day, week and month over 365 days.
@@ -121,11 +123,14 @@ const PLAN: PlannedSuite[] = quick
       { id: 'serve-Serve', script: 'serve', dataset: 'Serve' },
       // Parquet and Arrow import through SQL, with the event loop's longest stall (a move's import path).
       { id: 'flat-import-L', script: 'flat-import', dataset: 'L', heapMB: 8192 },
-      // Webhooks: detection's cost on a 500-analysis ingest call, a 10,000-event backlog drained.
-      { id: 'webhooks-S', script: 'webhooks', dataset: 'S' },
+      // Webhooks: detection's cost on a 500-analysis ingest call, a 10,000-event backlog drained,
+      // reads beside a hanging receiver.
+      { id: 'webhooks-L', script: 'webhooks', dataset: 'L', heapMB: 8192 },
       { id: 'rankings-L', script: 'rankings', dataset: 'L', heapMB: 8192 },
       { id: 'segments-L', script: 'segments', dataset: 'L', heapMB: 8192 },
       { id: 'query-L', script: 'query', dataset: 'L', heapMB: 8192 },
+      // The signals beside the naive SQL peer, the first call after a 500-analysis commit.
+      { id: 'signals-L', script: 'signals', dataset: 'L', heapMB: 8192 },
       { id: 'rankings-Crowd', script: 'rankings', dataset: 'Crowd', heapMB: 8192 },
       // Citations, cited domains, fan-out queries, sentiment over time.
       { id: 'citations-L', script: 'citations', dataset: 'L', heapMB: 8192 },

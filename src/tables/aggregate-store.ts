@@ -9,7 +9,8 @@
  * own days, so no entry ever mixes two states of one day. Deletions drop entries (`invalidate`).
  *
  * It also keeps per-domain structures built from such reads (`derived`: the citation and fan-out
- * indexes of src/tables/cited-index.ts), under the same rules.
+ * indexes of src/tables/cited-index.ts), under the same rules: a commit drops them, or, for those
+ * that can `refresh`, marks their changed days like a table's.
  */
 import type { DayRange, DomainChange } from '../db/changes.js'
 import type { ReadPool } from '../db/read-pool.js'
@@ -52,8 +53,8 @@ export class AggregateStore implements AggregateSource {
   #hits = 0
   #misses = 0
 
-  /** Names of the derived structures asked for so far (dropped with the tables on invalidation). */
-  readonly #derivedNames = new Set<string>()
+  /** The derived structures asked for so far, by name (dropped with the tables on invalidation). */
+  readonly #derived = new Map<string, Derived<unknown>>()
   /** Per domain, the names of its segments' entries (dropped, and forgotten, at its next change). */
   readonly #segmentNames = new Map<number, Set<string>>()
 
@@ -69,26 +70,37 @@ export class AggregateStore implements AggregateSource {
   rows<T extends AggregateTable>(table: T, domainKey: number): Promise<AggregateRows<T>> {
     const key = `${domainKey}:${table}`
     const hit = this.options.retain ? this.#entries.get(key) : undefined
-    if (hit?.stale) this.#applyDelta(key, hit, table, domainKey, hit.stale)
+    const days = hit?.stale
+    if (hit !== undefined && days)
+      this.#applyDelta(key, hit, async (kept) => {
+        const rows = spliceDays(
+          table,
+          kept as AggregateRows<T>,
+          await this.#load(table, domainKey, days),
+          days,
+        )
+        return { value: rows, rows: rows.day.length }
+      })
     return this.#cached(table, domainKey, async () => {
       const rows = await this.#load(table, domainKey, ALL_DAYS)
       return { value: rows, rows: rows.day.length }
     })
   }
 
-  /** Replaces a stale entry's rows by the kept ones with the changed days read again. */
-  #applyDelta(key: string, entry: Entry, table: AggregateTable, domainKey: number, days: DayRange): void {
+  /** Replaces a stale entry's rows by `update(kept rows)`: the kept ones with the changed days read again. */
+  #applyDelta(
+    key: string,
+    entry: Entry,
+    update: (kept: unknown) => Promise<{ value: unknown; rows: number }>,
+  ): void {
+    const updated = entry.rows.then(update)
     entry.stale = null
-    const before = entry.rows as Promise<AggregateRows<AggregateTable>>
-    const rows = Promise.all([before, this.#load(table, domainKey, days)]).then(([kept, delta]) =>
-      spliceDays(table, kept, delta, days),
-    )
-    entry.rows = rows
-    rows.then(
-      (r) => {
+    entry.rows = updated.then((u) => u.value)
+    updated.then(
+      (u) => {
         if (this.#entries.get(key) !== entry) return
-        this.#count += r.day.length - entry.count
-        entry.count = r.day.length
+        this.#count += u.rows - entry.count
+        entry.count = u.rows
         this.#evict()
       },
       () => {
@@ -101,7 +113,12 @@ export class AggregateStore implements AggregateSource {
   }
 
   derived<T>(derived: Derived<T>, domainKey: number): Promise<T> {
-    this.#derivedNames.add(derived.name)
+    this.#derived.set(derived.name, derived as Derived<unknown>)
+    const key = `${domainKey}:${derived.name}`
+    const hit = this.options.retain ? this.#entries.get(key) : undefined
+    const days = hit?.stale
+    if (hit !== undefined && days && derived.refresh)
+      this.#applyDelta(key, hit, (kept) => derived.refresh!(this.pool, domainKey, kept as T, days))
     return this.#cached(derived.name, domainKey, () => derived.build(this.pool, domainKey, this))
   }
 
@@ -174,20 +191,23 @@ export class AggregateStore implements AggregateSource {
   /** Drops every entry of these domains. */
   invalidate(domainKeys: Iterable<number>): void {
     for (const dk of domainKeys) {
-      this.#drop(dk, [...AGGREGATE_TABLE_NAMES, ...this.#derivedNames])
+      this.#drop(dk, [...AGGREGATE_TABLE_NAMES, ...this.#derived.keys()])
       this.#dropSegments(dk)
     }
   }
 
   /**
-   * After a commit that changed these days of these domains: their aggregate tables' entries read
-   * those days again at their next use (the derived structures are dropped and rebuilt).
+   * After a commit that changed these days of these domains: their aggregate tables' entries, and
+   * the derived structures that can `refresh`, read those days again at their next use (the other
+   * derived structures are dropped and rebuilt).
    */
   refresh(changes: Iterable<DomainChange>): void {
+    const [refreshed, dropped] = [[] as string[], [] as string[]]
+    for (const [name, d] of this.#derived) (d.refresh ? refreshed : dropped).push(name)
     for (const c of changes) {
-      this.#drop(c.domainKey, this.#derivedNames)
+      this.#drop(c.domainKey, dropped)
       this.#dropSegments(c.domainKey)
-      for (const table of AGGREGATE_TABLE_NAMES) {
+      for (const table of [...AGGREGATE_TABLE_NAMES, ...refreshed]) {
         const e = this.#entries.get(`${c.domainKey}:${table}`)
         if (e === undefined) continue
         e.stale =

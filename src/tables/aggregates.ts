@@ -8,6 +8,7 @@
  * ingest/pipeline.ts, its load query, and one entry below.
  */
 
+import type { DayRange } from '../db/changes.js'
 import type { ReadPool } from '../db/read-pool.js'
 
 /** Each table's columns, in the order its load query returns them; `day` (days since 1970-01-01) first. */
@@ -90,6 +91,17 @@ export interface Derived<T> {
     pool: Pick<ReadPool, 'loadColumns' | 'loadStrings'>,
     domainKey: number,
     source: AggregateSource,
+  ): Promise<{ value: T; rows: number }>
+  /**
+   * The structure after a commit changed `days` of the domain, made from the kept one (reading
+   * only what those days need). Without it, a commit drops the structure and its next use builds
+   * it whole.
+   */
+  refresh?(
+    pool: Pick<ReadPool, 'loadColumns' | 'loadStrings'>,
+    domainKey: number,
+    kept: T,
+    days: DayRange,
   ): Promise<{ value: T; rows: number }>
 }
 

@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ENDPOINTS } from '../../src/api/endpoints.js'
 import { openEngine, type Engine } from '../../src/index.js'
 import type { SignalsPayload } from '../../src/reports/index.js'
+import { SIGNAL_COUNTS } from '../../src/reports/signals/query.js'
+import type { AggregateStore } from '../../src/tables/aggregate-store.js'
 import { ReferenceModel } from '../reference/model.js'
 import type { ExtInputRecord } from '../reference/types.js'
 import { datasetPath } from '../support/golden.js'
@@ -84,6 +86,65 @@ describe('signals: rules', () => {
     // Same (entity, segment, window, day) on another domain: another id.
     const segments = await engine.computeSignals({ domainId: D2, window: 2, now: NOW })
     for (const s of segments.data.items) expect([...ids.values()]).not.toContain(s.id)
+  })
+
+  it('after a commit, the kept counts read only the changed days again; a change of topics rebuilds them; both as a full build', async () => {
+    const scratch = await openEngine()
+    const internals = scratch as unknown as {
+      aggregates: AggregateStore
+      catalog: { domains: Map<string, { key: number }> }
+      db: { pool: AggregateStore['pool'] }
+    }
+    const model = new ReferenceModel()
+    const p = { domainId: D2, window: 2, minResponses: 1, minDelta: 0, now: NOW }
+    const check = async () => {
+      expect(await scratch.computeSignals(p)).toEqual(model.computeSignals(p))
+      const key = internals.catalog.domains.get(D2)!.key
+      const kept = await internals.aggregates.derived(SIGNAL_COUNTS, key)
+      expect(kept).toEqual((await SIGNAL_COUNTS.build(internals.db.pool, key, internals.aggregates)).value)
+    }
+    try {
+      await scratch.ingest(records as never)
+      model.ingest(records)
+      await check()
+      const misses = internals.aggregates.stats().misses
+      const d2 = records.filter(
+        (r) => r.type === 'analysis' && (r as { domain_id: string }).domain_id === D2,
+      ) as (ExtInputRecord & { id: string; answered_at: string })[]
+      // One analysis moved to another day and country, one added on a day of the baseline.
+      const moved = [
+        { ...d2[0]!, answered_at: '2026-11-17T09:00:00Z', country: 'fr' },
+        { ...d2[1]!, id: 'a25ffff0-0000-4000-8000-0000000000d1', answered_at: '2026-11-18T10:00:00Z' },
+      ] as ExtInputRecord[]
+      await scratch.ingest(moved as never)
+      model.ingest(moved)
+      await check()
+      expect(internals.aggregates.stats().misses).toBe(misses) // refreshed, not built again
+      // A prompt's topic changes (its analyses move to another topic segment on every day; the topic
+      // codes, in order of the topics, change too).
+      const prompt = records.find(
+        (r) => r.type === 'prompt' && (r as { topic?: string }).topic === 'pricing',
+      )!
+      const retopic = [
+        { ...prompt, topic: 'wholesale' },
+        { ...d2[2]!, id: 'a25ffff0-0000-4000-8000-0000000000d2', answered_at: '2026-11-20T10:00:00Z' },
+      ] as ExtInputRecord[]
+      await scratch.ingest(retopic as never)
+      model.ingest(retopic)
+      await check()
+      const topics = (await scratch.computeSignals(p)).data.items.map((s) => s.segment.value)
+      expect(topics).toContain('wholesale')
+      expect(topics).not.toContain('pricing')
+      // Only a prompt's topic (a call with no analysis changes no day): the payload follows it.
+      const only = [{ ...prompt, topic: 'aaa' }] as ExtInputRecord[]
+      await scratch.ingest(only as never)
+      model.ingest(only)
+      const after = await scratch.computeSignals(p)
+      expect(after).toEqual(model.computeSignals(p))
+      expect(after.data.items.map((s) => s.segment.value)).toContain('aaa')
+    } finally {
+      await scratch.close()
+    }
   })
 
   it('an id is a UUID of version 8 with the RFC 9562 variant', async () => {
@@ -175,6 +236,15 @@ interface RandomData {
   /** Per analysis: day offset back from today, prompt, channel, country, mentioned entities (0 = brand). */
   analyses: { back: number; prompt: number; channel: number; country: number; mentions: boolean[] }[]
   split: number
+  /**
+   * A third call: one prompt's topic set again (maybe to a new topic: the topic codes change), and
+   * stored analyses sent again on another day and country (both days change).
+   */
+  third: {
+    prompt: number
+    topic: (typeof TOPICS)[number] | 'zeta'
+    moves: { i: number; back: number; country: number }[]
+  }
 }
 
 const dataArb: fc.Arbitrary<RandomData> = fc
@@ -192,11 +262,24 @@ const dataArb: fc.Arbitrary<RandomData> = fc
       },
     ),
     seeds: fc.array(fc.integer({ min: 0, max: 2 ** 30 }), { minLength: 120, maxLength: 120 }),
+    third: fc.record({
+      prompt: fc.nat(),
+      topic: fc.constantFrom(...TOPICS, 'zeta' as const),
+      moves: fc.array(
+        fc.record({
+          i: fc.nat(),
+          back: fc.integer({ min: 0, max: 8 }),
+          country: fc.integer({ min: 0, max: COUNTRIES.length - 1 }),
+        }),
+        { minLength: 1, maxLength: 5 },
+      ),
+    }),
   })
-  .map(({ competitors, prompts, n, split, bias, seeds }) => ({
+  .map(({ competitors, prompts, n, split, bias, seeds, third }) => ({
     competitors,
     prompts,
     split,
+    third,
     analyses: seeds.slice(0, n).map((s) => {
       const back = s % 9
       const period = back < 4 ? 1 : 0
@@ -255,7 +338,24 @@ function recordsOf(d: RandomData): ExtInputRecord[][] {
     }
   })
   const cut = Math.min(d.split, analyses.length)
-  return [[...head, ...analyses.slice(0, cut)], analyses.slice(cut)] as ExtInputRecord[][]
+  const p = d.third.prompt % d.prompts.length
+  const retopic = { ...head.find((r) => r.id === prompt(p))!, topic: d.third.topic }
+  const moved =
+    analyses.length === 0
+      ? []
+      : // One move per analysis (the last one drawn).
+        [...new Map(d.third.moves.map((m) => [m.i % analyses.length, m])).entries()].map(([i, m]) => {
+          const a = analyses[i]!
+          const day = new Date(Date.parse(NOW) - m.back * 86_400_000).toISOString().slice(0, 10)
+          const country = COUNTRIES[m.country]
+          const { country: _c, ...rest } = a as typeof a & { country?: string }
+          return { ...rest, answered_at: `${day}T11:00:00Z`, ...(country === null ? {} : { country }) }
+        })
+  return [
+    [...head, ...analyses.slice(0, cut)],
+    analyses.slice(cut),
+    [retopic, ...moved],
+  ] as ExtInputRecord[][]
 }
 
 const paramsArb = fc.record({

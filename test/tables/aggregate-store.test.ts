@@ -180,6 +180,43 @@ describe('AggregateStore', () => {
     expect(await store.derived(derived, 1)).toEqual({ domainKey: 1, n: 4 })
   })
 
+  it('refreshes a derived structure that can refresh (the kept value, the changed days of every commit since), rebuilds one that cannot', async () => {
+    const pool = fakePool()
+    const store = new AggregateStore(pool, { retain: true, maxRows: 100 })
+    const calls: string[] = []
+    const refreshing = {
+      name: 'test_refreshing',
+      build: async (_p: unknown, dk: number) => {
+        calls.push(`build ${dk}`)
+        return { value: { version: 0 }, rows: 5 }
+      },
+      refresh: async (
+        _p: unknown,
+        dk: number,
+        kept: { version: number },
+        days: { from: number; to: number },
+      ) => {
+        calls.push(`refresh ${dk} ${days.from}-${days.to} from version ${kept.version}`)
+        return { value: { version: kept.version + 1 }, rows: 7 }
+      },
+    }
+    let builds = 0
+    const plain = { name: 'test_plain', build: async () => ({ value: ++builds, rows: 1 }) }
+    expect(await store.derived(refreshing, 1)).toEqual({ version: 0 })
+    expect(await store.derived(plain, 1)).toBe(1)
+    store.refresh([{ domainKey: 1, from: 10, to: 12 }])
+    store.refresh([{ domainKey: 1, from: 20, to: 20 }])
+    store.refresh([{ domainKey: 2, from: 1, to: 1 }]) // another domain: nothing kept there
+    expect(await store.derived(refreshing, 1)).toEqual({ version: 1 })
+    expect(await store.derived(refreshing, 1)).toEqual({ version: 1 }) // fresh again: kept
+    expect(await store.derived(plain, 1)).toBe(2)
+    expect(calls).toEqual(['build 1', 'refresh 1 10-20 from version 0'])
+    expect(store.stats().rows).toBe(7 + 1)
+    store.invalidate([1])
+    expect(await store.derived(refreshing, 1)).toEqual({ version: 0 })
+    expect(calls.at(-1)).toBe('build 1')
+  })
+
   it('evicts the least recently used entries beyond maxRows, and keeps nothing without retain', async () => {
     const pool = fakePool(10)
     const store = new AggregateStore(pool, { retain: true, maxRows: 20 })

@@ -5,10 +5,11 @@
  * z-test (docs/API.md, "Confidence intervals and tests"); the candidates that pass the thresholds,
  * each with a stable id.
  *
- * The counts come from one per-domain structure (`SIGNAL_COUNTS`, kept by the aggregate store and
- * rebuilt after a commit touches the domain): per (day, segment, entity) the analyses and the
- * analyses mentioning the entity, sorted by day, so a request adds up the rows of 2 x `window`
- * days.
+ * The counts come from one per-domain structure (`SIGNAL_COUNTS`, kept by the aggregate store):
+ * per (day, segment, entity) the analyses and the analyses mentioning the entity, sorted by day, so
+ * a request adds up the rows of 2 x `window` days. After a commit that changed some days of the
+ * domain, only those days are read again and spliced in (a change of the prompts' topics, which
+ * renumbers or moves the topic rows, rebuilds it whole).
  */
 import { createHash } from 'node:crypto'
 import { CHANNELS } from '../../foundation/vocabulary.js'
@@ -17,6 +18,7 @@ import { twoProportionPValue, wilson } from '../../foundation/stats.js'
 import { DAY_MS, formatDay, rowRange } from '../../foundation/window.js'
 import { clockMs, parseParams, resolveDomain, type QueryContext } from '../../queries/context.js'
 import { formatGeneratedAt } from '../../schemas/payloads.js'
+import type { DayRange } from '../../db/changes.js'
 import type { Derived } from '../../tables/aggregates.js'
 import { signalsParamsSchema } from './contract.js'
 import type {
@@ -39,25 +41,110 @@ export interface SignalCounts {
   n: Int32Array
   /** The topic of each topic code. */
   topics: string[]
+  /** The domain's prompts (prompt_idx) and their topics when the counts were read. */
+  prompts: Map<number, string | null>
 }
 
 // The segment kinds of the counts' `kind` column (3: topic).
 const KIND_CHANNEL = 1
 const KIND_COUNTRY = 2
 
-/** The per-domain counts the signals read (kept by the aggregate store like the aggregates). */
+type Pool = Parameters<Derived<unknown>['build']>[0]
+const COUNT_COLUMNS = ['day', 'kind', 'code', 'entity', 'n'] as const
+/** Every day: a whole domain's counts. */
+const ALL_DAYS: DayRange = { from: -1_000_000, to: 1_000_000 }
+
+/** The counts of `days` (both included), as the columns of SignalCounts. */
+async function loadCounts(pool: Pool, domainKey: number, days: DayRange): Promise<Int32Array[]> {
+  const values = { domain_key: domainKey, from_day: days.from, to_day: days.to }
+  const arrays = await pool.loadColumns('queries/load_signal_counts', values, COUNT_COLUMNS, [
+    'i32',
+    'i32',
+    'i32',
+    'i32',
+    'i32',
+  ])
+  return arrays as Int32Array[]
+}
+
+/** The topic of each topic code, and each prompt's topic. */
+async function loadTopics(pool: Pool, domainKey: number): Promise<Pick<SignalCounts, 'topics' | 'prompts'>> {
+  const values = { domain_key: domainKey }
+  const [[topics], [idx, topic]] = await Promise.all([
+    pool.loadStrings('queries/load_signal_topics', values, ['topic']),
+    pool.loadStrings('queries/load_signal_prompt_topics', values, ['prompt_idx', 'topic']),
+  ])
+  const prompts = new Map(idx!.map((i, r) => [Number(i), topic![r]!] as const))
+  return { topics: topics as string[], prompts }
+}
+
+function countsOf(arrays: Int32Array[], topics: Pick<SignalCounts, 'topics' | 'prompts'>) {
+  const [day, kind, code, entity, n] = arrays
+  const value: SignalCounts = { day: day!, kind: kind!, code: code!, entity: entity!, n: n!, ...topics }
+  return { value, rows: day!.length }
+}
+
+/** Whether the topic codes and every kept prompt's topic are those of `now` (new prompts aside). */
+function sameTopics(kept: SignalCounts, now: Pick<SignalCounts, 'topics' | 'prompts'>): boolean {
+  if (kept.topics.length !== now.topics.length || kept.topics.some((t, i) => t !== now.topics[i]))
+    return false
+  for (const [idx, topic] of kept.prompts)
+    if (!now.prompts.has(idx) || now.prompts.get(idx) !== topic) return false
+  return true
+}
+
+/** Whether every prompt of the catalog has the topic the counts were read with, and no other prompt. */
+function sameTopicsAs(
+  counts: SignalCounts,
+  prompts: readonly { idx: number; topic: string | null }[],
+): boolean {
+  return prompts.length === counts.prompts.size && prompts.every((q) => counts.prompts.get(q.idx) === q.topic)
+}
+
+/** The first row whose day is at least `day` (rows sorted by day). */
+function firstAtLeast(days: Int32Array, day: number): number {
+  let lo = 0
+  let hi = days.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (days[mid]! < day) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/** The kept columns with their rows of `days` replaced by `delta`'s (all sorted by day). */
+export function spliceCountDays(kept: Int32Array[], delta: Int32Array[], days: DayRange): Int32Array[] {
+  const start = firstAtLeast(kept[0]!, days.from)
+  const end = firstAtLeast(kept[0]!, days.to + 1)
+  const n = delta[0]!.length
+  return kept.map((k, c) => {
+    const out = new Int32Array(k.length - (end - start) + n)
+    out.set(k.subarray(0, start), 0)
+    out.set(delta[c]!, start)
+    out.set(k.subarray(end), start + n)
+    return out
+  })
+}
+
+/**
+ * The per-domain counts the signals read (kept by the aggregate store like the aggregates: a
+ * commit's changed days are read again and spliced in).
+ */
 export const SIGNAL_COUNTS: Derived<SignalCounts> = {
   name: 'signal_counts',
   async build(pool, domainKey) {
-    const values = { domain_key: domainKey }
-    const columns = ['day', 'kind', 'code', 'entity', 'n']
-    const [arrays, [topics]] = await Promise.all([
-      pool.loadColumns('queries/load_signal_counts', values, columns, ['i32', 'i32', 'i32', 'i32', 'i32']),
-      pool.loadStrings('queries/load_signal_topics', values, ['topic']),
+    const [arrays, topics] = await Promise.all([
+      loadCounts(pool, domainKey, ALL_DAYS),
+      loadTopics(pool, domainKey),
     ])
-    const [day, kind, code, entity, n] = arrays as Int32Array[]
-    const value = { day: day!, kind: kind!, code: code!, entity: entity!, n: n!, topics: topics as string[] }
-    return { value, rows: day!.length }
+    return countsOf(arrays, topics)
+  },
+  async refresh(pool, domainKey, kept, days) {
+    const topics = await loadTopics(pool, domainKey)
+    if (!sameTopics(kept, topics)) return countsOf(await loadCounts(pool, domainKey, ALL_DAYS), topics)
+    const columns = [kept.day, kept.kind, kept.code, kept.entity, kept.n]
+    return countsOf(spliceCountDays(columns, await loadCounts(pool, domainKey, days), days), topics)
   },
 }
 
@@ -119,7 +206,14 @@ export async function computeSignals(ctx: QueryContext, params: SignalsParams): 
   const w = p.window
   const current = { startDay: today - w + 1, endDay: today }
   const baseline = { startDay: today - 2 * w + 1, endDay: today - w }
-  const counts = await ctx.aggregates.derived(SIGNAL_COUNTS, domain.key)
+  let counts = await ctx.aggregates.derived(SIGNAL_COUNTS, domain.key)
+  // A commit that changed only prompts' topics changes no day: the kept counts still have the
+  // topics they were read with. Then they are read again under a name that says the topics.
+  if (!sameTopicsAs(counts, domain.prompts)) {
+    const topics = JSON.stringify(domain.prompts.map((q) => [q.idx, q.topic]))
+    const name = `${SIGNAL_COUNTS.name} ${createHash('sha256').update(topics).digest('hex')}`
+    counts = await ctx.aggregates.segmented({ name, build: SIGNAL_COUNTS.build }, domain.key)
+  }
 
   // Per segment key (kind * 2^20 + code; `all` is key 0): [n1, n2, k1(e0), k2(e0), k1(e1), ...].
   const entities = domain.competitors.length + 1
