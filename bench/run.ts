@@ -97,6 +97,8 @@ const PLAN: PlannedSuite[] = quick
       { id: 'rankings-S', script: 'rankings', dataset: 'S' },
       // The segment filters (country, topic, tag) beside the naive SQL peer with the same filter.
       { id: 'segments-S', script: 'segments', dataset: 'S' },
+      // The answers listing: pages beside an OFFSET peer, bytes per answer, ingest with answers.
+      { id: 'answers-S', script: 'answers', dataset: 'S' },
       // Citations, cited domains, fan-out queries, sentiment over time.
       { id: 'citations-S', script: 'citations', dataset: 'S' },
       // Every time series by day, week and month over 365 days.
@@ -123,6 +125,8 @@ const PLAN: PlannedSuite[] = quick
       { id: 'webhooks-S', script: 'webhooks', dataset: 'S' },
       { id: 'rankings-L', script: 'rankings', dataset: 'L', heapMB: 8192 },
       { id: 'segments-L', script: 'segments', dataset: 'L', heapMB: 8192 },
+      // The answers listing: pages 1 and 1,000 beside an OFFSET peer, bytes per answer, ingest with answers.
+      { id: 'answers-L', script: 'answers', dataset: 'L', heapMB: 8192 },
       { id: 'rankings-Crowd', script: 'rankings', dataset: 'Crowd', heapMB: 8192 },
       // Citations, cited domains, fan-out queries, sentiment over time.
       { id: 'citations-L', script: 'citations', dataset: 'L', heapMB: 8192 },

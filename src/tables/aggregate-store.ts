@@ -36,6 +36,12 @@ interface Entry {
   stale: DayRange | null
 }
 
+/** The days of `stale` and of `change` (null: none yet). */
+const stretch = (stale: DayRange | null, change: DayRange): DayRange =>
+  stale === null
+    ? { from: change.from, to: change.to }
+    : { from: Math.min(stale.from, change.from), to: Math.max(stale.to, change.to) }
+
 /** Every day: a whole domain's rows. */
 const ALL_DAYS: DayRange = { from: -1_000_000, to: 1_000_000 }
 
@@ -54,6 +60,8 @@ export class AggregateStore implements AggregateSource {
 
   /** Names of the derived structures asked for so far (dropped with the tables on invalidation). */
   readonly #derivedNames = new Set<string>()
+  /** The derived structures that refresh themselves after a commit (`Derived.refresh`), by name. */
+  readonly #refreshable = new Map<string, Derived<unknown>>()
   /** Per domain, the names of its segments' entries (dropped, and forgotten, at its next change). */
   readonly #segmentNames = new Map<number, Set<string>>()
 
@@ -102,7 +110,40 @@ export class AggregateStore implements AggregateSource {
 
   derived<T>(derived: Derived<T>, domainKey: number): Promise<T> {
     this.#derivedNames.add(derived.name)
+    if (derived.refresh !== undefined) this.#refreshable.set(derived.name, derived as Derived<unknown>)
+    const key = `${domainKey}:${derived.name}`
+    const hit = this.options.retain ? this.#entries.get(key) : undefined
+    if (hit?.stale) this.#refreshDerived(key, hit, derived as Derived<unknown>, domainKey, hit.stale)
     return this.#cached(derived.name, domainKey, () => derived.build(this.pool, domainKey, this))
+  }
+
+  /** Replaces a stale derived structure by the kept one refreshed for the changed days. */
+  #refreshDerived(
+    key: string,
+    entry: Entry,
+    derived: Derived<unknown>,
+    domainKey: number,
+    days: DayRange,
+  ): void {
+    entry.stale = null
+    const built = (entry.rows as Promise<unknown>).then((kept) =>
+      derived.refresh!(this.pool, domainKey, kept, days),
+    )
+    entry.rows = built.then((b) => b.value)
+    built.then(
+      (b) => {
+        if (this.#entries.get(key) !== entry) return
+        this.#count += b.rows - entry.count
+        entry.count = b.rows
+        this.#evict()
+      },
+      () => {
+        if (this.#entries.get(key) === entry) {
+          this.#count -= entry.count
+          this.#entries.delete(key)
+        }
+      },
+    )
   }
 
   segmented<T>(derived: Derived<T>, domainKey: number): Promise<T> {
@@ -185,15 +226,22 @@ export class AggregateStore implements AggregateSource {
    */
   refresh(changes: Iterable<DomainChange>): void {
     for (const c of changes) {
-      this.#drop(c.domainKey, this.#derivedNames)
+      const kept = new Set<string>()
+      for (const name of this.#refreshable.keys()) {
+        const e = this.#entries.get(`${c.domainKey}:${name}`)
+        if (e === undefined) continue
+        kept.add(name)
+        e.stale = stretch(e.stale, c)
+      }
+      this.#drop(
+        c.domainKey,
+        [...this.#derivedNames].filter((name) => !kept.has(name)),
+      )
       this.#dropSegments(c.domainKey)
       for (const table of AGGREGATE_TABLE_NAMES) {
         const e = this.#entries.get(`${c.domainKey}:${table}`)
         if (e === undefined) continue
-        e.stale =
-          e.stale === null
-            ? { from: c.from, to: c.to }
-            : { from: Math.min(e.stale.from, c.from), to: Math.max(e.stale.to, c.to) }
+        e.stale = stretch(e.stale, c)
       }
     }
   }

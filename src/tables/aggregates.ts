@@ -9,6 +9,7 @@
  */
 
 import type { ReadPool } from '../db/read-pool.js'
+import type { DayRange } from '../db/changes.js'
 
 /** Each table's columns, in the order its load query returns them; `day` (days since 1970-01-01) first. */
 export const AGGREGATE_TABLES = {
@@ -90,6 +91,17 @@ export interface Derived<T> {
     pool: Pick<ReadPool, 'loadColumns' | 'loadStrings'>,
     domainKey: number,
     source: AggregateSource,
+  ): Promise<{ value: T; rows: number }>
+  /**
+   * Optional: the structure after a commit that changed days `days` of the domain, made from the
+   * kept one by reading those days alone (at its next use). Without it, such a commit drops the
+   * structure and its next use builds it whole.
+   */
+  refresh?(
+    pool: Pick<ReadPool, 'loadColumns' | 'loadStrings'>,
+    domainKey: number,
+    kept: T,
+    days: DayRange,
   ): Promise<{ value: T; rows: number }>
 }
 
