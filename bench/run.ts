@@ -101,6 +101,8 @@ const PLAN: PlannedSuite[] = quick
       { id: 'query-S', script: 'query', dataset: 'S' },
       // The signals beside the naive SQL peer (every day of S checked), the first call after a commit.
       { id: 'signals-S', script: 'signals', dataset: 'S' },
+      // The answers listing: pages beside an OFFSET peer, bytes per answer, ingest with answers.
+      { id: 'answers-S', script: 'answers', dataset: 'S' },
       // Citations, cited domains, fan-out queries, sentiment over time.
       { id: 'citations-S', script: 'citations', dataset: 'S' },
       // Every time series by day, week and month over 365 days.
@@ -131,6 +133,8 @@ const PLAN: PlannedSuite[] = quick
       { id: 'query-L', script: 'query', dataset: 'L', heapMB: 8192 },
       // The signals beside the naive SQL peer, the first call after a 500-analysis commit.
       { id: 'signals-L', script: 'signals', dataset: 'L', heapMB: 8192 },
+      // The answers listing: pages 1 and 1,000 beside an OFFSET peer, bytes per answer, ingest with answers.
+      { id: 'answers-L', script: 'answers', dataset: 'L', heapMB: 8192 },
       { id: 'rankings-Crowd', script: 'rankings', dataset: 'Crowd', heapMB: 8192 },
       // Citations, cited domains, fan-out queries, sentiment over time.
       { id: 'citations-L', script: 'citations', dataset: 'L', heapMB: 8192 },

@@ -5,9 +5,10 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { openEngine, type Engine } from '../../src/index.js'
 import type { AnswersParams, AnswersPayload } from '../../src/reports/index.js'
+import { answerIndex, answerMentions } from '../../src/reports/answers/index-rows.js'
 import {
   analysis,
   base,
@@ -110,6 +111,62 @@ describe('order and keyset paging', () => {
     })
     expect(third.data.items.map((x) => x.id)).toEqual([id(1)])
     expect(third.data.next_cursor).toBeNull()
+    await engine.close()
+  })
+})
+
+describe('the index after a commit', () => {
+  it('is refreshed for the changed days alone and equals the index built from the whole history', async () => {
+    const engine = await openEngine()
+    // Days 2-18, three analyses a day; every third mentions the competitor.
+    const day = (d: number, n: number) =>
+      analysis({
+        id: id(d * 10 + n),
+        answered_at: at(d, 8 + n),
+        mentions: n === 0 ? [mention(COMPETITOR, 1)] : [mention('brand', 1)],
+      })
+    await engine.ingest([
+      ...base(),
+      ...[...Array(17).keys()].flatMap((i) => [0, 1, 2].map((n) => day(i + 2, n))),
+    ])
+    const views = async () => ({
+      all: (await all(engine, { domainId: DOMAIN, limit: 4 })).ids,
+      competitor: (await all(engine, { domainId: DOMAIN, limit: 4, entity: COMPETITOR })).ids,
+    })
+    const before = await views()
+    expect(before.all).toHaveLength(51)
+    expect(before.competitor).toHaveLength(17)
+    // One call: a new analysis on day 9, one moved from day 5 to day 12 (now with the competitor),
+    // another of day 5 no longer mentioning it; days 5-12 change, the rest are kept.
+    await engine.ingest([
+      analysis({
+        id: id(999),
+        answered_at: at(9, 20),
+        mentions: [mention(COMPETITOR, 2), mention('brand', 1)],
+      }),
+      analysis({ id: id(51), answered_at: at(12, 21), mentions: [mention(COMPETITOR, 1)] }),
+      analysis({ id: id(50), answered_at: at(5, 8), mentions: [] }),
+    ])
+    const builds = [vi.spyOn(answerIndex, 'build'), vi.spyOn(answerMentions, 'build')]
+    const refreshes = [vi.spyOn(answerIndex, 'refresh'), vi.spyOn(answerMentions, 'refresh')]
+    const refreshed = await views()
+    for (const spy of builds) expect(spy).not.toHaveBeenCalled()
+    for (const spy of refreshes) expect(spy).toHaveBeenCalledTimes(1)
+    const internals = engine as unknown as {
+      aggregates: { invalidate(keys: number[]): void; stats(): { misses: number } }
+      catalog: { domains: Map<string, { key: number }> }
+    }
+    internals.aggregates.invalidate([internals.catalog.domains.get(DOMAIN)!.key])
+    const rebuilt = await views()
+    expect(refreshed).toEqual(rebuilt)
+    vi.restoreAllMocks()
+    expect(refreshed.all).toHaveLength(52)
+    expect(refreshed.all.indexOf(id(51))).toBe(refreshed.all.indexOf(id(122)) - 1)
+    expect(refreshed.competitor).toEqual(
+      [...before.competitor, id(999), id(51)]
+        .filter((x) => x !== id(50))
+        .sort((a, b) => rebuilt.all.indexOf(a) - rebuilt.all.indexOf(b)),
+    )
     await engine.close()
   })
 })

@@ -1,15 +1,22 @@
 /**
  * @module The answers listing's per-domain index (docs/API.md, "GET /api/v1/answers"): every
  * analysis of the domain in the listing's order (answered_at descending, then id descending), with
- * what its filters read, kept by the aggregate store like any derived structure (rebuilt after a
- * commit that touches the domain). A page is a binary search (the window's first row, the cursor's
- * position) and a scan to the page's last item: its cost does not grow with its depth. The texts
- * and the other details of a page's analyses are read from DuckDB for those analyses only.
+ * what its filters read, kept by the aggregate store like any derived structure. A page is a binary
+ * search (the window's first row, the cursor's position) and a scan to the page's last item: its
+ * cost does not grow with its depth. The texts and the other details of a page's analyses are read
+ * from DuckDB for those analyses only. After a commit the index is refreshed, not rebuilt: the
+ * changed days are one block of rows in this order (a day's analyses are contiguous), so only
+ * those days are read again and spliced in place of the block.
  */
+import type { DayRange } from '../../db/changes.js'
 import type { Derived } from '../../tables/aggregates.js'
 
 /** The reads a page's details need (the aggregate store's watched pool: commits beside it are seen). */
 export type PageReader = Parameters<Derived<unknown>['build']>[0]
+
+const DAY_MS = 86_400_000
+/** Every day (the whole history). */
+const ALL_DAYS: DayRange = { from: -1_000_000, to: 1_000_000 }
 
 /** A domain's analyses in the listing's order. */
 export interface AnswerIndex {
@@ -23,74 +30,137 @@ export interface AnswerIndex {
   readonly country: Int32Array
   /** The ids, lower case. */
   readonly id: string[]
-  /** Each prompt's topic (by prompt_idx; null when none) and tags. */
-  readonly topics: (string | null)[]
-  readonly tags: string[][]
 }
+
+/** The first row in [from, to) for which `after` holds (it holds from some row on). */
+export function firstWhere(from: number, to: number, after: (row: number) => boolean): number {
+  let lo = from
+  let hi = to
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (after(mid)) hi = mid
+    else lo = mid + 1
+  }
+  return lo
+}
+
+/** The rows [a, b) of an order by answered_at descending whose UTC day is in `days`. */
+function dayBlock(ms: Float64Array, days: DayRange): [number, number] {
+  const a = firstWhere(0, ms.length, (r) => ms[r]! < (days.to + 1) * DAY_MS)
+  return [a, firstWhere(a, ms.length, (r) => ms[r]! < days.from * DAY_MS)]
+}
+
+/** `kept` with its rows [a, b) replaced by `delta`. */
+function splice<A extends Float64Array | Int32Array>(kept: A, a: number, b: number, delta: A): A {
+  const out = new (kept.constructor as new (n: number) => A)(kept.length - (b - a) + delta.length)
+  out.set(kept.subarray(0, a))
+  out.set(delta, a)
+  out.set(kept.subarray(b), a + delta.length)
+  return out
+}
+
+const dayValues = (domainKey: number, days: DayRange) => ({
+  domain_key: domainKey,
+  from_day: days.from,
+  to_day: days.to,
+})
+
+async function loadIndex(pool: PageReader, domainKey: number, days: DayRange): Promise<AnswerIndex> {
+  const values = dayValues(domainKey, days)
+  const [cols, [ids]] = await Promise.all([
+    pool.loadColumns(
+      'queries/answers_index',
+      values,
+      ['analysis_key', 'ms', 'prompt_idx', 'channel', 'model_key', 'country'],
+      ['f64', 'f64', 'i32', 'i32', 'i32', 'i32'],
+    ),
+    pool.loadStrings('queries/answers_index_ids', values, ['id']),
+  ])
+  return {
+    analysisKey: cols[0] as Float64Array,
+    ms: cols[1] as Float64Array,
+    promptIdx: cols[2] as Int32Array,
+    channel: cols[3] as Int32Array,
+    modelKey: cols[4] as Int32Array,
+    country: cols[5] as Int32Array,
+    id: ids!.map((s) => s ?? ''),
+  }
+}
+
+const indexRows = (index: AnswerIndex) => ({ value: index, rows: index.id.length * 2 })
 
 export const answerIndex: Derived<AnswerIndex> = {
   name: 'answers_index',
-  async build(pool, domainKey) {
-    const values = { domain_key: domainKey }
-    const [cols, [ids], [promptIdx, topic, tags]] = await Promise.all([
-      pool.loadColumns(
+  build: async (pool, domainKey) => indexRows(await loadIndex(pool, domainKey, ALL_DAYS)),
+  async refresh(pool, domainKey, kept, days) {
+    const delta = await loadIndex(pool, domainKey, days)
+    const [a, b] = dayBlock(kept.ms, days)
+    return indexRows({
+      analysisKey: splice(kept.analysisKey, a, b, delta.analysisKey),
+      ms: splice(kept.ms, a, b, delta.ms),
+      promptIdx: splice(kept.promptIdx, a, b, delta.promptIdx),
+      channel: splice(kept.channel, a, b, delta.channel),
+      modelKey: splice(kept.modelKey, a, b, delta.modelKey),
+      country: splice(kept.country, a, b, delta.country),
+      id: [...kept.id.slice(0, a), ...delta.id, ...kept.id.slice(b)],
+    })
+  },
+}
+
+/**
+ * The entities each analysis of the index mentions: `entity[start[r]..start[r + 1])` for row r
+ * (`start` has one entry per row of the index, and one more); `ms` is the index's, for the refresh.
+ */
+export interface AnswerMentions {
+  readonly start: Int32Array
+  readonly entity: Int32Array
+  readonly ms: Float64Array
+}
+
+async function loadMentions(pool: PageReader, domainKey: number, days: DayRange): Promise<AnswerMentions> {
+  const values = dayValues(domainKey, days)
+  const [[r, entity], [ms]] = (await Promise.all([
+    pool.loadColumns('queries/answers_mentions', values, ['r', 'entity_idx'], ['i32', 'i32']),
+    pool
+      .loadColumns(
         'queries/answers_index',
         values,
         ['analysis_key', 'ms', 'prompt_idx', 'channel', 'model_key', 'country'],
         ['f64', 'f64', 'i32', 'i32', 'i32', 'i32'],
-      ),
-      pool.loadStrings('queries/answers_index_ids', values, ['id']),
-      pool.loadStrings('queries/answers_prompts', values, ['prompt_idx', 'topic', 'tags']),
-    ])
-    const topics: (string | null)[] = []
-    const tagLists: string[][] = []
-    promptIdx!.forEach((p, i) => {
-      topics[Number(p)] = topic![i] ?? null
-      tagLists[Number(p)] = JSON.parse(tags![i] ?? '[]') as string[]
-    })
-    const value: AnswerIndex = {
-      analysisKey: cols[0] as Float64Array,
-      ms: cols[1] as Float64Array,
-      promptIdx: cols[2] as Int32Array,
-      channel: cols[3] as Int32Array,
-      modelKey: cols[4] as Int32Array,
-      country: cols[5] as Int32Array,
-      id: ids!.map((s) => s ?? ''),
-      topics,
-      tags: tagLists,
-    }
-    return { value, rows: value.id.length * 2 }
-  },
+      )
+      .then((c) => [c[1]]),
+  ])) as [[Int32Array, Int32Array], [Float64Array]]
+  const n = ms!.length
+  const start = new Int32Array(n + 1)
+  for (let i = 0; i < r!.length; i++) start[r![i]! + 1]!++
+  for (let i = 0; i < n; i++) start[i + 1]! += start[i]!
+  return { start, entity: entity!, ms: ms! }
 }
 
-/** The entities each analysis of the index mentions: `entity[start[r]..start[r + 1])` for row r. */
-export interface AnswerMentions {
-  readonly start: Int32Array
-  readonly entity: Int32Array
-}
+const mentionRows = (m: AnswerMentions) => ({ value: m, rows: m.entity.length + m.ms.length })
 
 export const answerMentions: Derived<AnswerMentions> = {
   name: 'answers_mentions',
-  async build(pool, domainKey) {
-    const rows = await pool.loadColumns(
-      'queries/answers_mentions',
-      { domain_key: domainKey },
-      ['r', 'entity_idx'],
-      ['i32', 'i32'],
-    )
-    const [r, entity] = rows as [Int32Array, Int32Array]
-    // Rows past the last one with a mention have none (`mentionsOf`).
-    const n = r.length === 0 ? 0 : r[r.length - 1]! + 1
-    const start = new Int32Array(n + 1)
-    for (let i = 0; i < r.length; i++) start[r[i]! + 1]!++
-    for (let i = 0; i < n; i++) start[i + 1]! += start[i]!
-    return { value: { start, entity }, rows: entity.length }
+  build: async (pool, domainKey) => mentionRows(await loadMentions(pool, domainKey, ALL_DAYS)),
+  async refresh(pool, domainKey, kept, days) {
+    const delta = await loadMentions(pool, domainKey, days)
+    const [a, b] = dayBlock(kept.ms, days)
+    const e0 = kept.start[a]!
+    const e1 = kept.start[b]!
+    const entity = splice(kept.entity, e0, e1, delta.entity)
+    // Row offsets: those before the block as kept, the block's shifted by e0, those after it
+    // shifted by the change in the number of mentions.
+    const start = new Int32Array(kept.ms.length - (b - a) + delta.ms.length + 1)
+    start.set(kept.start.subarray(0, a))
+    for (let i = 0; i < delta.ms.length; i++) start[a + i] = e0 + delta.start[i]!
+    const shift = e0 + delta.entity.length - e1
+    for (let i = b; i <= kept.ms.length; i++) start[a + delta.ms.length + (i - b)] = kept.start[i]! + shift
+    return mentionRows({ start, entity, ms: splice(kept.ms, a, b, delta.ms) })
   },
 }
 
 /** Whether row `row` of the index mentions entity `entityIdx`. */
 export function mentions(m: AnswerMentions, row: number, entityIdx: number): boolean {
-  if (row + 1 >= m.start.length) return false
   for (let i = m.start[row]!; i < m.start[row + 1]!; i++) if (m.entity[i] === entityIdx) return true
   return false
 }
@@ -99,4 +169,5 @@ export function mentions(m: AnswerMentions, row: number, entityIdx: number): boo
 export const pageReader: Derived<PageReader> = {
   name: 'answers_reader',
   build: (pool) => Promise.resolve({ value: pool, rows: 1 }),
+  refresh: (pool) => Promise.resolve({ value: pool, rows: 1 }),
 }

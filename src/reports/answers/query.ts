@@ -9,12 +9,15 @@ import { CHANNELS } from '../../foundation/vocabulary.js'
 import { parseRequest, type QueryContext } from '../../queries/context.js'
 import { resolveModelFilter } from '../../queries/model-filter.js'
 import type { DomainRow } from '../../catalog.js'
+import type { Derived } from '../../tables/aggregates.js'
+import { TEXTS, type TextList } from '../../tables/cited-index.js'
 import { answersParamsSchema } from './contract.js'
 import type { AnswerItem, AnswerMention, AnswersParams, AnswersPayload } from './contract.js'
 import { decodeCursor, encodeCursor, queryHash, type CursorPosition } from './cursor.js'
 import {
   answerIndex,
   answerMentions,
+  firstWhere,
   mentions,
   pageReader,
   type AnswerIndex,
@@ -26,18 +29,6 @@ const DAY_MS = 86_400_000
 const PAGE_SLOTS = 20
 /** Plans without sentiment: their answers' themes are `[]`. */
 const NO_THEMES: ReadonlySet<string> = new Set(['free', 'starter'])
-
-/** The first row in [from, to) for which `after` holds (it holds from some row on). */
-function firstWhere(from: number, to: number, after: (row: number) => boolean): number {
-  let lo = from
-  let hi = to
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (after(mid)) hi = mid
-    else lo = mid + 1
-  }
-  return lo
-}
 
 /** A country code as the index keeps it. */
 const countryCode = (c: string): number => (c.charCodeAt(0) - 65) * 26 + (c.charCodeAt(1) - 65)
@@ -105,8 +96,8 @@ export async function computeAnswers(ctx: QueryContext, params: AnswersParams): 
     const i = prompt.idx
     keptPrompts[i] = Number(
       (promptRef === undefined || promptRef.idx === i) &&
-        (p.topic === undefined || index.topics[i] === p.topic) &&
-        (p.tag === undefined || (index.tags[i] ?? []).includes(p.tag)),
+        (p.topic === undefined || prompt.topic === p.topic) &&
+        (p.tag === undefined || prompt.tags.includes(p.tag)),
     )
   }
   const country = p.country === undefined ? -2 : countryCode(p.country)
@@ -176,6 +167,15 @@ async function pageItems(
       fanout_queries: [],
     }
   })
+  if (rows.length === 0) return items
+  const texts = (list: Derived<TextList>) => ctx.aggregates.derived(list, domain.key)
+  const [titles, pageTypes, queries] = await Promise.all([
+    texts(TEXTS.titles),
+    texts(TEXTS.pageTypes),
+    texts(TEXTS.queries),
+  ])
+  const textOf = (list: TextList, idx: string | null | undefined): string | null =>
+    idx == null ? null : (list.text[Number(idx)] ?? null)
   const ordered = rows.map(() => ({
     citations: [] as [number, AnswerItem['citations'][number]][],
     queries: [] as [number, string][],
@@ -183,10 +183,19 @@ async function pageItems(
   const reads: Promise<void>[] = []
   for (let from = 0; from < rows.length; from += PAGE_SLOTS) {
     const values: Record<string, number> = { domain_key: domain.key }
+    let lo = Infinity
+    let hi = -Infinity
     for (let s = 0; s < PAGE_SLOTS; s++) {
       const r = rows[from + s]
-      values[`k${s}`] = r === undefined ? -1 : index.analysisKey[r]!
+      const key = r === undefined ? -1 : index.analysisKey[r]!
+      values[`k${s}`] = key
+      if (r !== undefined) {
+        lo = Math.min(lo, key)
+        hi = Math.max(hi, key)
+      }
     }
+    values.lo = lo
+    values.hi = hi
     reads.push(
       reader
         .loadStrings('queries/answers_page', values, ['slot', 'kind', 'ord', 'a', 'b', 'c', 'd'])
@@ -213,7 +222,12 @@ async function pageItems(
               case '2':
                 ordered[at]!.citations.push([
                   Number(ord![i]),
-                  { url: a![i]!, domain: b![i]!, title: c![i] ?? null, page_type: d![i] ?? null },
+                  {
+                    url: a![i]!,
+                    domain: b![i]!,
+                    title: textOf(titles, c![i]),
+                    page_type: textOf(pageTypes, d![i]),
+                  },
                 ])
                 break
               case '3': {
@@ -229,7 +243,7 @@ async function pageItems(
                 break
               }
               default:
-                ordered[at]!.queries.push([Number(ord![i]), a![i]!])
+                ordered[at]!.queries.push([Number(ord![i]), textOf(queries, a![i]) ?? ''])
             }
           }
         }),
