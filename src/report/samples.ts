@@ -52,14 +52,17 @@ function sampleBlock(answer: AnswerItem, max: number, label: Label): string {
     formatTimestamp(answer.answered_at),
   )
   const summary = `<summary><span class="sample-prompt" dir="auto">${esc(answer.prompt_text)}</span><span class="sample-meta">${esc(meta.join(' · '))}</span></summary>`
+  // The link's target is inside the block: following it opens the block (the ancestor
+  // revealing of a fragment's target).
+  const open = `<details class="sample">${summary}<div class="sample-body" id="${esc(sampleAnchor(answer.prompt_id))}">`
   if (answer.response === null)
-    return `<details class="sample" id="${esc(sampleAnchor(answer.prompt_id))}">${summary}<p class="foot">No answer text was stored for this answer.</p></details>`
+    return `${open}<p class="foot">No answer text was stored for this answer.</p></div></details>`
   const { text, cut } = clip(answer.response, max)
   const length = `${formatInt(answer.response.length)} character${answer.response.length === 1 ? '' : 's'}`
   const note = cut
     ? `Showing the first ${formatInt(text.length)} of ${length}.`
     : `The whole answer: ${length}.`
-  return `<details class="sample" id="${esc(sampleAnchor(answer.prompt_id))}">${summary}<div class="answer-text" dir="auto">${esc(text)}${cut ? '…' : ''}</div><p class="foot sample-length">${esc(note)}</p></details>`
+  return `${open}<div class="answer-text" dir="auto">${esc(text)}${cut ? '…' : ''}</div><p class="foot sample-length">${esc(note)}</p></div></details>`
 }
 
 /**

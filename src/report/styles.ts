@@ -114,7 +114,8 @@ figcaption span{font-weight:400;color:#6b7280;margin-left:6px}
 .sample-prompt{font-weight:600}
 .sample-meta{color:#6b7280;font-size:12px}
 .answer-text{white-space:pre-wrap;overflow-wrap:anywhere;margin-top:8px;padding:10px 12px;background:#fafbfc;border-radius:8px;font-size:13px;line-height:1.55;max-height:420px;overflow:auto}
-.sample:target{border-color:#4338ca}
+.sample-body{scroll-margin-top:56px}
+.sample:has(.sample-body:target){border-color:#4338ca}
 .page-foot{margin-top:28px;color:#6b7280;font-size:12px;line-height:1.6;border-top:1px solid #e3e6ec;padding-top:14px}
 .page-foot p{margin:0 0 4px}
 @media (max-width:900px){.kpis{grid-template-columns:repeat(2,1fr)}.charts,.row2{grid-template-columns:1fr}.top{flex-direction:column;align-items:flex-start}.theme-list{columns:1}}

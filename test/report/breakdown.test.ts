@@ -193,7 +193,9 @@ describe('sample answers', () => {
       expect(answered.length).toBeGreaterThan(0)
       // The prompts table links to each, and each block is where its link points, in the same order.
       const links = [...html.matchAll(/<a class="sample-link" href="#([^"]+)">/g)].map((m) => m[1])
-      const blocks = [...samples.matchAll(/<details class="sample" id="([^"]+)">/g)].map((m) => m[1])
+      const blocks = [
+        ...samples.matchAll(/<details class="sample">.*?<div class="sample-body" id="([^"]+)">/g),
+      ].map((m) => m[1])
       expect(links).toEqual(answered.map((a) => sampleAnchor(a.prompt_id)))
       expect(blocks).toEqual(links)
       for (const a of answered) {
