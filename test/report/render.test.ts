@@ -6,7 +6,7 @@
  * size and drawn marks. Without Chromium (CHROMIUM_PATH, default /usr/bin/chromium) the suite is
  * skipped loudly, except under CI=true where that is a failure.
  * REPORT_SCREENSHOT=path writes the demo page's PNG there, REPORT_SCREENSHOT_HEIGHT sets its height:
- * that is how docs/report-screenshot.png is made (REPORT_SCREENSHOT_HEIGHT=4500).
+ * that is how docs/report-screenshot.png is made (REPORT_SCREENSHOT_HEIGHT=6400).
  */
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
