@@ -20,6 +20,7 @@ export { type ServiceContext } from './http/context.js'
 export {
   methodOf,
   REPORT_METHODS,
+  REPORT_EXTRA_ROWS,
   REPORT_ROWS,
   type ReportMethod,
   type ReportSection,

@@ -22,12 +22,26 @@ export const REPORT_ROWS = REPORT_SECTION_ROWS satisfies Record<string, Endpoint
 /** A section of the batch report. */
 export type ReportSection = keyof typeof REPORT_ROWS
 
+/**
+ * The rows the HTML report draws on besides its sections: the breakdowns by country and topic
+ * (the query) and the sample answer of each listed prompt (the answers listing).
+ */
+export const REPORT_EXTRA_ROWS = { breakdown: 'query', samples: 'answers' } as const satisfies Record<
+  string,
+  EndpointId
+>
+
 /** The row listing the domains the report covers (`--all`). */
 const DOMAIN_LIST_ROW = 'domain-list' satisfies EndpointId
 
 /** The engine methods of the batch report: its sections', the domain list's and the domain lookup. */
 export type ReportMethod =
-  MethodOf<(typeof REPORT_ROWS)[ReportSection] | typeof DOMAIN_LIST_ROW> | 'getDomain'
+  | MethodOf<
+      | (typeof REPORT_ROWS)[ReportSection]
+      | (typeof REPORT_EXTRA_ROWS)[keyof typeof REPORT_EXTRA_ROWS]
+      | typeof DOMAIN_LIST_ROW
+    >
+  | 'getDomain'
 
 /**
  * The row of the table with this id.
@@ -56,6 +70,7 @@ export function methodOf<I extends EndpointId>(id: I): MethodOf<I> {
 export const REPORT_METHODS: readonly ReportMethod[] = [
   ...new Set<ReportMethod>([
     ...Object.values(REPORT_ROWS).map((id) => methodOf(id)),
+    ...Object.values(REPORT_EXTRA_ROWS).map((id) => methodOf(id)),
     methodOf(DOMAIN_LIST_ROW),
     'getDomain',
   ]),

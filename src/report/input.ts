@@ -1,10 +1,12 @@
 /** @module What the HTML report is made of: the domain and its payloads. */
 import type {
+  AnswersPayload,
   CitationsPayload,
   CitedDomainsPayload,
   CompetitorSeriesPayload,
   ModelLeaderboardPayload,
   PromptSeriesPayload,
+  QueryPayload,
   SentimentOverviewPayload,
   SentimentSeriesPayload,
   SentimentThemesPayload,
@@ -16,6 +18,17 @@ export interface ReportDomain {
   id: string
   brand_name: string
   website?: string | null
+}
+
+/**
+ * A breakdown of the brand's visibility by one dimension (docs/API.md, "GET /api/v1/query"):
+ * `window` is `computeQuery` with that dimension, `entity: 'brand'`, over the report's window and
+ * filters; `week` the same with `compare: 'previous'` over the last 7 days (its `change` marks the
+ * week-over-week changes).
+ */
+export interface ReportBreakdown {
+  window: QueryPayload
+  week?: QueryPayload | null
 }
 
 /** What `renderReportHtml` takes. A payload left out (or null) renders as an empty section. */
@@ -34,6 +47,16 @@ export interface ReportInput {
   citations?: CitationsPayload | null
   /** The domain's current signals (the report's default parameters). */
   signals?: SignalsPayload | null
+  /** The brand's visibility by country and by topic, with their intervals. */
+  byCountry?: ReportBreakdown | null
+  byTopic?: ReportBreakdown | null
+  /**
+   * A sample answer per listed prompt: `computeAnswers({ promptId, limit: 1 })` for each (the most
+   * recent answer of the window; payloads of other prompts are ignored).
+   */
+  samples?: readonly AnswersPayload[] | null
+  /** Characters of a sample answer shown before it is cut (default 2,000). */
+  sampleChars?: number
   /** Extra sentences shown under the header, e.g. why a model filter was not applied. */
   notes?: string[]
   /** Competitors drawn in the charts besides the brand (default 5). */

@@ -10,10 +10,11 @@ import {
   formatPercent,
   formatTimestamp,
 } from './format.js'
-import { POSITIVE } from './styles.js'
+import { EMPTY, section } from './card.js'
+import { sampleAnchor, samplesByPrompt } from './samples.js'
+import { BRAND_COLOR, POSITIVE } from './styles.js'
 import { donut, lineChart, sparkline } from './svg.js'
 
-const BRAND_COLOR = '#4338ca'
 const COMPETITOR_COLORS = [
   '#0891b2',
   '#ea580c',
@@ -45,14 +46,6 @@ const CHANNEL_LABELS: Record<string, string> = {
  */
 export function modelLabel(model: string): string {
   return CHANNEL_LABELS[model] ?? model
-}
-
-const EMPTY = '<div class="empty">No data in this window</div>'
-
-function section(title: string, subtitle: string, body: string, cls = ''): string {
-  return `<section class="card ${cls}"><header class="card-head"><h2>${esc(title)}</h2>${
-    subtitle ? `<p class="sub">${esc(subtitle)}</p>` : ''
-  }</header>${body}</section>`
 }
 
 function kpi(label: string, value: string, detail: string, tone = ''): string {
@@ -286,11 +279,14 @@ export function renderPrompts(input: ReportInput, top: number): string {
   const first = allDays.length ? Math.min(...allDays) : (w?.first ?? 0)
   const last = allDays.length ? Math.max(...allDays) : (w?.last ?? 0)
   const maxMentions = Math.max(1, ...shown.map((s) => s.mentions))
+  const samples = samplesByPrompt(input)
+  const sampleLink = (id: string): string =>
+    samples.has(id) ? `<a class="sample-link" href="#${esc(sampleAnchor(id))}">Sample answer</a>` : ''
   const rows = shown
     .map(
       (s, i) => `<tr>
 <td class="rank">${i + 1}</td>
-<td class="prompt"><span dir="auto" title="${esc(s.e.text)}">${esc(s.e.text)}</span></td>
+<td class="prompt"><span dir="auto" title="${esc(s.e.text)}">${esc(s.e.text)}</span>${sampleLink(s.e.id)}</td>
 <td class="num">${esc(formatInt(s.e.estimated_search_volume))}</td>
 <td class="num">${esc(formatInt(s.responses))}</td>
 <td class="num mentions">${bar(s.mentions, maxMentions, BRAND_COLOR)}<b>${esc(formatInt(s.mentions))}</b></td>

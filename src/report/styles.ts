@@ -1,6 +1,8 @@
 /** The report page's style sheet, inlined into the page (its CSP allows inline styles only). */
 /** The colour of positive sentiment, in the style sheet and the charts. */
 export const POSITIVE = '#15803d'
+/** The brand's colour in the charts and tables. */
+export const BRAND_COLOR = '#4338ca'
 
 export const CSS = `
 *{box-sizing:border-box}
@@ -96,6 +98,24 @@ figcaption span{font-weight:400;color:#6b7280;margin-left:6px}
 .pages .web{display:block;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .ptype{color:#6b7280;font-size:12px}
 .chan{color:#6b7280;font-size:12px;max-width:200px}
+.breakdown-table td.strip,.breakdown-table th.strip{width:232px;padding-right:4px}
+.breakdown-table .ci-text{color:#6b7280;font-size:12px}
+.breakdown-table tr.none-group .ename{font-weight:500;font-style:italic;color:#6b7280}
+.ci{display:block;overflow:visible}
+.ci .ci-axis{stroke:#c7cbd3;stroke-width:1}
+.ci .ci-tick{stroke:#c7cbd3;stroke-width:1}
+.ci .ci-dot{stroke:#fff;stroke-width:1}
+.wow .delta{color:#6b7280;cursor:help}
+.wow .sig{cursor:help}
+.sample-link{display:inline-block;margin-top:2px;font-size:12px;color:#4338ca;text-decoration:none}
+.sample-link:hover{text-decoration:underline}
+.sample{border:1px solid #e3e6ec;border-radius:10px;padding:8px 12px;margin-bottom:8px}
+.sample summary{cursor:pointer;display:flex;flex-wrap:wrap;gap:4px 12px;align-items:baseline}
+.sample-prompt{font-weight:600}
+.sample-meta{color:#6b7280;font-size:12px}
+.answer-text{white-space:pre-wrap;overflow-wrap:anywhere;margin-top:8px;padding:10px 12px;background:#fafbfc;border-radius:8px;font-size:13px;line-height:1.55;max-height:420px;overflow:auto}
+.sample-body{scroll-margin-top:56px}
+.sample:has(.sample-body:target){border-color:#4338ca}
 .page-foot{margin-top:28px;color:#6b7280;font-size:12px;line-height:1.6;border-top:1px solid #e3e6ec;padding-top:14px}
 .page-foot p{margin:0 0 4px}
 @media (max-width:900px){.kpis{grid-template-columns:repeat(2,1fr)}.charts,.row2{grid-template-columns:1fr}.top{flex-direction:column;align-items:flex-start}.theme-list{columns:1}}

@@ -213,3 +213,36 @@ export function donut(
     size / 2 + 18
   }" text-anchor="middle" class="donut-caption">${esc(caption)}</text></svg>`
 }
+
+/** The width of an interval strip and the inset of its axis at each end. */
+export const STRIP = { width: 220, height: 22, inset: 6 } as const
+
+/**
+ * A percent and its confidence interval on a fixed 0-100% axis (the same axis on every row, so
+ * the rows compare): a band with whiskers from `low` to `high` and a dot at `value`. Values are
+ * clamped to the axis; an interval that is not two finite numbers draws the dot alone.
+ * @example
+ * intervalStrip(40, 25.1, 56.7, '#4338ca', 'Visibility 40% (95% interval 25.1%-56.7%)')
+ */
+export function intervalStrip(
+  value: number,
+  interval: readonly number[] | null,
+  color: string,
+  title: string,
+): string {
+  const { width, height, inset } = STRIP
+  const x = (v: number): string => r2(inset + (Math.max(0, Math.min(100, v)) / 100) * (width - 2 * inset))
+  const mid = height / 2
+  const [low, high] = interval ?? []
+  const band =
+    low !== undefined && high !== undefined && Number.isFinite(low) && Number.isFinite(high)
+      ? `<rect class="ci-band" x="${x(low)}" y="${mid - 4}" width="${r2(Number(x(high)) - Number(x(low)))}" height="8" fill="${esc(color)}" fill-opacity="0.22"/><line class="ci-whisker" x1="${x(low)}" x2="${x(low)}" y1="${mid - 6}" y2="${mid + 6}" stroke="${esc(color)}" stroke-width="1.5"/><line class="ci-whisker" x1="${x(high)}" x2="${x(high)}" y1="${mid - 6}" y2="${mid + 6}" stroke="${esc(color)}" stroke-width="1.5"/>`
+      : ''
+  const ticks = [0, 25, 50, 75, 100]
+    .map((t) => `<line class="ci-tick" x1="${x(t)}" x2="${x(t)}" y1="${mid - 3}" y2="${mid + 3}"/>`)
+    .join('')
+  const dot = Number.isFinite(value)
+    ? `<circle class="ci-dot" cx="${x(value)}" cy="${mid}" r="3.5" fill="${esc(color)}"/>`
+    : ''
+  return `<svg class="ci" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${esc(title)}"><title>${esc(title)}</title><line class="ci-axis" x1="${x(0)}" x2="${x(100)}" y1="${mid}" y2="${mid}"/>${ticks}${band}${dot}</svg>`
+}

@@ -5,35 +5,7 @@ import { renderReportHtml, modelLabel } from '../../src/report/html.js'
 import { dayNumber, escapeHtml, formatInt, formatPercent, formatTimestamp } from '../../src/report/format.js'
 import { dayTicks, niceScale } from '../../src/report/svg.js'
 import { emptySet, exampleSet, realisticSet } from './payloads.js'
-
-/** Nothing in the page may reach the network or run code. */
-function expectSelfContained(html: string): void {
-  // Real tags only: escaped text never holds a '<'. Quoted values are blanked before looking at
-  // attribute names (escaped values never hold a raw '"').
-  const tags = (html.match(/<[a-zA-Z][^>]*>/g) ?? []).map((t) => t.replace(/"[^"]*"/g, '""'))
-  expect(tags.length).toBeGreaterThan(20)
-  for (const tag of tags) {
-    expect(tag).not.toMatch(/^<(script|img|link|iframe|object|embed|video|audio|source|base|form)\b/i)
-    expect(tag).not.toMatch(/\s(src|href|srcset|xlink:href|action|on[a-z]+)\s*=/i)
-  }
-  const css = html.slice(html.indexOf('<style>'), html.indexOf('</style>'))
-  expect(css).not.toMatch(/url\(|@import|@font-face/i)
-  expect(html).toContain(`default-src 'none'`)
-}
-
-/** Every element closed in order (void and self-closed elements aside). */
-function expectBalanced(html: string): void {
-  const VOID = new Set(['meta', 'br', 'hr', 'img', 'link', 'input'])
-  const stack: string[] = []
-  for (const m of html.matchAll(/<(\/?)([a-zA-Z][a-zA-Z0-9-]*)\b[^>]*?(\/?)>/g)) {
-    const [, closing, name, selfClosing] = m
-    const tag = name!.toLowerCase()
-    if (VOID.has(tag) || selfClosing) continue
-    if (closing) expect(stack.pop(), `closing </${tag}>`).toBe(tag)
-    else stack.push(tag)
-  }
-  expect(stack).toEqual([])
-}
+import { expectBalanced, expectSelfContained } from './page-checks.js'
 
 describe('renderReportHtml', () => {
   it('renders a full page with header, charts, tables, sentiment and themes', () => {
@@ -89,16 +61,16 @@ describe('renderReportHtml', () => {
   it('says "No data in this window" for empty payloads and missing ones', () => {
     const e = emptySet()
     const html = renderReportHtml(e)
-    // trends, landscape, leaderboard, prompts, sentiment, themes, sentiment over time, cited
-    // domains, cited pages
-    expect(html.match(/<div class="empty">No data in this window<\/div>/g)).toHaveLength(9)
+    // trends, landscape, leaderboard, by country, by topic, prompts, sample answers, sentiment,
+    // themes, sentiment over time, cited domains, cited pages
+    expect(html.match(/<div class="empty">No data in this window<\/div>/g)).toHaveLength(12)
     expectBalanced(html)
     expect(html).not.toMatch(/NaN|Infinity|undefined/)
     expectSelfContained(html)
 
     const bare = renderReportHtml({ domain: { id: e.domain.id, brand_name: 'Acme' } })
-    // The nine, and the signals section: "No significant change".
-    expect(bare.match(/<div class="empty">/g)).toHaveLength(10)
+    // The twelve, and the signals section: "No significant change".
+    expect(bare.match(/<div class="empty">/g)).toHaveLength(13)
     expect(bare.match(/<div class="empty">No significant change<\/div>/g)).toHaveLength(1)
     expect(bare).not.toMatch(/NaN|Infinity|undefined/)
   })

@@ -6,7 +6,7 @@
  * size and drawn marks. Without Chromium (CHROMIUM_PATH, default /usr/bin/chromium) the suite is
  * skipped loudly, except under CI=true where that is a failure.
  * REPORT_SCREENSHOT=path writes the demo page's PNG there, REPORT_SCREENSHOT_HEIGHT sets its height:
- * that is how docs/report-screenshot.png is made (REPORT_SCREENSHOT_HEIGHT=4500).
+ * that is how docs/report-screenshot.png is made (REPORT_SCREENSHOT_HEIGHT=6400).
  */
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
@@ -21,6 +21,7 @@ import { CHROMIUM_PRESENT, launchChromium, warnWithoutChromium } from '../suppor
 import { emptySet, realisticSet } from './payloads.js'
 import { datasetPath } from '../support/golden.js'
 import { readNdjson } from '../support/ndjson.js'
+import { DEMO_NOW, reportInputOf } from './demo-input.js'
 
 const CI = process.env.CI === 'true'
 warnWithoutChromium('render.test.ts', 'the report rendering check')
@@ -33,9 +34,18 @@ afterAll(async () => {
   await browser?.close()
 })
 
-/** The page of `html` at the given viewport (closed by the caller). */
+/** The console errors and page errors of each open page. */
+const problems = new WeakMap<Page, string[]>()
+
+/** The page of `html` at the given viewport (closed by the caller); its console errors recorded. */
 async function open(html: string, width = 1280, height = 2000): Promise<Page> {
   const page = await browser.newPage({ viewport: { width, height } })
+  const seen: string[] = []
+  problems.set(page, seen)
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') seen.push(`${m.type()}: ${m.text()}`)
+  })
+  page.on('pageerror', (e) => seen.push(`pageerror: ${e.message}`))
   await page.setContent(html, { waitUntil: 'load' })
   return page
 }
@@ -54,7 +64,7 @@ async function shown(page: Page) {
       ),
       empty: document.querySelectorAll('.empty').length,
       body: document.body.innerText,
-      charts: [...document.querySelectorAll('svg.chart, svg.donut, svg.spark')].map((svg) => {
+      charts: [...document.querySelectorAll('svg.chart, svg.donut, svg.spark, svg.ci')].map((svg) => {
         const box = svg.getBoundingClientRect()
         const marks = [...svg.querySelectorAll('path, rect, circle, polyline, line')].filter((m) => {
           const b = (m as SVGGraphicsElement).getBBox()
@@ -77,22 +87,8 @@ function pngSize(buf: Buffer): { width: number; height: number } {
 async function demoReport(): Promise<ReportInput> {
   const engine = await openEngine()
   try {
-    const now = '2026-11-20T12:00:00.000Z'
-    const seed = await seedDemo(engine, { now, days: 90 })
-    const domain = (await engine.getDomain(seed.domains[0]!.id))!
-    const base = { domainId: domain.id, days: 90, now }
-    return {
-      domain,
-      prompts: await engine.computePromptSeries(base),
-      competitors: await engine.computeCompetitorSeries(base),
-      overview: await engine.sentimentOverview(base),
-      themes: await engine.sentimentThemes(base),
-      leaderboard: await engine.modelLeaderboard(base),
-      sentimentSeries: await engine.sentimentSeries(base),
-      citedDomains: await engine.citedDomains(base),
-      citations: await engine.citations(base),
-      signals: await engine.computeSignals({ domainId: domain.id, now }),
-    }
+    const seed = await seedDemo(engine, { now: DEMO_NOW, days: 90 })
+    return await reportInputOf(engine, seed.domains[0]!.id, { days: 90, now: DEMO_NOW })
   } finally {
     await engine.close()
   }
@@ -137,8 +133,9 @@ describe.skipIf(!CHROMIUM_PRESENT && !CI)('report rendering in headless chromium
     try {
       const s = await shown(page)
       for (const h of CORE) expect(s.headings).toContain(h)
-      // The set has no signals, leaderboard, sentiment series, cited domains or pages: those five say so.
-      expectPayloadShown(s, input, 5)
+      // The set has no signals, leaderboard, breakdowns, sample answers, sentiment series, cited
+      // domains or pages: those eight say so.
+      expectPayloadShown(s, input, 8)
       const png = await page.screenshot()
       expect(pngSize(png)).toEqual({ width: 1280, height: 2000 })
     } finally {
@@ -157,7 +154,10 @@ describe.skipIf(!CHROMIUM_PRESENT && !CI)('report rendering in headless chromium
         'Visibility and share of voice',
         'Competitive landscape',
         'Model leaderboard',
+        'Visibility by country',
+        'Visibility by topic',
         'Top prompts',
+        'Sample answers',
         'Sentiment',
         'Themes',
         'Sentiment over time',
@@ -172,6 +172,68 @@ describe.skipIf(!CHROMIUM_PRESENT && !CI)('report rendering in headless chromium
       expect(pngSize(png)).toEqual({ width: 1280, height })
       const out = process.env.REPORT_SCREENSHOT
       if (out) await writeFile(out, png)
+      expect(problems.get(page)).toEqual([])
+    } finally {
+      await page.close()
+    }
+  }, 120_000)
+
+  it('the breakdowns and sample answers render: intervals on their axis, marks, a link that opens its answer', async () => {
+    const input = await demoReport()
+    const page = await open(renderReportHtml(input), 1280, 2000)
+    try {
+      for (const [dim, field] of [
+        ['country', 'byCountry'],
+        ['topic', 'byTopic'],
+      ] as const) {
+        const rows = input[field]!.window.data.items.filter((r) => r.is_brand)
+        const week = input[field]!.week!.data.items
+        const drawn = await page.evaluate((d) => {
+          return [...document.querySelectorAll(`.breakdown-${d} tbody tr`)].map((tr) => {
+            const cell = tr.querySelector('td.strip')!.getBoundingClientRect()
+            const svg = tr.querySelector('svg.ci')!.getBoundingClientRect()
+            const axis = tr.querySelector('.ci-axis')!.getBoundingClientRect()
+            const band = tr.querySelector('.ci-band')?.getBoundingClientRect()
+            const dot = tr.querySelector('.ci-dot')!.getBoundingClientRect()
+            const mark = tr.querySelector('.sig')
+            return {
+              group: tr.getAttribute('data-group'),
+              inCell: svg.left >= cell.left - 0.5 && svg.right <= cell.right + 0.5 && svg.width > 100,
+              band: band ? [band.left - axis.left, band.right - axis.left] : null,
+              dot: (dot.left + dot.right) / 2 - axis.left,
+              axis: axis.width,
+              mark: mark ? mark.getAttribute('title') : null,
+            }
+          })
+        }, dim)
+        expect(drawn).toHaveLength(rows.length)
+        for (const row of drawn) {
+          const r = rows.find((x) => (x[dim] ?? '') === row.group)!
+          expect(row.inCell).toBe(true)
+          // Band and dot where the interval and the visibility fall on the laid-out axis (2 px).
+          const [low, high] = r.visibility_ci as [number, number]
+          const [left, right] = row.band as [number, number]
+          expect(Math.abs(left - (low / 100) * row.axis)).toBeLessThan(2)
+          expect(Math.abs(right - (high / 100) * row.axis)).toBeLessThan(2)
+          expect(Math.abs(row.dot - (r.visibility / 100) * row.axis)).toBeLessThan(2)
+          const w = week.find((x) => (x[dim] ?? '') === row.group)
+          expect(row.mark !== null, `${dim} ${row.group}`).toBe(w?.change?.significant === true)
+          if (row.mark !== null) expect(row.mark).toContain(`p = `)
+        }
+      }
+      // The first sample link opens its answer, which shows the answer's text (its first line).
+      const link = page.locator('a.sample-link').first()
+      const target = (await link.getAttribute('href'))!.slice(1)
+      const details = page.locator('details.sample', { has: page.locator(`#${target}`) })
+      expect(await details.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false)
+      await link.click()
+      expect(await details.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true)
+      const answer = input
+        .samples!.flatMap((p) => p.data.items)
+        .find((a) => `answer-${a.prompt_id}` === target)!
+      const shownText = await details.locator('.answer-text').innerText()
+      expect(shownText.startsWith(answer.response!.slice(0, 40).trim())).toBe(true)
+      expect(problems.get(page)).toEqual([])
     } finally {
       await page.close()
     }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { reportCommand, REPORT_FILES, type ReportIo } from '../../src/cli/commands/report.js'
+import { COMPUTE_STEPS, reportCommand, REPORT_FILES, type ReportIo } from '../../src/cli/commands/report.js'
 import { openEngine } from '../../src/index.js'
 import { domain, team } from '../support/records.js'
 
@@ -222,7 +222,8 @@ describe('visibility report', () => {
     expect(await reportCommand(argv, io)).toBe(0)
     const err = io.err()
     expect(err).toContain('\r[1/1] Acme [')
-    expect(err).toMatch(/\r\[1\/1\] Acme \[█{24}\] 100% 23\/23 steps · .*\n$/)
+    const steps = COMPUTE_STEPS + REPORT_FILES.length
+    expect(err).toMatch(new RegExp(`\\r\\[1/1\\] Acme \\[█{24}\\] 100% ${steps}/${steps} steps · .*\\n$`))
     expect(err.split('\n').filter(Boolean)).toHaveLength(1) // one finished line per domain, the same domain once
   })
 

@@ -18,7 +18,13 @@ import {
   topicParam,
 } from '../../api/index.js'
 import { isValidationError, type DomainInfo, type Engine } from '../../index.js'
-import { methodOf, REPORT_ROWS, type ReportMethod, type ReportSection } from '../../internal.js'
+import {
+  methodOf,
+  REPORT_EXTRA_ROWS,
+  REPORT_ROWS,
+  type ReportMethod,
+  type ReportSection,
+} from '../../internal.js'
 import {
   citationsCsv,
   citedDomainsCsv,
@@ -86,7 +92,14 @@ export interface ReportIo {
   stderr: ProgressStream & NodeJS.WritableStream
 }
 
-const COMPUTE_STEPS = 9
+/** The compute steps of the progress bar per domain: one per section, the breakdowns, the samples. */
+export const COMPUTE_STEPS = 11
+
+/** The prompts the page lists, each with a sample answer. */
+const TOP_PROMPTS = 10
+
+/** The week of the week-over-week marks. */
+const WEEK_DAYS = 7
 
 interface ReportArgs {
   /** The database file, or the cluster's control plane URL. */
@@ -172,6 +185,17 @@ function parseReportArgs(argv: string[]): ReportArgs | 'help' {
     ...(endDate === undefined ? {} : { endDate }),
   }
   return { from, out, domains: values.all ? 'all' : unique, window, granularity, model, segment, now }
+}
+
+/**
+ * The week of the week-over-week marks: the last 7 days of the report's window (ending on its end
+ * date when it has one, else today).
+ */
+function weekOf(window: ReportArgs['window']): { days: number } | { startDate: string; endDate: string } {
+  if (window.endDate === undefined) return { days: WEEK_DAYS }
+  const end = Date.parse(`${window.endDate}T00:00:00Z`)
+  const startDate = new Date(end - (WEEK_DAYS - 1) * 86_400_000).toISOString().slice(0, 10)
+  return { startDate, endDate: window.endDate }
 }
 
 /** Writes a file whole or not at all: a temp file renamed into place. */
@@ -268,6 +292,35 @@ export async function reportCommand(
       const signals = await engine[sectionMethod('signals')]({ domainId: domain.id, now: args.now })
       bar.tick()
 
+      // The breakdowns by country and topic (docs/API.md, "GET /api/v1/query"): the window's
+      // groups, and the last 7 days of the window against the 7 before.
+      const query = engine[methodOf(REPORT_EXTRA_ROWS.breakdown)].bind(engine)
+      const week = weekOf(args.window)
+      const breakdown = async (dimension: 'country' | 'topic') => ({
+        window: await query({ ...base, dimensions: [dimension], entity: 'brand', limit: 10_000 }),
+        week: await query({
+          domainId: domain.id,
+          ...week,
+          ...args.segment,
+          now: args.now,
+          dimensions: [dimension],
+          entity: 'brand',
+          compare: 'previous',
+          limit: 10_000,
+        }),
+      })
+      const byCountry = await breakdown('country')
+      const byTopic = await breakdown('topic')
+      bar.tick()
+      // The most recent answer of each listed prompt (docs/API.md, "GET /api/v1/answers").
+      const answers = engine[methodOf(REPORT_EXTRA_ROWS.samples)].bind(engine)
+      const samples = await Promise.all(
+        prompts.data.items
+          .slice(0, TOP_PROMPTS)
+          .map((p) => answers({ ...base, model: args.model, promptId: p.id, limit: 1 })),
+      )
+      bar.tick()
+
       const dir = join(args.out, domain.id)
       await mkdir(dir, { recursive: true })
       const json = (v: unknown): string => `${JSON.stringify(v, null, 2)}\n`
@@ -297,6 +350,10 @@ export async function reportCommand(
             citedDomains,
             citations,
             signals,
+            byCountry,
+            byTopic,
+            samples,
+            topPrompts: TOP_PROMPTS,
           }),
       }
       for (const name of REPORT_FILES) {
