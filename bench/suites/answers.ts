@@ -304,7 +304,7 @@ async function commitPart(engine: Engine): Promise<void> {
   const call = (round: number) =>
     lastDay.map((a, i) => ({
       ...a,
-      id: `${a.id.slice(0, 24)}${(round * 1000 + i).toString(16).padStart(12, 'e')}`,
+      id: `${a.id.slice(0, 24)}${(round * 1000 + i).toString(16).padStart(12, '0')}`,
       answered_at: new Date(newest + round * 600 + i).toISOString(),
     }))
   const after: number[] = []
