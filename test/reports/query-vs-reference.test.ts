@@ -180,8 +180,9 @@ describe('computeQuery equals the reference model on random datasets', () => {
         ),
         { numRuns },
       )
-      // The generators reach rows, comparisons with data and tag groups.
-      expect(stats.rows).toBeGreaterThan(stats.runs)
+      // The generators reach rows, comparisons with data and tag groups (rows: about one per run on
+      // average, 30 in 40 runs at the least seen; a quarter keeps an unlucky draw from failing).
+      expect(stats.rows).toBeGreaterThan(stats.runs / 4)
       expect(stats.compared).toBeGreaterThan(0)
       expect(stats.tags).toBeGreaterThan(0)
     },
