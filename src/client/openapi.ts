@@ -1084,7 +1084,7 @@ export interface components {
       /** Format: date */
       end_date?: string
       limit: number
-      model: string
+      model?: string
       /** Format: uuid */
       prompt_id?: string
       entity?: 'brand' | string
@@ -5137,7 +5137,7 @@ export interface operations {
         end_date?: string
         /** @description Answers per page. */
         limit?: number
-        /** @description all, a generic channel name, or a raw model identifier. */
+        /** @description Keeps the analyses of this channel or raw model identifier (default: all). */
         model?: string
         /** @description Keeps the answers to this prompt (see GET /api/v1/prompts); another domain's prompt gives no answer. */
         prompt_id?: string

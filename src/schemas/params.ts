@@ -434,6 +434,30 @@ export const modelParam = modelParamOf(
   (error) => z.string({ error }).regex(MODEL_ID_RE, { error }),
 )
 
+const GIVEN_MODEL_DESCRIPTION = 'Keeps the analyses of this channel or raw model identifier (default: all).'
+
+/**
+ * model as `modelParam` (all, a channel, a raw model id), but never defaulted: echoed only when
+ * given (docs/API.md, "GET /api/v1/query" and "GET /api/v1/answers"); absent means all.
+ * @example
+ * givenModelParam.text.parse(undefined) // undefined
+ */
+export const givenModelParam: EchoedParam<string | undefined> = {
+  ...modelParam,
+  description: GIVEN_MODEL_DESCRIPTION,
+  text: z
+    .string({ error: textError('model', modelParam.accepts, paramMessage(modelParam)) })
+    .regex(MODEL_ID_RE, { error: paramMessage(modelParam) })
+    .optional()
+    .meta({ description: GIVEN_MODEL_DESCRIPTION }),
+  value: z
+    .string({ error: paramMessage(modelParam) })
+    .regex(MODEL_ID_RE, { error: paramMessage(modelParam) })
+    .optional()
+    .meta({ description: GIVEN_MODEL_DESCRIPTION }),
+  echo: z.string().regex(MODEL_ID_RE).optional() as z.ZodType<string | undefined>,
+}
+
 /**
  * A segment filter (docs/API.md "Segment filters"): optional, never defaulted, echoed only when
  * given. `normalize` maps an accepted value to its stored form.

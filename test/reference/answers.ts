@@ -199,7 +199,7 @@ export function answers(store: Store, p: AnswersParams): AnswersPayload {
     domain_id: domain.id,
     ...w.echo,
     limit,
-    model,
+    ...given('model', p.model === undefined ? undefined : model),
     ...given('prompt_id', promptId),
     ...given('entity', entity),
     ...given('country', country),

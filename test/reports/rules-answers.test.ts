@@ -366,7 +366,20 @@ describe('items', () => {
         fanout_queries: ['best pm tool', 'acme', 'acme'],
       },
     ])
-    expect(Object.keys(page)).toEqual(['data', 'domain_id', 'days', 'limit', 'model', 'generated_at'])
+    // model, like the filters, is echoed only when given (all included), after limit.
+    expect(Object.keys(page)).toEqual(['data', 'domain_id', 'days', 'limit', 'generated_at'])
+    for (const model of ['all', 'chatgpt']) {
+      const given = await engine.computeAnswers({ domainId: DOMAIN, model, now: NOW })
+      expect(Object.keys(given), model).toEqual([
+        'data',
+        'domain_id',
+        'days',
+        'limit',
+        'model',
+        'generated_at',
+      ])
+      expect(given.model).toBe(model)
+    }
     // A plan without sentiment: every item's themes is [].
     await engine.ingest([team({ plan: 'starter' })])
     const starter = await engine.computeAnswers({ domainId: DOMAIN, now: NOW })

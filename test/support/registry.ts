@@ -77,6 +77,9 @@ export function reports(): Report[] {
  */
 export function echoedWhenGiven(id: string): string[] {
   const everywhere = ['start_date', 'end_date', 'granularity', 'country', 'topic', 'tag']
-  const byRow: Record<string, string[]> = { query: ['model'], answers: ['prompt_id', 'entity', 'cursor'] }
+  const byRow: Record<string, string[]> = {
+    query: ['model'],
+    answers: ['model', 'prompt_id', 'entity', 'cursor'],
+  }
   return [...everywhere, ...(byRow[id] ?? [])]
 }

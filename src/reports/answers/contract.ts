@@ -8,7 +8,7 @@ import {
   answersLimitParam,
   cursorParam,
   domainIdParam,
-  modelParam,
+  givenModelParam,
   nowParam,
   promptIdParam,
   REPORT_VALUES,
@@ -32,7 +32,7 @@ import type { Channel, Clock, RangeEcho } from '../../types.js'
 export const answersParamsSchema = z.strictObject({
   domainId: domainIdParam.value,
   ...REPORT_VALUES,
-  model: modelParam.value,
+  model: givenModelParam.value,
   promptId: promptIdParam.value,
   entity: answersEntityParam.value,
   ...SEGMENT_VALUES,
@@ -93,7 +93,7 @@ export const answersPayloadSchema = envelope(
     domain_id: echo.domain_id,
     ...windowEcho,
     limit: echo.limit,
-    model: echo.model,
+    model: z.string().optional(),
     prompt_id: uuid.optional(),
     entity: z.string().optional(),
     country: z.string().optional(),
@@ -170,7 +170,7 @@ export interface AnswersPayload extends RangeEcho {
   domain_id: string
   days: number
   limit: number
-  model: string
+  model?: string | undefined
   prompt_id?: string | undefined
   entity?: string | undefined
   country?: string | undefined

@@ -43,7 +43,7 @@ export async function computeAnswers(ctx: QueryContext, params: AnswersParams): 
     domain_id: domain.id,
     ...scope.echo,
     limit: p.limit,
-    model: p.model,
+    ...given('model', p.model),
     ...given('prompt_id', p.promptId),
     ...given('entity', p.entity),
     ...given('country', p.country),
@@ -64,7 +64,7 @@ export async function computeAnswers(ctx: QueryContext, params: AnswersParams): 
     scope.echo.days,
     'start_date' in scope.echo ? scope.echo.start_date : null,
     'end_date' in scope.echo ? scope.echo.end_date : null,
-    p.model,
+    p.model ?? 'all',
     p.promptId ?? null,
     p.entity ?? null,
     p.country ?? null,
@@ -74,7 +74,7 @@ export async function computeAnswers(ctx: QueryContext, params: AnswersParams): 
   ])
   const position = p.cursor === undefined ? null : decodeCursor(key, p.cursor, query)
 
-  const filter = resolveModelFilter(ctx.catalog, p.model)
+  const filter = resolveModelFilter(ctx.catalog, p.model ?? 'all')
   const promptRef = p.promptId === undefined ? undefined : ctx.catalog.prompts.get(p.promptId)
   const entityIdx = p.entity === undefined ? -1 : entityIndex(ctx, domain, p.entity)
   if (

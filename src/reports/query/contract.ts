@@ -9,7 +9,7 @@ import {
   domainIdParam,
   granularityParam,
   intParam,
-  modelParam,
+  givenModelParam,
   nowParam,
   pageParam,
   paramMessage,
@@ -183,34 +183,6 @@ export const queryLimitParam = intParam({
   description: 'Rows per page (total counts them all).',
 })
 
-const MODEL_MUST_BE = modelParam.mustBe
-const MODEL_MESSAGE = paramMessage(modelParam)
-const MODEL_DESCRIPTION = 'Keeps the analyses of this channel or raw model identifier (default: all).'
-
-/**
- * model of the query: as everywhere (`all`, a channel, a raw model id), but echoed only when given.
- * @example
- * queryModelParam.text.parse(undefined) // undefined
- */
-export const queryModelParam: EchoedParam<string | undefined> = {
-  name: 'model',
-  flag: 'model',
-  required: false,
-  mustBe: MODEL_MUST_BE,
-  accepts: modelParam.accepts,
-  description: MODEL_DESCRIPTION,
-  text: z
-    .string({ error: textError('model', modelParam.accepts, MODEL_MESSAGE) })
-    .regex(MODEL_ID_RE, { error: MODEL_MESSAGE })
-    .optional()
-    .meta({ description: MODEL_DESCRIPTION }),
-  value: z
-    .string({ error: MODEL_MESSAGE })
-    .regex(MODEL_ID_RE, { error: MODEL_MESSAGE })
-    .optional()
-    .meta({ description: MODEL_DESCRIPTION }),
-  echo: z.string().regex(MODEL_ID_RE).optional() as z.ZodType<string | undefined>,
-}
 const modelEcho = z.string().regex(MODEL_ID_RE).optional()
 
 /** The 400 detail of `compare=previous` with the `date` dimension. */
@@ -247,7 +219,7 @@ export const queryParamsSchema = z.strictObject({
   minResponses: minResponsesParam.value,
   page: pageParam.value,
   limit: queryLimitParam.value,
-  model: queryModelParam.value,
+  model: givenModelParam.value,
   now: nowParam.value,
 })
 
