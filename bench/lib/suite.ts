@@ -230,3 +230,15 @@ export function messagesOf(child: import('node:child_process').ChildProcess) {
     },
   }
 }
+
+/**
+ * Copies of `records` under new ids for round `round` (a 500-analysis call again and again): the
+ * last 12 hex digits of each id become round * 1000 + its index, zero-padded, so the copies order
+ * by id as they are listed.
+ */
+export function withRoundIds<T extends { id: string }>(records: readonly T[], round: number): T[] {
+  return records.map((r, i) => ({
+    ...r,
+    id: `${r.id.slice(0, 24)}${(round * 1000 + i).toString(16).padStart(12, '0')}`,
+  }))
+}

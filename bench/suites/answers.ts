@@ -29,7 +29,7 @@ import { BENCH_NOW, DATASETS, DomainGenerator, datasetRecords, type DatasetSpec 
 import { writeNdjson } from '../data/ndjson.js'
 import { diffPayloads } from '../lib/compare.js'
 import { loadEngineModule } from '../lib/engine.js'
-import { gc, outPath, profiles, removeStore, startSuite, writeJson } from '../lib/suite.js'
+import { gc, outPath, profiles, removeStore, startSuite, withRoundIds, writeJson } from '../lib/suite.js'
 import { stopwatch, summarize, timeCase } from '../lib/timing.js'
 import { NaiveSqlAnswers } from '../peers/naive-sql-answers.js'
 
@@ -302,9 +302,8 @@ async function commitPart(engine: Engine): Promise<void> {
   // domain (the window is a range of dates).
   const newest = Date.parse(`${spec.endDate}T23:59:50.000Z`)
   const call = (round: number) =>
-    lastDay.map((a, i) => ({
+    withRoundIds(lastDay, round).map((a, i) => ({
       ...a,
-      id: `${a.id.slice(0, 24)}${(round * 1000 + i).toString(16).padStart(12, '0')}`,
       answered_at: new Date(newest + round * 600 + i).toISOString(),
     }))
   const after: number[] = []

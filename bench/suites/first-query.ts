@@ -17,7 +17,7 @@ import { openEngine, type Engine } from '../../src/index.js'
 import type { AggregateStore } from '../../src/tables/aggregate-store.js'
 import { BENCH_NOW, DATASETS, DomainGenerator, datasetRecords } from '../data/generator.js'
 import { writeNdjson } from '../data/ndjson.js'
-import { startSuite, writeJson } from '../lib/suite.js'
+import { startSuite, withRoundIds, writeJson } from '../lib/suite.js'
 
 const suite = startSuite('first-query', { defaultDataset: 'L' })
 const ROUNDS = Number(suite.args.rounds ?? (suite.quick ? 2 : 5))
@@ -54,11 +54,7 @@ async function main(): Promise<void> {
   )
   // 500 analyses of the last day, as new ids each round (copies of the day's analyses).
   const lastDay = [...gen.analysesOfDay(spec.main.days - 1)].slice(0, 500)
-  const call = (round: number) =>
-    lastDay.map((a, i) => ({
-      ...a,
-      id: `${a.id.slice(0, 24)}${(round * 1000 + i).toString(16).padStart(12, 'e')}`,
-    }))
+  const call = (round: number) => withRoundIds(lastDay, round)
   const internals = engine as unknown as {
     aggregates: AggregateStore
     catalog: { domains: Map<string, { key: number }> }

@@ -25,7 +25,7 @@ import {
 } from '../data/generator.js'
 import { diffPayloads } from '../lib/compare.js'
 import { loadEngineModule } from '../lib/engine.js'
-import { gc, outPath, profiles, removeStore, startSuite, writeJson } from '../lib/suite.js'
+import { gc, outPath, profiles, removeStore, startSuite, withRoundIds, writeJson } from '../lib/suite.js'
 import { stopwatch, summarize, timeCase } from '../lib/timing.js'
 import { NaiveSqlSignals } from '../peers/naive-sql-signals.js'
 
@@ -125,11 +125,7 @@ async function main(): Promise<void> {
   // the same first call after the domain's kept entries are dropped whole (a rebuild).
   const gen = new DomainGenerator(spec.seed, 0, spec.main, spec.endDate)
   const lastDay = [...gen.analysesOfDay(spec.main.days - 1)].slice(0, 500)
-  const call = (round: number) =>
-    lastDay.map((a, i) => ({
-      ...a,
-      id: `${a.id.slice(0, 24)}${(round * 1000 + i).toString(16).padStart(12, 'e')}`,
-    }))
+  const call = (round: number) => withRoundIds(lastDay, round)
   const internals = engine as unknown as {
     aggregates: AggregateStore
     catalog: { domains: Map<string, { key: number }> }

@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openEngine, webhooksOf } from '../../src/index.js'
 import { BENCH_NOW, DATASETS, DomainGenerator, datasetRecords } from '../data/generator.js'
-import { startSuite, writeJson } from '../lib/suite.js'
+import { startSuite, withRoundIds, writeJson } from '../lib/suite.js'
 
 const suite = startSuite('webhooks', { defaultDataset: 'S' })
 const ROUNDS = Number(suite.args.rounds ?? (suite.quick ? 3 : 7))
@@ -56,11 +56,7 @@ async function main(): Promise<void> {
     hooks.configure({ allowPrivate: true, signalsIntervalS: 0, pollMs: 50 })
     await engine.computeSignals({ domainId, now: BENCH_NOW }) // the counts kept, as a serving engine's
     const lastDay = [...gen.analysesOfDay(spec.main.days - 1)].slice(0, 500)
-    const call = (round: number) =>
-      lastDay.map((a, i) => ({
-        ...a,
-        id: `${a.id.slice(0, 24)}${(round * 1000 + i).toString(16).padStart(12, 'e')}`,
-      }))
+    const call = (round: number) => withRoundIds(lastDay, round)
 
     // 1. Ingest latency, webhooks off vs on (alternating; the service starts once, "off" means no subscriber).
     await hooks.start()

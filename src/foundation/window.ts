@@ -140,10 +140,10 @@ export function windowOfDays(nowMs: number, days: number): DayWindow {
 }
 
 /** Day columns: loaded as doubles (aggregate tables) or 32-bit integers (src/tables/cited-index.ts). */
-type DayColumn = Float64Array | Int32Array
+export type DayColumn = Float64Array | Int32Array
 
 /** First index in [lo, hi) whose day is >= `day` (days ascending there), else hi. */
-function lowerBound(days: DayColumn, day: number, lo = 0, hi = days.length): number {
+export function lowerBound(days: DayColumn, day: number, lo = 0, hi = days.length): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1
     if (days[mid]! < day) lo = mid + 1

@@ -14,6 +14,7 @@
  */
 import type { DayRange, DomainChange } from '../db/changes.js'
 import type { ReadPool } from '../db/read-pool.js'
+import { lowerBound } from '../foundation/window.js'
 import {
   AGGREGATE_TABLE_NAMES,
   AGGREGATE_TABLES,
@@ -251,18 +252,6 @@ export class AggregateStore implements AggregateSource {
   }
 }
 
-/** The first row whose day is at least `day` (rows sorted by day). */
-function firstAtLeast(days: Float64Array, day: number): number {
-  let lo = 0
-  let hi = days.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (days[mid]! < day) lo = mid + 1
-    else hi = mid
-  }
-  return lo
-}
-
 /** `kept` with its rows of `days` replaced by `delta` (all sorted by day, then as loaded). */
 export function spliceDays<T extends AggregateTable>(
   table: T,
@@ -270,8 +259,8 @@ export function spliceDays<T extends AggregateTable>(
   delta: AggregateRows<T>,
   days: DayRange,
 ): AggregateRows<T> {
-  const start = firstAtLeast(kept.day, days.from)
-  const end = firstAtLeast(kept.day, days.to + 1)
+  const start = lowerBound(kept.day, days.from)
+  const end = lowerBound(kept.day, days.to + 1)
   const n = delta.day.length
   const size = kept.day.length - (end - start) + n
   const columns = AGGREGATE_TABLES[table] as readonly string[]

@@ -15,7 +15,7 @@ import type { DomainRow } from '../../catalog.js'
 import { compareText } from '../../foundation/compare.js'
 import { twoProportionPValue, wilson } from '../../foundation/stats.js'
 import { CHANNELS } from '../../foundation/vocabulary.js'
-import { formatDay, type DayWindow } from '../../foundation/window.js'
+import { formatDay, lowerBound, type DayWindow } from '../../foundation/window.js'
 import { ValidationError } from '../../errors.js'
 import { parseParams, resolveScope, type QueryContext } from '../../queries/context.js'
 import { passes, resolveModelFilter, type ModelFilter } from '../../queries/model-filter.js'
@@ -423,16 +423,6 @@ function planOf(
     tagCodes,
     stride,
   }
-}
-
-/** First index in `days[lo, hi)` (sorted ascending) whose day is >= `day`. */
-function lowerBound(days: Int32Array, day: number, lo: number, hi: number): number {
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (days[mid]! < day) lo = mid + 1
-    else hi = mid
-  }
-  return lo
 }
 
 /** Dimension kinds (Plan.kinds). */

@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto'
 import { CHANNELS } from '../../foundation/vocabulary.js'
 import { compareText } from '../../foundation/compare.js'
 import { twoProportionPValue, wilson } from '../../foundation/stats.js'
-import { DAY_MS, formatDay, rowRange } from '../../foundation/window.js'
+import { DAY_MS, formatDay, lowerBound, rowRange } from '../../foundation/window.js'
 import { clockMs, parseParams, resolveDomain, type QueryContext } from '../../queries/context.js'
 import { formatGeneratedAt } from '../../schemas/payloads.js'
 import type { DayRange } from '../../db/changes.js'
@@ -101,22 +101,10 @@ function sameTopicsAs(
   return prompts.length === counts.prompts.size && prompts.every((q) => counts.prompts.get(q.idx) === q.topic)
 }
 
-/** The first row whose day is at least `day` (rows sorted by day). */
-function firstAtLeast(days: Int32Array, day: number): number {
-  let lo = 0
-  let hi = days.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (days[mid]! < day) lo = mid + 1
-    else hi = mid
-  }
-  return lo
-}
-
 /** The kept columns with their rows of `days` replaced by `delta`'s (all sorted by day). */
 export function spliceCountDays(kept: Int32Array[], delta: Int32Array[], days: DayRange): Int32Array[] {
-  const start = firstAtLeast(kept[0]!, days.from)
-  const end = firstAtLeast(kept[0]!, days.to + 1)
+  const start = lowerBound(kept[0]!, days.from)
+  const end = lowerBound(kept[0]!, days.to + 1)
   const n = delta[0]!.length
   return kept.map((k, c) => {
     const out = new Int32Array(k.length - (end - start) + n)
