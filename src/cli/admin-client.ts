@@ -2,6 +2,8 @@
  * The CLI's client of a running server's admin endpoints (`--server URL`): JSON over HTTP with the
  * admin token of VA_ADMIN_TOKEN as a bearer token. The token is only ever sent, never printed.
  */
+import { openEngine, type Engine } from '../index.js'
+import { CommandError } from './errors.js'
 
 export interface AdminClient {
   /** Sends one request and returns the JSON answer; a status >= 400 is an error with the server's `detail`. */
@@ -72,5 +74,36 @@ export function adminClient(
       (await send<T>(method, path, body, []))!,
     requestOrNull: <T>(method: string, path: string, nullOn: number[]) =>
       send<T>(method, path, undefined, nullOn),
+  }
+}
+
+/** The `--db PATH | --server URL` choice of the admin commands (keys, webhooks). */
+export interface AdminTarget {
+  db?: string | undefined
+  server?: string | undefined
+}
+
+/**
+ * Runs `run` on the store an admin command names: the running server's admin endpoints
+ * (`--server`) or the stopped database file (`--db`, opened and closed here). Exactly one is required.
+ */
+export async function withAdminStore<S, T>(
+  target: AdminTarget,
+  stores: { server: (client: AdminClient) => S; db: (engine: Engine) => S },
+  run: (store: S) => Promise<T>,
+): Promise<T> {
+  if (target.db !== undefined && target.server !== undefined)
+    throw new CommandError('give either --db PATH or --server URL, not both', 2)
+  if (target.server !== undefined && target.server !== '')
+    return run(
+      stores.server(adminClient(target.server, process.env.VA_ADMIN_TOKEN, (m) => new CommandError(m, 2))),
+    )
+  if (target.db === undefined || target.db === '')
+    throw new CommandError('--db PATH or --server URL is required', 2)
+  const engine = await openEngine({ path: target.db })
+  try {
+    return await run(stores.db(engine))
+  } finally {
+    await engine.close()
   }
 }

@@ -5,8 +5,8 @@
  */
 import { parseArgs } from 'node:util'
 import { createWebhookChecked, webhookIdChecked, webhookPath, webhooksOfChecked } from '../../api/index.js'
-import { openEngine, type Engine, type WebhookDelivery, type WebhookSubscription } from '../../index.js'
-import { adminClient, type AdminClient } from '../admin-client.js'
+import type { Engine, WebhookDelivery, WebhookSubscription } from '../../index.js'
+import { withAdminStore, type AdminClient, type AdminTarget } from '../admin-client.js'
 import { CommandError } from '../errors.js'
 import { oneLine } from './keys.js'
 import { textTable } from '../table.js'
@@ -69,24 +69,8 @@ function serverStore(client: AdminClient): HookStore {
 
 const TARGET = { db: { type: 'string' }, server: { type: 'string' }, json: { type: 'boolean' } } as const
 
-async function withStore<T>(
-  target: { db?: string | undefined; server?: string | undefined },
-  run: (store: HookStore) => Promise<T>,
-): Promise<T> {
-  if (target.db !== undefined && target.server !== undefined)
-    throw new CommandError('give either --db PATH or --server URL, not both', 2)
-  if (target.server !== undefined && target.server !== '')
-    return run(
-      serverStore(adminClient(target.server, process.env.VA_ADMIN_TOKEN, (m) => new CommandError(m, 2))),
-    )
-  if (target.db === undefined || target.db === '')
-    throw new CommandError('--db PATH or --server URL is required', 2)
-  const engine = await openEngine({ path: target.db })
-  try {
-    return await run(engineStore(engine))
-  } finally {
-    await engine.close()
-  }
+function withStore<T>(target: AdminTarget, run: (store: HookStore) => Promise<T>): Promise<T> {
+  return withAdminStore(target, { server: serverStore, db: engineStore }, run)
 }
 
 function table(subs: WebhookSubscription[]): string {
