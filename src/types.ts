@@ -106,8 +106,8 @@ export interface AnalysisRecord {
 export type AnalysisInputRecord =
   TeamRecord | DomainRecord | PromptRecord | CompetitorRecord | ThemeRecord | AnalysisRecord
 
-/** Counts of records stored by one ingest call (after in-call de-duplication). */
-export interface IngestResult {
+/** One count per stored record table (docs/API.md, "Ingest: records"). */
+export interface RecordCounts {
   teams: number
   domains: number
   prompts: number
@@ -118,6 +118,10 @@ export interface IngestResult {
   citations: number
   theme_occurrences: number
   fanout_queries: number
+}
+
+/** Counts of records stored by one ingest call (after in-call de-duplication). */
+export interface IngestResult extends RecordCounts {
   /** Present when the call carried delete records: what they removed (applied before the upserts). */
   deleted?: DeletionCounts
 }
@@ -410,17 +414,7 @@ export interface DeleteRecord {
  * Rows removed by the deletions of one call or by a prune, cascades included: one count per
  * stored table the cascade reaches (a table added to the cascade adds its count).
  */
-export interface DeletionCounts {
-  teams: number
-  domains: number
-  prompts: number
-  competitors: number
-  themes: number
-  analyses: number
-  mentions: number
-  citations: number
-  theme_occurrences: number
-  fanout_queries: number
+export interface DeletionCounts extends RecordCounts {
   api_keys: number
   /** Delete records whose id was not stored (counted, not an error). */
   not_found: number
