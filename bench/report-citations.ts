@@ -4,6 +4,7 @@
  */
 import type { SuiteOutput, TimingRow } from './lib/suite.js'
 import type { SuiteRun, Target } from './report.js'
+import { crowdTarget, ms, ratio } from './lib/format.js'
 
 export const CITATION_LABEL: Record<string, string> = {
   citations: 'citations',
@@ -11,17 +12,6 @@ export const CITATION_LABEL: Record<string, string> = {
   fanoutQueries: 'fan-out queries',
   sentimentSeries: 'sentiment time series',
 }
-
-const ms = (x: number | undefined): string =>
-  x === undefined || !Number.isFinite(x)
-    ? '–'
-    : x >= 100
-      ? x.toFixed(0)
-      : x >= 10
-        ? x.toFixed(1)
-        : x.toFixed(2)
-const ratio = (x: number | undefined): string =>
-  x === undefined || !Number.isFinite(x) ? '–' : `${x >= 10 ? x.toFixed(0) : x.toFixed(1)}x`
 
 const find = (rows: TimingRow[], fn: string, days: number, impl: string) =>
   rows.find((r) => r.fn === fn && r.days === days && r.impl === impl)
@@ -56,21 +46,12 @@ export function citationTargets(runs: SuiteRun[]): Target[] {
       })
     }
   }
-  let worst = 0
-  let worstCase = ''
-  for (const a of out.timings.filter((r) => r.impl === 'engine (alone)')) {
-    const c = out.timings.find((r) => r.case === a.case && r.impl === 'engine (crowd)')
-    if (c && c.median / a.median > worst) {
-      worst = c.median / a.median
-      worstCase = a.case
-    }
-  }
-  t.push({
-    name: 'citations, cited domains, fan-out, sentiment series: crowd / alone (worst case, medians)',
-    goal: '<= 1.2x',
-    measured: worst ? `${ratio(worst)} (${worstCase})` : 'not measured',
-    met: worst ? worst <= 1.2 : false,
-  })
+  t.push(
+    crowdTarget(
+      'citations, cited domains, fan-out, sentiment series: crowd / alone (worst case, medians)',
+      out.timings,
+    ),
+  )
   return t
 }
 

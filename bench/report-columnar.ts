@@ -3,7 +3,8 @@
  * the target of 1M mention rows/s, with the NDJSON ingest of the same data in the same run.
  */
 import type { SuiteOutput } from './lib/suite.js'
-import { ratio, type SuiteRun, type Target } from './report.js'
+import type { SuiteRun, Target } from './report.js'
+import { ratio } from './lib/format.js'
 
 /** The issue's goal for `ingestFile(<Parquet export>)` and `ingestArrow(tables)`. */
 export const COLUMNAR_GOAL = 1_000_000

@@ -2,7 +2,8 @@
  * The brand rankings, model leaderboard and brand time series in the report (bench/suites/rankings.ts):
  * their targets and their section of RESULTS.md.
  */
-import { ms, ratio, type SuiteRun, type Target } from './report.js'
+import type { SuiteRun, Target } from './report.js'
+import { crowdTarget, ms, ratio } from './lib/format.js'
 import type { TimingRow } from './lib/suite.js'
 
 const REPORTS = [
@@ -23,19 +24,6 @@ const row = (rows: TimingRow[], report: string, days: number, impl: string): Tim
       r.impl === impl &&
       (!r.case.includes('model=') || r.case.endsWith('model=all')),
   )
-
-function worstCrowdRatio(rows: TimingRow[]): { worst: number; at: string } {
-  let worst = 0
-  let at = ''
-  for (const a of rows.filter((r) => r.impl === 'engine (alone)')) {
-    const c = rows.find((r) => r.case === a.case && r.impl === 'engine (crowd)')
-    if (c && c.median / a.median > worst) {
-      worst = c.median / a.median
-      at = a.case
-    }
-  }
-  return { worst, at }
-}
 
 /** The targets: warm <= 15 ms at 365 days and <= 3 ms at 30, >= 10x the naive SQL, crowd / alone <= 1.2x. */
 export function rankingsTargets(runs: SuiteRun[], quick: boolean): Target[] {
@@ -66,13 +54,7 @@ export function rankingsTargets(runs: SuiteRun[], quick: boolean): Target[] {
   }
   const crowd = runs.find((r) => r.id === 'rankings-Crowd')?.output
   if (crowd) {
-    const { worst, at } = worstCrowdRatio(crowd.timings)
-    t.push({
-      name: 'listings and rankings: Crowd / alone (worst case, medians)',
-      goal: '<= 1.2x',
-      measured: worst ? `${ratio(worst)} (${at})` : 'not measured',
-      met: worst ? worst <= 1.2 : false,
-    })
+    t.push(crowdTarget('listings and rankings: Crowd / alone (worst case, medians)', crowd.timings))
   }
   return t
 }

@@ -4,7 +4,8 @@
  * previous main) measured in the same run when `--serve-peer` was given.
  */
 import type { SuiteOutput } from './lib/suite.js'
-import { ratio, type SuiteRun, type Target } from './report.js'
+import type { SuiteRun, Target } from './report.js'
+import { ratio } from './lib/format.js'
 
 interface Load {
   requests: number

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { SuiteOutput, TimingRow } from './lib/suite.js'
 import { ROOT } from './lib/suite.js'
+import { crowdTarget, ms, ratio } from './lib/format.js'
 import { rankingsSection, rankingsTargets } from './report-rankings.js'
 import { citationSection, citationTargets } from './report-citations.js'
 import { columnarSection, columnarTargets } from './report-columnar.js'
@@ -52,16 +53,6 @@ const FN_LABEL: Record<string, string> = {
 }
 const FNS = Object.keys(FN_LABEL)
 
-export const ms = (x: number | undefined): string =>
-  x === undefined || !Number.isFinite(x)
-    ? '–'
-    : x >= 100
-      ? x.toFixed(0)
-      : x >= 10
-        ? x.toFixed(1)
-        : x.toFixed(2)
-export const ratio = (x: number | undefined): string =>
-  x === undefined || !Number.isFinite(x) ? '–' : `${x >= 10 ? x.toFixed(0) : x.toFixed(1)}x`
 const mark = (met: boolean | null): string => (met === null ? 'n/a' : met ? '**met**' : '**missed**')
 
 function find(rows: TimingRow[], fn: string, days: number, impl: string): TimingRow | undefined {
@@ -106,23 +97,7 @@ export function evaluateTargets(runs: SuiteRun[], quick: boolean): Target[] {
     }
   }
   const crowd = runs.find((r) => r.id.startsWith('crowd'))?.output
-  if (crowd) {
-    let worst = 0
-    let worstCase = ''
-    for (const a of crowd.timings.filter((r) => r.impl === 'engine (alone)')) {
-      const c = crowd.timings.find((r) => r.case === a.case && r.impl === 'engine (crowd)')
-      if (c && c.median / a.median > worst) {
-        worst = c.median / a.median
-        worstCase = a.case
-      }
-    }
-    t.push({
-      name: 'Crowd / alone (worst case over the 16 cases, medians)',
-      goal: '<= 1.2x',
-      measured: worst ? `${ratio(worst)} (${worstCase})` : 'not measured',
-      met: worst ? worst <= 1.2 : false,
-    })
-  }
+  if (crowd) t.push(crowdTarget('Crowd / alone (worst case over the 16 cases, medians)', crowd.timings))
   t.push(...citationTargets(runs))
   const ingest = runs.find((r) => r.id.startsWith('ingest'))?.output
   const ingestExtra = ingest?.extra as
