@@ -3,7 +3,9 @@
  * a store at the serving probe's size (200 domains, each domain's last 30 days held back as
  * batches of 500 analyses), then `--calls` batches ingested one after the other into a copy of it,
  * by this tree and by `--peer-tree=<built tree>`, alternating `--rounds` times: each call's wall
- * time (median, p99, max). VA_TRACE_INGEST=1 prints each SQL step's time and the phases of each call.
+ * time (median, p99, max), the process's CPU time (DuckDB's threads included: less sensitive to a
+ * loaded machine than wall time) and the longest the event loop was held during each (max_stall_ms:
+ * perf_hooks.monitorEventLoopDelay's max; a request arriving then waits that long). VA_TRACE_INGEST=1 prints each SQL step's time and the phases of each call.
  * Usage: node dist/bench/ingest-profile/call.js [--calls=20] [--rounds=2] [--peer-tree=/work/wt/base]
  *   [--cache=DIR] (the store and its batches, built once there)
  */
@@ -19,6 +21,7 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { CHANNELS } from '../../src/foundation/vocabulary.js'
 import { openEngine } from '../../src/index.js'
 import type { Engine, OpenEngineOptions } from '../../src/types.js'
@@ -68,21 +71,34 @@ async function buildStore(): Promise<string[][]> {
   return batches
 }
 
-async function run(open: Open, batches: string[][], dir: string): Promise<number[]> {
+async function run(
+  open: Open,
+  batches: string[][],
+  dir: string,
+): Promise<{ times: number[]; stalls: number[]; cpu: number[] }> {
   const store = join(dir, 'store.duckdb')
   rmSync(store, { force: true })
   rmSync(`${store}.wal`, { force: true })
   copyFileSync(join(cache, 'store.duckdb'), store)
   const engine = await open({ path: store })
   const times: number[] = []
+  const stalls: number[] = []
+  const cpu: number[] = []
   for (const batch of batches.slice(0, CALLS)) {
     const records = batch.map((l) => JSON.parse(l) as unknown)
+    const delay = monitorEventLoopDelay({ resolution: 1 })
+    delay.enable()
+    const c0 = process.cpuUsage()
     const t0 = performance.now()
     await engine.ingest(records)
     times.push(performance.now() - t0)
+    const c = process.cpuUsage(c0)
+    cpu.push((c.user + c.system) / 1000)
+    delay.disable()
+    stalls.push(delay.max / 1e6)
   }
   await engine.close()
-  return times
+  return { times, stalls, cpu }
 }
 
 const q = (xs: number[], p: number) => {
@@ -100,13 +116,19 @@ if (typeof args['peer-tree'] === 'string') {
 }
 const dir = mkdtempSync(join(tmpdir(), 'va-call-'))
 const all = new Map<string, number[]>(trees.map(([n]) => [n, []]))
+const allStalls = new Map<string, number[]>(trees.map(([n]) => [n, []]))
+const allCpu = new Map<string, number[]>(trees.map(([n]) => [n, []]))
 try {
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? trees : [...trees].reverse()
     for (const [name, open] of order) {
-      const t = await run(open, batches, dir)
+      const { times: t, stalls, cpu } = await run(open, batches, dir)
+      allCpu.get(name)!.push(...cpu.slice(1))
       all.get(name)!.push(...t.slice(1)) // the first call warms the engine's caches
-      process.stderr.write(`${name} round ${round}: ${t.map((x) => x.toFixed(0)).join(' ')}\n`)
+      allStalls.get(name)!.push(...stalls.slice(1))
+      process.stderr.write(
+        `${name} round ${round}: ${t.map((x) => x.toFixed(0)).join(' ')} (max stall ${stalls.map((x) => x.toFixed(0)).join(' ')})\n`,
+      )
     }
   }
 } finally {
@@ -120,6 +142,9 @@ const summary = Object.fromEntries(
       median_ms: +q(t, 0.5).toFixed(1),
       p99_ms: +q(t, 0.99).toFixed(1),
       max_ms: +Math.max(...t).toFixed(1),
+      cpu_median_ms: +q(allCpu.get(n)!, 0.5).toFixed(1),
+      max_stall_median_ms: +q(allStalls.get(n)!, 0.5).toFixed(1),
+      max_stall_max_ms: +Math.max(...allStalls.get(n)!).toFixed(1),
     },
   ]),
 )

@@ -4,6 +4,7 @@
  * within a call does not matter), given surrogate keys, and merged into the store by the
  * ingest pipeline (pipeline.ts). The caller commits or rolls back.
  */
+import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { DOUBLE, INTEGER, UTINYINT, VARCHAR, type DuckDBConnection, type DuckDBType } from '@duckdb/node-api'
 import type { Catalog } from '../catalog.js'
 import { ChunkWriter, type NullMarker } from '../db/chunk-writer.js'
@@ -32,6 +33,12 @@ import type { DomainChange } from '../db/changes.js'
 export type { RecordLocation } from './handles.js'
 
 const BATCH_ROWS = 2048
+/**
+ * Main-thread time (ms) a call's JavaScript work (validation, staging) runs before it lets the
+ * event loop turn, so that requests are served while a call is fed (docs/ARCHITECTURE.md, "Inside
+ * the engine": reads never wait behind ingest).
+ */
+export const SLICE_MS = 4
 const NO_NULLS: NullMarker[] = []
 const MENTION_NULLS: NullMarker[] = ['none', 'none', 'zero', 'nan']
 
@@ -83,6 +90,8 @@ export class IngestCall {
   #catalog: Catalog
   #c: RecordCollector
   readonly #sink: BatchBuilder
+  /** When this call last let the event loop turn (performance.now()). */
+  #sliceStart = performance.now()
 
   #analyses!: ChunkWriter
   #mentions!: ChunkWriter
@@ -162,6 +171,16 @@ export class IngestCall {
     this.#c.issue(loc, field, message)
   }
 
+  /**
+   * Lets the event loop turn when this call has held the thread for SLICE_MS since the last turn
+   * (a feed loop awaits it after each record); otherwise resolves at once.
+   */
+  async breathe(): Promise<void> {
+    if (performance.now() - this.#sliceStart < SLICE_MS) return
+    await yieldToLoop()
+    this.#sliceStart = performance.now()
+  }
+
   /** Validates one record and stages it. Never throws for bad input: problems become issues. */
   add(raw: unknown, loc: RecordLocation): void {
     this.#c.add(raw, loc)
@@ -205,11 +224,19 @@ export class IngestCall {
   async stage(nextAnalysisKey: number): Promise<StagedCall> {
     const t0 = performance.now()
     checkReferences(this.#c, this.#catalog)
+    await this.breathe()
     this.#sink.end()
+    await this.breathe()
     const deletions = this.#c.deletes.size > 0 ? planDeletions(this.#c, this.#catalog) : null
     if (deletions !== null) checkDeletionConflicts(this.#c, deletions)
     if (this.failed) throw new IngestError(this.#c.issues, this.#c.issueTotal)
-    if (!this.#writersClosed) for (const w of this.#writers()) w!.close()
+    // Each writer's flush is synchronous (node-api has no asynchronous one): one at a time, the
+    // event loop turning between them.
+    if (!this.#writersClosed)
+      for (const w of this.#writers()) {
+        w!.close()
+        await this.breathe()
+      }
     const removed = deletions === null ? null : await this.#delete(deletions)
 
     const plan = assignKeys(this.#c, this.#catalog)

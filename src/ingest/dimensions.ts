@@ -2,6 +2,7 @@
  * The dimension rows of one ingest call (teams, domains, prompts, competitors, themes, models): their
  * surrogate keys, their staging for the ingest steps, and the catalog update after COMMIT.
  */
+import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import {
   BIGINT,
   BOOLEAN,
@@ -98,9 +99,9 @@ export function assignKeys(c: RecordCollector, cat: Catalog): KeyPlan {
 const createdMs = (ts: string | null | undefined): number | null => (ts == null ? null : timestampMs(ts))
 
 /**
- * Appends the rows of `items` to a staging table; none opens no appender (a round trip through
- * the thread pool, then a synchronous flush on the event loop: a 500-analysis call names no team,
- * domain or prompt records, and skips six of them).
+ * Appends the rows of `items` to a staging table, then lets the event loop turn; none opens no
+ * appender (a round trip through the thread pool, then a synchronous flush on the event loop: a
+ * 500-analysis call names no team, domain or prompt records, and skips six of them).
  */
 async function stageRows<T>(
   conn: DuckDBConnection,
@@ -114,6 +115,7 @@ async function stageRows<T>(
   const w = await ChunkWriter.open(conn, table, types)
   for (const item of all) w.push(...row(item))
   w.close()
+  await yieldToLoop() // the flush was synchronous: requests waiting since are served now
 }
 
 /** Writes the call's dimension rows, with their keys, into the staging tables (stg_teams, ...). */

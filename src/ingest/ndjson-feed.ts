@@ -51,6 +51,7 @@ async function feedInThread(call: IngestCall, path: string): Promise<void> {
     const loc: RecordLocation = { line: item.line }
     if ('error' in item) call.issue(loc, 'record', item.error)
     else call.add(item.value, loc)
+    await call.breathe()
   }
 }
 

@@ -22,7 +22,10 @@ import { feedNdjsonFile } from './ndjson-feed.js'
 /** Feeds records in order; issues name their 0-based index. */
 export async function feedRecords(call: IngestCall, records: RecordSource): Promise<void> {
   let index = 0
-  for await (const rec of records as AsyncIterable<unknown>) call.add(rec, { index: index++ })
+  for await (const rec of records as AsyncIterable<unknown>) {
+    call.add(rec, { index: index++ })
+    await call.breathe()
+  }
 }
 
 /**
@@ -40,6 +43,7 @@ export async function feedNdjsonPath(
         const loc = { line: item.line }
         if ('error' in item) call.issue(loc, 'record', item.error)
         else call.add(item.value, loc)
+        await call.breathe()
       }
     } else await feedNdjsonFile(call, path)
   } catch (e) {
