@@ -177,7 +177,8 @@ export class DeliveryWorker {
         now,
         limit: this.#stopping
           ? 0
-          : ahead * Math.max(1, o.concurrency / o.perSubscription) - this.#inflightSeqs.size - this.#queued,
+          : // Events claimed here: in flight or queued.
+            ahead * Math.max(1, o.concurrency / o.perSubscription) - this.#inflightSeqs.size,
         free: { ahead, of: free },
         leaseMs: o.timeoutMs * (PREFETCH + 1) + 30_000,
         deliverable: o.deliverable,
