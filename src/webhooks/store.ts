@@ -453,8 +453,9 @@ export class WebhookStore {
       await this.#finish(conn, outcomes)
       return claim.limit <= 0 ? [] : WebhookStore.#claim(conn, claim)
     })
-    // Cluster mode: the log and the disables in the control plane, after this database's rows.
-    await this.remote?.record(outcomes)
+    // Cluster mode: the log and the disables in the control plane, after this database's rows. A
+    // failure there loses those log rows (as a failed `finish` did), never the events just claimed.
+    await this.remote?.record(outcomes).catch(() => undefined)
     return claimed
   }
 
