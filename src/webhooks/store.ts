@@ -44,7 +44,8 @@ export interface ClaimedEvent {
   body: string
   /** This attempt's number (1 for the first). */
   attempt: number
-  first_attempt_at: number
+  /** When the event's first attempt began (null: this is the first one that will be recorded). */
+  first_attempt_at: number | null
 }
 
 /** What one attempt decided. */
@@ -57,6 +58,8 @@ export interface AttemptOutcome {
   status_code: number | null
   error: string | null
   outcome: WebhookDelivery['outcome']
+  /** When the event's first attempt began (this one's start for a first attempt). */
+  first_attempt_at: number
   /** With `retry`: when the next attempt is due. */
   next_attempt_at?: number
 }
@@ -424,117 +427,153 @@ export class WebhookStore {
   }
 
   /**
-   * Claims due events for one attempt each: pending, due, not leased, at most `free(sub)` per
-   * subscription and `limit` in all, oldest due first. Each claimed row is leased until
-   * now + leaseMs and its attempt counted, in one statement.
+   * One step of the worker, in one transaction (docs/WEBHOOKS.md, "Delivery"): writes the outcomes
+   * of finished attempts (`finish`), then claims due events for one attempt each: pending, due,
+   * not leased, at most `free.of[sub]` per subscription (`free.ahead` for one not named) and
+   * `limit` in all, oldest due first, none of a domain `deliverable` refuses. Each claimed row is
+   * leased until now + leaseMs and its attempt counted by the statement that chooses it (the rows
+   * never come to JS to be chosen). Claims alone run without a transaction (one statement).
    */
-  async claim(
-    now: number,
-    limit: number,
-    free: (subscriptionId: string) => number,
-    leaseMs: number,
-    /** Whether this process delivers a domain's events now (cluster mode: it owns the domain). */
-    deliverable: (domainId: string) => boolean = () => true,
+  async finishAndClaim(
+    outcomes: readonly AttemptOutcome[],
+    claim: {
+      now: number
+      limit: number
+      free: { readonly ahead: number; readonly of: ReadonlyMap<string, number> }
+      leaseMs: number
+      /** Whether this process delivers a domain's events now (cluster mode: it owns the domain). */
+      deliverable?: ((domainId: string) => boolean) | undefined
+    },
   ): Promise<ClaimedEvent[]> {
-    if (limit <= 0) return []
-    return this.#run(async (conn) => {
-      const candidates = (
-        await conn.runAndReadAll(
-          `SELECT seq, subscription_id::VARCHAR, domain_id::VARCHAR FROM webhook_outbox
-           WHERE state = 'pending' AND next_attempt_at <= $now AND lease_until <= $now
-           ORDER BY next_attempt_at, seq LIMIT $scan`,
-          { now, scan: Math.max(limit * 8, 256) },
-        )
-      ).getRows()
-      const taken = new Map<string, number>()
-      const seqs: number[] = []
-      for (const [seq, sub, domain] of candidates) {
-        if (domain !== null && !deliverable(String(domain))) continue
-        const s = String(sub)
-        const n = taken.get(s) ?? 0
-        if (n >= free(s)) continue
-        taken.set(s, n + 1)
-        seqs.push(num(seq))
-        if (seqs.length >= limit) break
-      }
-      if (seqs.length === 0) return []
-      const rows = (
-        await conn.runAndReadAll(
-          `UPDATE webhook_outbox
-           SET lease_until = $lease, attempts = attempts + 1, first_attempt_at = coalesce(first_attempt_at, $now)
-           WHERE list_contains($seqs::JSON::BIGINT[], seq)
-           RETURNING seq, event_id::VARCHAR AS event_id, subscription_id::VARCHAR AS subscription_id,
-             domain_id::VARCHAR AS domain_id, body, attempts, first_attempt_at`,
-          { lease: now + leaseMs, now, seqs: list(seqs) },
-        )
-      ).getRowObjectsJS()
-      return rows
-        .map((r) => ({
-          seq: num(r.seq),
-          event_id: String(r.event_id),
-          subscription_id: String(r.subscription_id),
-          domain_id: r.domain_id === null ? null : String(r.domain_id),
-          body: String(r.body),
-          attempt: num(r.attempts),
-          first_attempt_at: num(r.first_attempt_at),
-        }))
-        .sort((a, b) => a.seq - b.seq)
+    if (outcomes.length === 0) {
+      if (claim.limit <= 0) return []
+      return this.#run((conn) => WebhookStore.#claim(conn, claim))
+    }
+    const claimed = await this.#transaction(async (conn) => {
+      await this.#finish(conn, outcomes)
+      return claim.limit <= 0 ? [] : WebhookStore.#claim(conn, claim)
     })
+    // Cluster mode: the log and the disables in the control plane, after this database's rows. A
+    // failure there loses those log rows (as a failed `finish` did), never the events just claimed.
+    await this.remote?.record(outcomes).catch(() => undefined)
+    return claimed
+  }
+
+  static async #claim(
+    conn: DuckDBConnection,
+    claim: Parameters<WebhookStore['finishAndClaim']>[1],
+  ): Promise<ClaimedEvent[]> {
+    const { now, deliverable } = claim
+    // Cluster mode: the domains with due events that are not delivered here now (few rows).
+    const refused =
+      deliverable === undefined
+        ? []
+        : (
+            await conn.runAndReadAll(
+              `SELECT DISTINCT domain_id::VARCHAR FROM webhook_outbox
+               WHERE state = 'pending' AND next_attempt_at <= $now AND lease_until <= $now AND domain_id IS NOT NULL`,
+              { now },
+            )
+          )
+            .getRows()
+            .map((r) => String(r[0]))
+            .filter((d) => !deliverable(d))
+    const rows = (
+      await conn.runAndReadAll(
+        `UPDATE webhook_outbox SET lease_until = $lease, attempts = attempts + 1
+         WHERE seq IN (
+           SELECT seq FROM (
+             SELECT seq, next_attempt_at, subscription_id,
+               row_number() OVER (PARTITION BY subscription_id ORDER BY next_attempt_at, seq) AS k
+             FROM webhook_outbox
+             WHERE state = 'pending' AND next_attempt_at <= $now AND lease_until <= $now
+               AND (domain_id IS NULL OR NOT list_contains($refused::JSON::UUID[], domain_id)))
+           WHERE k <= coalesce(($free::JSON ->> subscription_id::VARCHAR)::INTEGER, $ahead)
+           ORDER BY next_attempt_at, seq LIMIT $limit)
+         RETURNING seq, event_id::VARCHAR AS event_id, subscription_id::VARCHAR AS subscription_id,
+           domain_id::VARCHAR AS domain_id, body, attempts, first_attempt_at`,
+        {
+          lease: now + claim.leaseMs,
+          now,
+          limit: claim.limit,
+          ahead: claim.free.ahead,
+          free: JSON.stringify(Object.fromEntries(claim.free.of)),
+          refused: list(refused),
+        },
+      )
+    ).getRowObjectsJS()
+    return rows
+      .map((r) => ({
+        seq: num(r.seq),
+        event_id: String(r.event_id),
+        subscription_id: String(r.subscription_id),
+        domain_id: r.domain_id === null ? null : String(r.domain_id),
+        body: String(r.body),
+        attempt: num(r.attempts),
+        first_attempt_at: r.first_attempt_at === null ? null : num(r.first_attempt_at),
+      }))
+      .sort((a, b) => a.seq - b.seq)
   }
 
   /**
-   * Writes the outcomes of finished attempts in one transaction: the outbox rows' new state, the
-   * log rows, and (410) the subscriptions disabled with their pending events marked failed.
+   * Writes the outcomes of finished attempts in one transaction: the outbox rows' new state (and
+   * the time of an event's first attempt), the log rows, and (410) the subscriptions disabled with
+   * their pending events marked failed.
    */
   async finish(outcomes: readonly AttemptOutcome[]): Promise<void> {
     if (outcomes.length === 0) return
-    const state = (o: AttemptOutcome) =>
-      o.outcome === 'retry' ? 'pending' : o.outcome === 'delivered' ? 'delivered' : 'failed'
-    await this.#transaction(async (conn) => {
-      await conn.run(
-        `UPDATE webhook_outbox o SET state = r.state, next_attempt_at = r.next, lease_until = 0,
-           finished_at = CASE WHEN r.state = 'pending' THEN NULL ELSE r.done END
-         FROM (SELECT unnest($seqs::JSON::BIGINT[]) AS seq, unnest($states::JSON::VARCHAR[]) AS state,
-                      unnest($next::JSON::BIGINT[]) AS next, unnest($at::JSON::BIGINT[]) AS done) r
-         WHERE o.seq = r.seq`,
-        {
-          seqs: list(outcomes.map((o) => o.seq)),
-          states: list(outcomes.map(state)),
-          next: list(outcomes.map((o) => o.next_attempt_at ?? o.at)),
-          at: list(outcomes.map((o) => o.at)),
-        },
-      )
-      for (const o of outcomes.filter((x) => x.outcome === 'disabled'))
-        await conn.run(
-          `UPDATE webhook_outbox SET state = 'failed', finished_at = $at, lease_until = 0
-           WHERE subscription_id = $id::UUID AND state = 'pending'`,
-          { at: o.at, id: o.subscription_id },
-        )
-      if (this.remote !== null) return
-      await conn.run(
-        `INSERT INTO webhook_deliveries
-         SELECT unnest($subs::JSON::UUID[]), unnest($events::JSON::UUID[]), unnest($attempts::JSON::INTEGER[]),
-                unnest($codes::JSON::INTEGER[]), unnest($errors::JSON::VARCHAR[]), unnest($outcomes::JSON::VARCHAR[]),
-                unnest($at::JSON::BIGINT[])`,
-        {
-          subs: list(outcomes.map((o) => o.subscription_id)),
-          events: list(outcomes.map((o) => o.event_id)),
-          attempts: list(outcomes.map((o) => o.attempt)),
-          codes: list(outcomes.map((o) => o.status_code)),
-          errors: list(outcomes.map((o) => o.error)),
-          outcomes: list(outcomes.map((o) => o.outcome)),
-          at: list(outcomes.map((o) => o.at)),
-        },
-      )
-      for (const o of outcomes.filter((x) => x.outcome === 'disabled'))
-        await conn.run(
-          `UPDATE webhook_subscriptions SET disabled_at = $at, disabled_reason = $reason
-           WHERE id = $id::UUID AND disabled_at IS NULL`,
-          { at: o.at, reason: DISABLED_410, id: o.subscription_id },
-        )
-    })
+    await this.#transaction((conn) => this.#finish(conn, outcomes))
     // Cluster mode: the log and the disables in the control plane, after this database's rows.
     await this.remote?.record(outcomes)
+  }
+
+  async #finish(conn: DuckDBConnection, outcomes: readonly AttemptOutcome[]): Promise<void> {
+    const state = (o: AttemptOutcome) =>
+      o.outcome === 'retry' ? 'pending' : o.outcome === 'delivered' ? 'delivered' : 'failed'
+    await conn.run(
+      `UPDATE webhook_outbox o SET state = r.state, next_attempt_at = r.next, lease_until = 0,
+         first_attempt_at = coalesce(o.first_attempt_at, r.first),
+         finished_at = CASE WHEN r.state = 'pending' THEN NULL ELSE r.done END
+       FROM (SELECT unnest($seqs::JSON::BIGINT[]) AS seq, unnest($states::JSON::VARCHAR[]) AS state,
+                    unnest($next::JSON::BIGINT[]) AS next, unnest($at::JSON::BIGINT[]) AS done,
+                    unnest($first::JSON::BIGINT[]) AS first) r
+       WHERE o.seq = r.seq`,
+      {
+        seqs: list(outcomes.map((o) => o.seq)),
+        states: list(outcomes.map(state)),
+        next: list(outcomes.map((o) => o.next_attempt_at ?? o.at)),
+        at: list(outcomes.map((o) => o.at)),
+        first: list(outcomes.map((o) => o.first_attempt_at)),
+      },
+    )
+    for (const o of outcomes.filter((x) => x.outcome === 'disabled'))
+      await conn.run(
+        `UPDATE webhook_outbox SET state = 'failed', finished_at = $at, lease_until = 0
+         WHERE subscription_id = $id::UUID AND state = 'pending'`,
+        { at: o.at, id: o.subscription_id },
+      )
+    if (this.remote !== null) return
+    await conn.run(
+      `INSERT INTO webhook_deliveries
+       SELECT unnest($subs::JSON::UUID[]), unnest($events::JSON::UUID[]), unnest($attempts::JSON::INTEGER[]),
+              unnest($codes::JSON::INTEGER[]), unnest($errors::JSON::VARCHAR[]), unnest($outcomes::JSON::VARCHAR[]),
+              unnest($at::JSON::BIGINT[])`,
+      {
+        subs: list(outcomes.map((o) => o.subscription_id)),
+        events: list(outcomes.map((o) => o.event_id)),
+        attempts: list(outcomes.map((o) => o.attempt)),
+        codes: list(outcomes.map((o) => o.status_code)),
+        errors: list(outcomes.map((o) => o.error)),
+        outcomes: list(outcomes.map((o) => o.outcome)),
+        at: list(outcomes.map((o) => o.at)),
+      },
+    )
+    for (const o of outcomes.filter((x) => x.outcome === 'disabled'))
+      await conn.run(
+        `UPDATE webhook_subscriptions SET disabled_at = $at, disabled_reason = $reason
+         WHERE id = $id::UUID AND disabled_at IS NULL`,
+        { at: o.at, reason: DISABLED_410, id: o.subscription_id },
+      )
   }
 
   /** The latest attempts of one subscription, newest first. */
@@ -590,8 +629,7 @@ export class WebhookStore {
     if (seqs.length === 0) return
     await this.#run((conn) =>
       conn.run(
-        `UPDATE webhook_outbox SET lease_until = 0, attempts = attempts - 1,
-           first_attempt_at = CASE WHEN attempts = 1 THEN NULL ELSE first_attempt_at END
+        `UPDATE webhook_outbox SET lease_until = 0, attempts = attempts - 1
          WHERE list_contains($seqs::JSON::BIGINT[], seq) AND state = 'pending'`,
         { seqs: list(seqs) },
       ),
