@@ -4,16 +4,11 @@
 -- then table order; their position in that order is the staged ord), ids in lower case, fan-out
 -- queries trimmed. Handles come from the h_* tables, each cited URL's host and identity from
 -- flat_urls. Runs after stage_analyses.sql (the facts join the staged analyses).
--- The position of each row in its analysis comes from a window over three narrow columns, joined
--- back by rn (the window over the wide rows sorted every text with them: 14 of 16 s on L).
 INSERT INTO stg_citations
-WITH o AS (
-  SELECT rn, (row_number() OVER (PARTITION BY seq ORDER BY coalesce(ord::DOUBLE, 'infinity'::DOUBLE), rn) - 1)::INTEGER AS ord
-  FROM flat_citations_k
-)
-SELECT a.seq, c.url, u.host, a.domain_h, a.day, o.ord, u.cited, c.title, c.page_type
+SELECT a.seq, c.url, u.host, a.domain_h, a.day,
+       (row_number() OVER (PARTITION BY a.seq ORDER BY coalesce(c.ord::DOUBLE, 'infinity'::DOUBLE), c.rn) - 1)::INTEGER,
+       u.cited, c.title, c.page_type
 FROM flat_citations_k c
-JOIN o ON o.rn = c.rn
 JOIN stg_analyses a ON a.seq = c.seq
 JOIN flat_urls u ON u.url = c.url
-ORDER BY a.seq, o.ord
+ORDER BY a.seq, 6
