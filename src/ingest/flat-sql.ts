@@ -123,6 +123,7 @@ export let lastHandOver: string | null = null
 export async function feedFlatBulk(call: IngestCall, source: FlatSource): Promise<void> {
   const conn = call.connection
   lastHandOver = 'VA_FLAT_PATH=records'
+  let failed = false
   try {
     if (process.env.VA_FLAT_PATH !== 'records') {
       lastHandOver = await trySql(call, conn, source)
@@ -134,8 +135,17 @@ export async function feedFlatBulk(call: IngestCall, source: FlatSource): Promis
       call.restart()
     }
     feedFlat(call, await source.all(conn))
+  } catch (e) {
+    failed = true
+    throw e
   } finally {
-    await conn.run(sqlScript(DROP_FLAT))
+    // After a failed statement the transaction is aborted and the drops fail too: the first error
+    // is the one to report (out of memory, say), and the rollback drops the temp tables.
+    try {
+      await conn.run(sqlScript(DROP_FLAT))
+    } catch (e) {
+      if (!failed) throw e
+    }
   }
 }
 
