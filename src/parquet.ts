@@ -149,45 +149,29 @@ export function exportSource(
   }
 }
 
-/**
- * How long one flush of a copy may hold the event loop's thread (ms): the rows appended between
- * two flushes adapt so that a flush takes about this long, whatever the rows' width (an answer
- * text is a thousand times a mention row), between COPY_FLUSH_MIN and COPY_FLUSH_MAX rows.
- */
-const COPY_FLUSH_MS = 15
-const COPY_FLUSH_MIN = 2048
-const COPY_FLUSH_MAX = 65_536
-
-/** The rows to append before the next flush, given that `rows` rows took `ms` to flush. */
-export function nextFlushRows(rows: number, ms: number): number {
-  const fit = ms > 0 ? Math.floor((rows * COPY_FLUSH_MS) / ms) : COPY_FLUSH_MAX
-  return Math.max(COPY_FLUSH_MIN, Math.min(COPY_FLUSH_MAX, fit, rows * 2))
-}
+/** Rows a copy appends between two flushes (each flush runs on the event loop's thread). */
+const COPY_FLUSH_ROWS = 4096
 
 /**
  * Appends the data chunks of `result` (a reading connection's flat_<table>), as they come, to
  * flat_<table> on `conn` (same columns and types), yielding to the event loop between chunks.
  * Each row keeps its number (rn), which is all that orders it later: the chunks' order is free.
- * The appender's flushes run on this thread: each one is kept short (nextFlushRows).
  */
 async function copyChunks(result: DuckDBResult, conn: DuckDBConnection, t: FactTable): Promise<void> {
   const appender = await conn.createAppender(`flat_${t}`, 'main', 'temp')
   try {
     let unflushed = 0
-    let limit = COPY_FLUSH_MIN
     for (;;) {
       const chunk = await result.fetchChunk()
       if (chunk === null || chunk.rowCount === 0) break
       appender.appendDataChunk(chunk)
-      if ((unflushed += chunk.rowCount) >= limit) {
-        const t0 = performance.now()
+      // The appender's own flush comes at ~200k rows, on this thread: a long stall. Smaller ones.
+      if ((unflushed += chunk.rowCount) >= COPY_FLUSH_ROWS) {
         appender.flushSync()
-        limit = nextFlushRows(unflushed, performance.now() - t0)
         unflushed = 0
       }
       await yieldToLoop()
     }
-    appender.flushSync()
   } finally {
     appender.closeSync()
   }
