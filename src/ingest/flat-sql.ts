@@ -273,8 +273,8 @@ async function registerReferences(call: IngestCall, conn: DuckDBConnection): Pro
 }
 
 /** URLs parsed, and appended, between two yields to the event loop. */
-const URL_BATCH = 64
-const URL_SLICE = 256
+const URL_BATCH = 256
+const URL_SLICE = 1024
 
 /**
  * Checks each distinct cited URL against the schema's pattern (a JavaScript regular expression)
