@@ -4,10 +4,11 @@
 -- country in upper case.
 -- Parameters: $channels VARCHAR[] (the channel's position is its code).
 INSERT INTO stg_analyses
-SELECT a.rn - 1, lower(a.id), d.h, p.h, list_position($channels, a.channel)::UTINYINT, m.h, t.ms,
-       floor(t.ms / 86400000)::INTEGER, upper(a.country)
-FROM flat_analyses a
-CROSS JOIN LATERAL (SELECT epoch_ms(regexp_replace(a.answered_at, '(\.\d{3})\d+', '\1')::TIMESTAMPTZ)::DOUBLE AS ms) t
+SELECT a.rn - 1, lower(a.id), d.h, p.h, list_position($channels, a.channel)::UTINYINT, m.h, a.ms,
+       floor(a.ms / 86400000)::INTEGER, upper(a.country)
+-- The instant as a column of a projection (a LATERAL subquery here cost a join of its own).
+FROM (SELECT *, epoch_ms(regexp_replace(answered_at, '(\.\d{3})\d+', '\1')::TIMESTAMPTZ)::DOUBLE AS ms
+      FROM flat_analyses) a
 JOIN h_domain d ON d.id = lower(a.domain_id)
 JOIN h_prompt p ON p.id = lower(a.prompt_id)
 JOIN h_model m ON m.id = a.model

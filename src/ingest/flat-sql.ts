@@ -122,21 +122,31 @@ export let lastHandOver: string | null = null
  */
 export async function feedFlatBulk(call: IngestCall, source: FlatSource): Promise<void> {
   const conn = call.connection
-  lastHandOver = 'VA_FLAT_PATH=records'
   try {
-    if (process.env.VA_FLAT_PATH !== 'records') {
-      lastHandOver = await trySql(call, conn, source)
-      if (process.env.VA_TRACE_INGEST)
-        process.stderr.write(
-          `flat input: ${lastHandOver === null ? 'SQL path' : `record path (${lastHandOver})`}\n`,
-        )
-      if (lastHandOver === null) return
-      call.restart()
-    }
-    feedFlat(call, await source.all(conn))
-  } finally {
-    await conn.run(sqlScript(DROP_FLAT))
+    await feedEither(call, source)
+  } catch (e) {
+    // After a failed statement the transaction is aborted and the drops fail too: the first error
+    // is the one to report (out of memory, say); the rollback drops the temp tables.
+    await conn.run(sqlScript(DROP_FLAT)).catch(() => undefined)
+    throw e
   }
+  await conn.run(sqlScript(DROP_FLAT))
+}
+
+/** The SQL path, or the record path when it hands over (feedFlatBulk drops the temp tables). */
+async function feedEither(call: IngestCall, source: FlatSource): Promise<void> {
+  const conn = call.connection
+  lastHandOver = 'VA_FLAT_PATH=records'
+  if (process.env.VA_FLAT_PATH !== 'records') {
+    lastHandOver = await trySql(call, conn, source)
+    if (process.env.VA_TRACE_INGEST)
+      process.stderr.write(
+        `flat input: ${lastHandOver === null ? 'SQL path' : `record path (${lastHandOver})`}\n`,
+      )
+    if (lastHandOver === null) return
+    call.restart()
+  }
+  feedFlat(call, await source.all(conn))
 }
 
 /** The handle tables of a flat call (sql/flat/create_h_*.sql). */
