@@ -77,12 +77,18 @@ function segmentValues(p: SegmentParams): QueryValues {
   return { country: p.country ?? '', topic: p.topic ?? '', tag: p.tag ?? '' }
 }
 
-/** A pool whose aggregate load queries read the segment's analyses only. */
+/**
+ * A pool whose aggregate load queries read the segment's analyses only: the tables' load queries in
+ * their segment form, and a query that takes the filters itself (its values name `country`, as the
+ * /query facts' do: its SQL selects from `segment_analyses`) with the segment's filters.
+ */
 function segmentPool(pool: Pool, values: QueryValues): Pool {
   const map = (id: string, given: QueryValues): [string, QueryValues] =>
     SEGMENT_QUERIES.has(id)
       ? [`queries/segment/${id.slice('queries/'.length)}`, { model_key: -1, ...given, ...values }]
-      : [id, given]
+      : 'country' in given
+        ? [id, { ...given, ...values }]
+        : [id, given]
   return {
     loadColumns: ((id: string, given: QueryValues, columns: readonly string[], arrays?: never[]) => {
       const [qid, v] = map(id, given)

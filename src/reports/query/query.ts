@@ -4,12 +4,15 @@
  * denominators, the Wilson interval of its visibility and, with `compare=previous`, the same group
  * over the previous window and the two-proportion test of the change (src/foundation/stats.ts).
  *
- * One pass over the window's analyses (src/reports/query/facts.ts, kept in memory): each analysis
- * gets a key per group it belongs to (one per tag of its prompt with the tag dimension), a number
- * in mixed radix over the dimensions' codes; groups are numbered as they appear and their sums kept
- * in flat arrays (group * entities + entity). The groups kept by min_responses are sorted by the
- * ranks of their codes (strings by UTF-16 code units, null last), and only the page's rows are
- * built.
+ * The window's groups are resolved once per cell of the domain's facts (src/reports/query/facts.ts:
+ * one prompt, channel, model and country; the segment filters are already applied by the facts'
+ * SQL, the model filter here), each group a number in mixed radix over the dimensions' codes (one
+ * key per tag of the cell's prompt with the tag dimension), numbered as they appear, their sums in
+ * flat arrays (group * entities + entity). The mentions and citation hosts are then added list by
+ * list (one entity or host in one cell): a list the window holds whole adds its totals, a list it
+ * cuts adds its entries in the window; with the date dimension each entry goes to its day's group.
+ * The groups kept by min_responses are sorted by the ranks of their codes (strings by UTF-16 code
+ * units, null last), and only the page's rows are built.
  */
 import type { DomainRow } from '../../catalog.js'
 import { compareText } from '../../foundation/compare.js'
@@ -18,9 +21,11 @@ import { CHANNELS } from '../../foundation/vocabulary.js'
 import { formatDay, lowerBound, type DayWindow } from '../../foundation/window.js'
 import { ValidationError } from '../../errors.js'
 import { parseParams, resolveScope, type QueryContext } from '../../queries/context.js'
+import { withSegment } from '../../queries/segment.js'
 import { passes, resolveModelFilter, type ModelFilter } from '../../queries/model-filter.js'
 import { isSiteOrSubdomain, siteHost } from '../../schemas/records.js'
-import { promptSegmentsOf, queryFacts, type PromptSegments, type QueryFacts } from './facts.js'
+import { promptSegmentsOf, queryFacts } from './facts.js'
+import type { HostRows, MentionRows, PromptSegments, QueryFacts } from './facts.js'
 import { queryParamsSchema, queryRuleIssues } from './contract.js'
 import type { QueryDimension, QueryParams, QueryPayload, QueryRow } from './contract.js'
 
@@ -64,22 +69,15 @@ function listDimension(name: QueryDimension, field: string, values: readonly (st
 /** What the request keeps and how it groups, resolved against the domain's facts. */
 interface Plan {
   facts: QueryFacts
-  /** Per prompt index: 1 when its analyses pass the topic and tag filters. */
-  promptPass: Uint8Array | null
-  filter: ModelFilter
-  countryIdx: number | null
   dims: Dimension[]
-  /** Each dimension's kind (how an analysis's code is read: see {@link codeOf}). */
-  kinds: Int32Array
   /** The date dimension: per day of the window, its bucket's first day; and the window's first day. */
   buckets: Int32Array
   startDay: number
-  /** Per prompt index: its topic's code (the topic dimension). */
-  topicCode: Int32Array
-  /** The index of the tag dimension in dims; -1 when not grouped by tag. */
-  tagDim: number
-  /** Per prompt index: its tag codes (the null tag's code when untagged). */
-  tagCodes: Int32Array[]
+  /** The stride of the date dimension; -1: not grouped by date. */
+  dateStride: number
+  /** Per cell, its group keys but the date's (one per tag of its prompt with the tag dimension; none when the model filter drops it): cellKeyStart[c] to cellKeyStart[c + 1] in cellKeys. */
+  cellKeyStart: Int32Array
+  cellKeys: Float64Array
   stride: number[]
 }
 
@@ -160,19 +158,16 @@ export async function computeQuery(ctx: QueryContext, params: QueryParams): Prom
   const entities = entitiesOf(domain, p.entity)
   const filter = resolveModelFilter(ctx.catalog, p.model ?? 'all')
   if (entities.length === 0 || filter === null) return empty()
+  // The segment filters apply in the facts' SQL (segment_analyses, as every report's): the facts
+  // of a segment are kept per segment.
   const [facts, segments] = await Promise.all([
-    ctx.aggregates.derived(queryFacts, domain.key),
+    withSegment(ctx, p).aggregates.derived(queryFacts, domain.key),
     ctx.aggregates.derived(promptSegmentsOf(domain.prompts), domain.key),
   ])
-  let countryIdx: number | null = null
-  if (p.country !== undefined) {
-    countryIdx = facts.countries.indexOf(p.country)
-    if (countryIdx < 0) return empty()
-  }
   const promptIds: string[] = []
   for (const prompt of domain.prompts) if (prompt !== undefined) promptIds[prompt.idx] = prompt.id
   for (let i = promptIds.length; i < facts.promptCount; i++) promptIds.push('')
-  const plan = planOf(ctx, facts, segments, promptIds, p, window, scope.buckets, filter, countryIdx)
+  const plan = planOf(ctx, facts, segments, promptIds, p, window, scope.buckets, filter)
 
   // Entity slots: which facts entity counts in which slot (-1: an entity of the domain not shown,
   // -2: no entity of the domain); and per host, the slots whose site it is.
@@ -196,15 +191,12 @@ export async function computeQuery(ctx: QueryContext, params: QueryParams): Prom
   const sites = { slotOf, hostStart, hostSlot }
 
   const index = new GroupIndex(plan.stride.length === 0 ? 1 : plan.stride[0]! * plan.dims[0]!.cardinality)
-  const inWindow = membership(plan, window, index, true)
-  const current = new Sums(index.keys.length, entities.length)
-  accumulate(plan.facts, inWindow, current, sites)
+  const current = sumsOf(plan, window, index, true, entities.length, sites)
   let previous: Sums | null = null
   if (p.compare === 'previous') {
     const days = window.endDay - window.startDay + 1
     const before = { startDay: window.startDay - days, endDay: window.startDay - 1 }
-    previous = new Sums(index.keys.length, entities.length)
-    accumulate(plan.facts, membership(plan, before, index, false), previous, sites)
+    previous = sumsOf(plan, before, index, false, entities.length, sites)
   }
 
   // The groups kept, in order; then the page's rows.
@@ -320,22 +312,12 @@ function planOf(
   facts: QueryFacts,
   segments: PromptSegments,
   promptIds: string[],
-  p: { dimensions: QueryDimension[]; topic?: string | undefined; tag?: string | undefined },
+  p: { dimensions: QueryDimension[] },
   window: DayWindow,
   buckets: Int32Array,
   filter: ModelFilter,
-  countryIdx: number | null,
 ): Plan {
   const nPrompts = promptIds.length
-  let promptPass: Uint8Array | null = null
-  if (p.topic !== undefined || p.tag !== undefined) {
-    promptPass = new Uint8Array(nPrompts)
-    for (let i = 0; i < nPrompts; i++) {
-      const topicOk = p.topic === undefined || segments.topic.get(i) === p.topic
-      const tagOk = p.tag === undefined || (segments.tags.get(i) ?? []).includes(p.tag)
-      promptPass[i] = topicOk && tagOk ? 1 : 0
-    }
-  }
   const dims: Dimension[] = []
   const kinds: number[] = []
   let topicCode = new Int32Array(0)
@@ -409,23 +391,35 @@ function planOf(
     stride[d] = s
     s *= dims[d]!.cardinality
   }
+  // Per cell, its keys but the date's: the codes of its prompt, channel, model and country.
+  const nCells = facts.cellPrompt.length
+  const cellKeyStart = new Int32Array(nCells + 1)
+  const keys: number[] = []
+  for (let c = 0; c < nCells; c++) {
+    cellKeyStart[c] = keys.length
+    if (!passes(filter, facts.cellChannel[c]!, facts.cellModel[c]!)) continue
+    let base = 0
+    for (let d = 0; d < dims.length; d++)
+      if (d !== tagDim) base += cellCode(facts, topicCode, kinds[d]!, c) * stride[d]!
+    const prompt = facts.cellPrompt[c]!
+    if (tagDim < 0) keys.push(base)
+    else for (const t of tagCodes[prompt]!) keys.push(base + t * stride[tagDim]!)
+  }
+  cellKeyStart[nCells] = keys.length
+  const dateDim = kinds.indexOf(DATE)
   return {
     facts,
-    promptPass,
-    filter,
-    countryIdx,
     dims,
-    kinds: Int32Array.from(kinds),
     buckets,
     startDay: window.startDay,
-    topicCode,
-    tagDim,
-    tagCodes,
+    dateStride: dateDim < 0 ? -1 : stride[dateDim]!,
+    cellKeyStart,
+    cellKeys: Float64Array.from(keys),
     stride,
   }
 }
 
-/** Dimension kinds (Plan.kinds). */
+/** Dimension kinds. */
 const DATE = 0
 const CHANNEL = 1
 const MODEL = 2
@@ -433,93 +427,25 @@ const COUNTRY = 3
 const PROMPT = 4
 const TOPIC = 5
 const TAG = 6
-/** 1 for the kinds whose code is the same over a run (one prompt and channel). */
-const PER_RUN = Uint8Array.of(0, 1, 0, 0, 1, 1, 0)
 
-/** The code of analysis i in a dimension of `kind` (not the tag dimension). */
-function codeOf(plan: Plan, kind: number, i: number): number {
-  const f = plan.facts
+/** The code of cell c in a dimension of `kind` (0 for the date and tag dimensions: added apart). */
+function cellCode(f: QueryFacts, topicCode: Int32Array, kind: number, c: number): number {
   switch (kind) {
-    case DATE:
-      return plan.buckets[f.day[i]! - plan.startDay]! - plan.startDay
     case CHANNEL:
-      return f.channel[i]! - 1
+      return f.cellChannel[c]! - 1
     case MODEL:
-      return f.modelKey[i]!
+      return f.cellModel[c]!
     case COUNTRY: {
-      const c = f.countryIdx[i]!
-      return c < 0 ? f.countries.length : c
+      const k = f.cellCountry[c]!
+      return k < 0 ? f.countries.length : k
     }
     case PROMPT:
-      return f.promptIdx[i]!
+      return f.cellPrompt[c]!
     case TOPIC:
-      return plan.topicCode[f.promptIdx[i]!]!
+      return topicCode[f.cellPrompt[c]!]!
     default:
       return 0
   }
-}
-
-/** The groups of a window's analyses: entry q adds analysis `analysis[q]` to group `group[q]`. */
-interface Membership {
-  count: number
-  analysis: Int32Array
-  group: Int32Array
-}
-
-/**
- * The groups each analysis of window `w` that passes the filters belongs to (one per tag of its
- * prompt with the tag dimension), run by run (one prompt and channel, by day): new groups are
- * numbered when `create` (the request's window), else an analysis only joins the groups already
- * there (the previous window of a comparison).
- */
-function membership(plan: Plan, w: DayWindow, index: GroupIndex, create: boolean): Membership {
-  const { facts: f, promptPass, filter, countryIdx, kinds, tagDim, tagCodes, stride } = plan
-  const nDims = kinds.length
-  let analysis = new Int32Array(1024)
-  let group = new Int32Array(1024)
-  let count = 0
-  for (let r = 0; r + 1 < f.runStart.length; r++) {
-    const rs = f.runStart[r]!
-    const prompt = f.promptIdx[rs]!
-    if (promptPass !== null && promptPass[prompt] !== 1) continue
-    if (filter.channel !== 0 && f.channel[rs] !== filter.channel) continue
-    const lo = lowerBound(f.day, w.startDay, rs, f.runStart[r + 1]!)
-    const hi = lowerBound(f.day, w.endDay + 1, lo, f.runStart[r + 1]!)
-    const tagList = tagDim < 0 ? null : tagCodes[prompt]!
-    const need = count + (hi - lo) * (tagList === null ? 1 : tagList.length)
-    if (need > analysis.length) {
-      const size = Math.max(need, analysis.length * 2)
-      const a = new Int32Array(size)
-      a.set(analysis)
-      analysis = a
-      const g = new Int32Array(size)
-      g.set(group)
-      group = g
-    }
-    // The codes of the dimensions a run shares (its prompt's and channel's), once per run.
-    let runBase = 0
-    for (let d = 0; d < nDims; d++)
-      if (d !== tagDim && PER_RUN[kinds[d]!] === 1) runBase += codeOf(plan, kinds[d]!, rs) * stride[d]!
-    for (let i = lo; i < hi; i++) {
-      if (!passes(filter, f.channel[i]!, f.modelKey[i]!)) continue
-      if (countryIdx !== null && f.countryIdx[i] !== countryIdx) continue
-      let base = runBase
-      for (let d = 0; d < nDims; d++)
-        if (d !== tagDim && PER_RUN[kinds[d]!] === 0) base += codeOf(plan, kinds[d]!, i) * stride[d]!
-      const nKeys = tagList === null ? 1 : tagList.length
-      for (let t = 0; t < nKeys; t++) {
-        const key = tagList === null ? base : base + tagList[t]! * stride[tagDim]!
-        let g = index.get(key)
-        if (g < 0) {
-          if (!create) continue
-          g = index.add(key)
-        }
-        analysis[count] = i
-        group[count++] = g
-      }
-    }
-  }
-  return { count, analysis, group }
 }
 
 /** Which slot an entity of the facts counts in, and per cited host the slots whose site it is. */
@@ -530,45 +456,140 @@ interface Sites {
   hostSlot: Int32Array
 }
 
-/** Adds each entry of a membership (an analysis in one of its groups) to the group's sums. */
-function accumulate(f: QueryFacts, m: Membership, sums: Sums, sites: Sites): void {
-  const { slotOf, hostStart, hostSlot } = sites
+/** Adds mention rows r0 to r1 (one entity each) to group g's sums. */
+function addMentionRows(
+  rows: MentionRows,
+  r0: number,
+  r1: number,
+  g: number,
+  slotOf: Int32Array,
+  sums: Sums,
+): void {
   const nSlot = slotOf.length
-  const slots = sums.slots
-  const { responses, citationsTotal, sovTotal, mentions, posSum, posCnt, sentSum, sentCnt, citations } = sums
-  for (let q = 0; q < m.count; q++) {
-    const i = m.analysis[q]!
-    const g = m.group[q]!
-    const m0 = f.mentionStart[i]!
-    const m1 = f.mentionStart[i + 1]!
-    const c0 = f.citationStart[i]!
-    const c1 = f.citationStart[i + 1]!
-    responses[g]!++
-    citationsTotal[g]! += c1 - c0
-    const base = g * slots
-    for (let j = m0; j < m1; j++) {
-      const e = f.mentionEntity[j]!
-      const slot = e < nSlot ? slotOf[e]! : -2
-      if (slot === -2) continue // no entity of the domain
-      const first = j === m0 || f.mentionEntity[j - 1] !== e
-      if (first) sovTotal[g]!++
-      if (slot < 0) continue
-      const at = base + slot
-      if (first) mentions[at]!++
-      const pos = f.mentionPosition[j]!
-      if (pos >= 0) {
-        posSum[at]! += pos
-        posCnt[at]!++
+  const base = g * sums.slots
+  for (let r = r0; r < r1; r++) {
+    const e = rows.entity[r]!
+    const slot = e < nSlot ? slotOf[e]! : -2
+    if (slot === -2) continue // no entity of the domain
+    const k = rows.count[r]!
+    sums.sovTotal[g]! += k
+    if (slot < 0) continue
+    const at = base + slot
+    sums.mentions[at]! += k
+    sums.posSum[at]! += rows.posSum[r]!
+    sums.posCnt[at]! += rows.posCnt[r]!
+    sums.sentSum[at]! += rows.sentSum[r]!
+    sums.sentCnt[at]! += rows.sentCnt[r]!
+  }
+}
+
+/** Adds citation host rows r0 to r1 to group g's citations of the slots whose site each host is. */
+function addHostRows(rows: HostRows, r0: number, r1: number, g: number, sites: Sites, sums: Sums): void {
+  const { hostStart, hostSlot } = sites
+  const base = g * sums.slots
+  for (let r = r0; r < r1; r++) {
+    const h = rows.host[r]!
+    const n = rows.count[r]!
+    for (let y = hostStart[h]!; y < hostStart[h + 1]!; y++) sums.citations[base + hostSlot[y]!]! += n
+  }
+}
+
+/**
+ * The sums of window `w`'s groups: a cell's groups are looked up once (new ones numbered when
+ * `create`: the request's window; else a cell only adds to the groups already there: the previous
+ * window of a comparison). A cell the window holds whole adds its totals; then the runs the window
+ * cuts are read analysis by analysis for the cells it cuts. With the date dimension every analysis
+ * in the window finds its day's group.
+ */
+function sumsOf(
+  plan: Plan,
+  w: DayWindow,
+  index: GroupIndex,
+  create: boolean,
+  slots: number,
+  sites: Sites,
+): Sums {
+  const f = plan.facts
+  const { cellKeyStart, cellKeys, dateStride, buckets, startDay } = plan
+  const dated = dateStride >= 0
+  const nCells = f.cellPrompt.length
+  const from = w.startDay
+  const to = w.endDay + 1
+
+  // Per cell: 1 when the window holds it whole, 2 when it cuts it (0: misses it or the model filter
+  // drops it). The groups of the cells looked up (not dated): gStart[c] to gStart[c + 1] in gList.
+  const state = new Uint8Array(nCells)
+  const gStart = new Int32Array(nCells + 1)
+  const gList = new Int32Array(dated ? 0 : cellKeys.length)
+  let nG = 0
+  for (let c = 0; c < nCells; c++) {
+    gStart[c] = nG
+    if (cellKeyStart[c] === cellKeyStart[c + 1]) continue
+    if (f.cellLastDay[c]! < from || f.cellFirstDay[c]! >= to) continue
+    state[c] = !dated && f.cellFirstDay[c]! >= from && f.cellLastDay[c]! < to ? 1 : 2
+    if (dated) continue
+    for (let k = cellKeyStart[c]!; k < cellKeyStart[c + 1]!; k++) {
+      let g = index.get(cellKeys[k]!)
+      if (g < 0) {
+        if (!create || state[c] === 2) continue // a cut cell's groups come with its analyses
+        g = index.add(cellKeys[k]!)
       }
-      const sent = f.mentionSentiment[j]!
-      if (sent >= 0) {
-        sentSum[at]! += sent
-        sentCnt[at]!++
-      }
+      gList[nG++] = g
     }
-    for (let j = c0; j < c1; j++) {
-      const h = f.citationHost[j]!
-      for (let x = hostStart[h]!; x < hostStart[h + 1]!; x++) citations[base + hostSlot[x]!]!++
+  }
+  gStart[nCells] = nG
+  // The cut cells' new groups, and with the date dimension every group, before the sums are sized.
+  if (create)
+    forEachInWindow(f, w, state, dated, (c, i) => {
+      const dk = dated ? (buckets[f.day[i]! - startDay]! - startDay) * dateStride : 0
+      for (let k = cellKeyStart[c]!; k < cellKeyStart[c + 1]!; k++)
+        if (index.get(cellKeys[k]! + dk) < 0) index.add(cellKeys[k]! + dk)
+    })
+
+  const sums = new Sums(index.keys.length, slots)
+  const { responses, citationsTotal } = sums
+  const { slotOf } = sites
+  for (let c = 0; c < nCells; c++) {
+    if (state[c] !== 1) continue
+    for (let x = gStart[c]!; x < gStart[c + 1]!; x++) {
+      const g = gList[x]!
+      responses[g]! += f.cellResponses[c]!
+      citationsTotal[g]! += f.cellCitations[c]!
+      addMentionRows(f.cellMention, f.cellMentionStart[c]!, f.cellMentionStart[c + 1]!, g, slotOf, sums)
+      addHostRows(f.cellHost, f.cellHostStart[c]!, f.cellHostStart[c + 1]!, g, sites, sums)
     }
+  }
+  forEachInWindow(f, w, state, dated, (c, i) => {
+    const dk = dated ? (buckets[f.day[i]! - startDay]! - startDay) * dateStride : 0
+    for (let k = cellKeyStart[c]!; k < cellKeyStart[c + 1]!; k++) {
+      const g = index.get(cellKeys[k]! + dk)
+      if (g < 0) continue
+      responses[g]!++
+      citationsTotal[g]! += f.citations[i]!
+      addMentionRows(f.mention, f.mentionStart[i]!, f.mentionStart[i + 1]!, g, slotOf, sums)
+      addHostRows(f.host, f.hostStart[i]!, f.hostStart[i + 1]!, g, sites, sums)
+    }
+  })
+  return sums
+}
+
+/** Calls `visit(cell, analysis)` for each analysis in window `w` of a cell the window cuts (state 2), run by run. */
+function forEachInWindow(
+  f: QueryFacts,
+  w: DayWindow,
+  state: Uint8Array,
+  dated: boolean,
+  visit: (c: number, i: number) => void,
+): void {
+  const { runStart, day, cell } = f
+  for (let r = 0; r + 1 < runStart.length; r++) {
+    const r0 = runStart[r]!
+    const r1 = runStart[r + 1]!
+    if (day[r1 - 1]! < w.startDay || day[r0]! > w.endDay) continue
+    // Without the date dimension a run the window holds whole has no cut cell.
+    if (!dated && day[r0]! >= w.startDay && day[r1 - 1]! <= w.endDay) continue
+    const lo = lowerBound(day, w.startDay, r0, r1)
+    const hi = lowerBound(day, w.endDay + 1, lo, r1)
+    for (let i = lo; i < hi; i++) if (state[cell[i]!] === 2) visit(cell[i]!, i)
   }
 }
