@@ -8,9 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { openEngine, SCHEMA_VERSION, type Engine } from '../../src/index.js'
 import type { AnswersPayload } from '../../src/reports/index.js'
+import { ANSWER_TEXTS } from '../../src/reports/answers/index-rows.js'
 import { analysis, base, COMPETITOR, DOMAIN, mention, NOW, THEME } from '../support/records.js'
 
 type AnalysisRecord = ReturnType<typeof analysis>
@@ -150,4 +151,46 @@ describe('child rows in analysis_key order', () => {
       [String(SCHEMA_VERSION)],
     ])
   }, 120_000)
+})
+
+describe('the texts a page reads after a commit', () => {
+  it('titles, page types and fan-out queries a commit adds are read (the kept ones are not read again)', async () => {
+    const engine = await openEngine({ cursorSecret: 'answers-storage-test' })
+    await engine.ingest([
+      ...base(),
+      analysis({
+        id: id(1),
+        answered_at: '2026-11-19T10:00:00Z',
+        citations: [{ url: 'https://a.example/1', title: 'Old title', page_type: 'docs' }],
+        fanout_queries: ['old query'],
+      }),
+    ])
+    const page = () => engine.computeAnswers({ domainId: DOMAIN, now: NOW })
+    const first = await page()
+    expect(first.data.items[0]!.citations[0]!.title).toBe('Old title')
+    const builds = [ANSWER_TEXTS.titles, ANSWER_TEXTS.pageTypes, ANSWER_TEXTS.queries].map((d) =>
+      vi.spyOn(d, 'build'),
+    )
+    await engine.ingest([
+      analysis({
+        id: id(2),
+        answered_at: '2026-11-20T10:00:00Z',
+        citations: [
+          { url: 'https://a.example/2', title: 'New title', page_type: 'blog' },
+          { url: 'https://a.example/1', title: 'Old title', page_type: 'docs' },
+        ],
+        fanout_queries: ['new query', 'old query'],
+      }),
+    ])
+    const second = await page()
+    expect(second.data.items.map((x) => x.id)).toEqual([id(2), id(1)])
+    expect(second.data.items[0]!.citations.map((c) => [c.title, c.page_type])).toEqual([
+      ['New title', 'blog'],
+      ['Old title', 'docs'],
+    ])
+    expect(second.data.items[0]!.fanout_queries).toEqual(['new query', 'old query'])
+    expect(second.data.items[1]).toEqual(first.data.items[0])
+    for (const b of builds) expect(b).not.toHaveBeenCalled()
+    await engine.close()
+  })
 })

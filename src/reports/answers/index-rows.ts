@@ -165,6 +165,54 @@ export function mentions(m: AnswerMentions, row: number, entityIdx: number): boo
   return false
 }
 
+/** One kind of the domain's texts by index (`at[idx]`; holes where an index has no text), and the largest index read. */
+export interface TextsByIndex {
+  readonly at: readonly (string | undefined)[]
+  readonly last: number
+}
+
+async function loadTexts(
+  pool: PageReader,
+  domainKey: number,
+  kind: number,
+  kept: TextsByIndex | null,
+): Promise<{ value: TextsByIndex; rows: number }> {
+  const after = kept === null ? -1 : kept.last
+  const [idx, text] = await pool.loadStrings(
+    'queries/answers_texts',
+    { domain_key: domainKey, kind, after },
+    ['idx', 'text'],
+  )
+  // Appended to the kept list: texts are never changed and their indexes never reused.
+  const at = kept === null ? [] : [...kept.at]
+  let last = after
+  for (let i = 0; i < idx!.length; i++) {
+    const k = Number(idx![i])
+    at[k] = text![i] ?? ''
+    if (k > last) last = k
+  }
+  return { value: { at, last }, rows: Math.ceil(at.length / 4) }
+}
+
+/**
+ * One kind of the domain's texts (3 titles, 4 page types, 5 fan-out queries) by index, for a page's
+ * details. After a commit only the texts it added are read (sql/queries/answers_texts.sql).
+ */
+function textsByIndex(kind: number): Derived<TextsByIndex> {
+  return {
+    name: `answers_texts_${kind}`,
+    analysisFree: true,
+    build: (pool, domainKey) => loadTexts(pool, domainKey, kind, null),
+    refresh: (pool, domainKey, kept) => loadTexts(pool, domainKey, kind, kept),
+  }
+}
+
+export const ANSWER_TEXTS = {
+  titles: textsByIndex(3),
+  pageTypes: textsByIndex(4),
+  queries: textsByIndex(5),
+} as const
+
 /** The aggregate store's reader, for the details of a page. */
 export const pageReader: Derived<PageReader> = {
   name: 'answers_reader',

@@ -9,12 +9,11 @@ import { CHANNELS } from '../../foundation/vocabulary.js'
 import { parseRequest, type QueryContext } from '../../queries/context.js'
 import { resolveModelFilter } from '../../queries/model-filter.js'
 import type { DomainRow } from '../../catalog.js'
-import type { Derived } from '../../tables/aggregates.js'
-import { TEXTS, type TextList } from '../../tables/cited-index.js'
 import { answersParamsSchema } from './contract.js'
 import type { AnswerItem, AnswerMention, AnswersParams, AnswersPayload } from './contract.js'
 import { decodeCursor, encodeCursor, queryHash, type CursorPosition } from './cursor.js'
 import {
+  ANSWER_TEXTS,
   answerIndex,
   answerMentions,
   firstWhere,
@@ -22,6 +21,7 @@ import {
   pageReader,
   type AnswerIndex,
   type PageReader,
+  type TextsByIndex,
 } from './index-rows.js'
 
 const DAY_MS = 86_400_000
@@ -168,14 +168,13 @@ async function pageItems(
     }
   })
   if (rows.length === 0) return items
-  const texts = (list: Derived<TextList>) => ctx.aggregates.derived(list, domain.key)
   const [titles, pageTypes, queries] = await Promise.all([
-    texts(TEXTS.titles),
-    texts(TEXTS.pageTypes),
-    texts(TEXTS.queries),
+    ctx.aggregates.derived(ANSWER_TEXTS.titles, domain.key),
+    ctx.aggregates.derived(ANSWER_TEXTS.pageTypes, domain.key),
+    ctx.aggregates.derived(ANSWER_TEXTS.queries, domain.key),
   ])
-  const textOf = (list: TextList, idx: string | null | undefined): string | null =>
-    idx == null ? null : (list.text[Number(idx)] ?? null)
+  const textOf = (list: TextsByIndex, idx: string | null | undefined): string | null =>
+    idx == null ? null : (list.at[Number(idx)] ?? null)
   const ordered = rows.map(() => ({
     citations: [] as [number, AnswerItem['citations'][number]][],
     queries: [] as [number, string][],
