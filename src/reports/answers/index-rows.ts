@@ -28,8 +28,37 @@ export interface AnswerIndex {
   readonly modelKey: Int32Array
   /** (letter 1 - 65) * 26 + (letter 2 - 65); -1 when none. */
   readonly country: Int32Array
-  /** The ids, lower case. */
-  readonly id: string[]
+  /**
+   * The ids, four words a row (`idWords[4 * r + w]`): the id's 128 bits in words of 32 bits from
+   * the first, each minus 2^31, so they compare as the ids' texts do.
+   */
+  readonly idWords: Int32Array
+}
+
+const WORD_OFFSET = 2 ** 31
+
+/** The id of row `r`, lower case. */
+export function idText(index: AnswerIndex, r: number): string {
+  let hex = ''
+  for (let w = 0; w < 4; w++) hex += (index.idWords[4 * r + w]! + WORD_OFFSET).toString(16).padStart(8, '0')
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+}
+
+/** The words of an id (a UUID's text), as `idWords` holds them. */
+export function idWordsOf(id: string): Int32Array {
+  const hex = id.replaceAll('-', '')
+  const words = new Int32Array(4)
+  for (let w = 0; w < 4; w++) words[w] = parseInt(hex.slice(8 * w, 8 * w + 8), 16) - WORD_OFFSET
+  return words
+}
+
+/** Whether the id of row `r` is before (smaller than) the id of words `words`. */
+export function idBefore(index: AnswerIndex, r: number, words: Int32Array): boolean {
+  for (let w = 0; w < 4; w++) {
+    const a = index.idWords[4 * r + w]!
+    if (a !== words[w]) return a < words[w]!
+  }
+  return false
 }
 
 /** The first row in [from, to) for which `after` holds (it holds from some row on). */
@@ -65,17 +94,29 @@ const dayValues = (domainKey: number, days: DayRange) => ({
   to_day: days.to,
 })
 
+const INDEX_COLUMNS = [
+  'analysis_key',
+  'ms',
+  'prompt_idx',
+  'channel',
+  'model_key',
+  'country',
+  'w0',
+  'w1',
+  'w2',
+  'w3',
+]
+const INDEX_ARRAYS = ['f64', 'f64', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32'] as const
+
 async function loadIndex(pool: PageReader, domainKey: number, days: DayRange): Promise<AnswerIndex> {
   const values = dayValues(domainKey, days)
-  const [cols, [ids]] = await Promise.all([
-    pool.loadColumns(
-      'queries/answers_index',
-      values,
-      ['analysis_key', 'ms', 'prompt_idx', 'channel', 'model_key', 'country'],
-      ['f64', 'f64', 'i32', 'i32', 'i32', 'i32'],
-    ),
-    pool.loadStrings('queries/answers_index_ids', values, ['id']),
-  ])
+  const cols = await pool.loadColumns('queries/answers_index', values, INDEX_COLUMNS, INDEX_ARRAYS)
+  const n = cols[0]!.length
+  const idWords = new Int32Array(4 * n)
+  for (let w = 0; w < 4; w++) {
+    const word = cols[6 + w]!
+    for (let r = 0; r < n; r++) idWords[4 * r + w] = word[r]!
+  }
   return {
     analysisKey: cols[0] as Float64Array,
     ms: cols[1] as Float64Array,
@@ -83,11 +124,11 @@ async function loadIndex(pool: PageReader, domainKey: number, days: DayRange): P
     channel: cols[3] as Int32Array,
     modelKey: cols[4] as Int32Array,
     country: cols[5] as Int32Array,
-    id: ids!.map((s) => s ?? ''),
+    idWords,
   }
 }
 
-const indexRows = (index: AnswerIndex) => ({ value: index, rows: index.id.length * 2 })
+const indexRows = (index: AnswerIndex) => ({ value: index, rows: index.ms.length * 2 })
 
 export const answerIndex: Derived<AnswerIndex> = {
   name: 'answers_index',
@@ -102,7 +143,7 @@ export const answerIndex: Derived<AnswerIndex> = {
       channel: splice(kept.channel, a, b, delta.channel),
       modelKey: splice(kept.modelKey, a, b, delta.modelKey),
       country: splice(kept.country, a, b, delta.country),
-      id: [...kept.id.slice(0, a), ...delta.id, ...kept.id.slice(b)],
+      idWords: splice(kept.idWords, 4 * a, 4 * b, delta.idWords),
     })
   },
 }
@@ -121,14 +162,7 @@ async function loadMentions(pool: PageReader, domainKey: number, days: DayRange)
   const values = dayValues(domainKey, days)
   const [[r, entity], [ms]] = (await Promise.all([
     pool.loadColumns('queries/answers_mentions', values, ['r', 'entity_idx'], ['i32', 'i32']),
-    pool
-      .loadColumns(
-        'queries/answers_index',
-        values,
-        ['analysis_key', 'ms', 'prompt_idx', 'channel', 'model_key', 'country'],
-        ['f64', 'f64', 'i32', 'i32', 'i32', 'i32'],
-      )
-      .then((c) => [c[1]]),
+    pool.loadColumns('queries/answers_index', values, INDEX_COLUMNS, INDEX_ARRAYS).then((c) => [c[1]]),
   ])) as [[Int32Array, Int32Array], [Float64Array]]
   const n = ms!.length
   const start = new Int32Array(n + 1)

@@ -17,6 +17,9 @@ import {
   answerIndex,
   answerMentions,
   firstWhere,
+  idBefore,
+  idText,
+  idWordsOf,
   mentions,
   pageReader,
   type AnswerIndex,
@@ -104,16 +107,17 @@ export async function computeAnswers(ctx: QueryContext, params: AnswersParams): 
 
   // The window's rows (answered_at descending: a range), after the cursor's position.
   const n = index.ms.length
-  const { ms, id } = index
+  const { ms } = index
   const windowStart = firstWhere(0, n, (r) => ms[r]! < (window.endDay + 1) * DAY_MS)
   const windowEnd = firstWhere(windowStart, n, (r) => ms[r]! < window.startDay * DAY_MS)
+  const words = position === null ? null : idWordsOf(position.id)
   const start =
-    position === null
+    position === null || words === null
       ? windowStart
       : firstWhere(
           windowStart,
           windowEnd,
-          (r) => ms[r]! < position.ms || (ms[r] === position.ms && id[r]! < position.id),
+          (r) => ms[r]! < position.ms || (ms[r] === position.ms && idBefore(index, r, words)),
         )
   const rows: number[] = []
   for (let r = start; r < windowEnd && rows.length <= p.limit; r++) {
@@ -129,7 +133,8 @@ export async function computeAnswers(ctx: QueryContext, params: AnswersParams): 
   const themes = !NO_THEMES.has(ctx.catalog.teams.get(domain.team_id)?.plan ?? 'free')
   const items = await pageItems(ctx, domain, index, reader, rows, themes)
   const last = rows[rows.length - 1]
-  const next: CursorPosition | null = more && last !== undefined ? { ms: ms[last]!, id: id[last]! } : null
+  const next: CursorPosition | null =
+    more && last !== undefined ? { ms: ms[last]!, id: idText(index, last) } : null
   return payload(items, next === null ? null : encodeCursor(key, next, query))
 }
 
@@ -153,7 +158,7 @@ async function pageItems(
   const items: AnswerItem[] = rows.map((r) => {
     const prompt = domain.prompts[index.promptIdx[r]!]!
     return {
-      id: index.id[r]!,
+      id: idText(index, r),
       prompt_id: prompt.id,
       prompt_text: prompt.text,
       channel: CHANNELS[index.channel[r]! - 1]!,
