@@ -297,14 +297,20 @@ async function commitPart(engine: Engine): Promise<void> {
     catalog: { domains: Map<string, { key: number }> }
   }
   const key = internals.catalog.domains.get(domainId)!.key
-  const lastDay = [...gen.analysesOfDay(spec.main.days - 1, { answers: true })].slice(0, 500)
-  // New ids each round, answered in the last seconds of the last day: the newest analyses of the
-  // domain (the window is a range of dates).
-  const newest = Date.parse(`${spec.endDate}T23:59:50.000Z`)
+  const dayAnalyses = [...gen.analysesOfDay(spec.main.days - 1, { answers: true })]
+  const lastDay = dayAnalyses.slice(0, 500)
+  // New ids each round, answered after the dataset's newest analysis (L has one at 23:59:57) and
+  // still on the last day: the newest analyses of the domain (the window is a range of dates).
+  const newest = Math.max(...dayAnalyses.map((a) => Date.parse(a.answered_at))) + 1
+  const answeredAt = (round: number, i: number) => newest + round * lastDay.length + i
+  if (answeredAt(ROUNDS - 1, lastDay.length - 1) >= Date.parse(`${spec.endDate}T00:00:00.000Z`) + 86_400_000)
+    throw new Error(
+      `commit: ${ROUNDS} rounds of ${lastDay.length} analyses do not fit after the last day's newest`,
+    )
   const call = (round: number) =>
     withRoundIds(lastDay, round).map((a, i) => ({
       ...a,
-      answered_at: new Date(newest + round * 600 + i).toISOString(),
+      answered_at: new Date(answeredAt(round, i)).toISOString(),
     }))
   const after: number[] = []
   const rebuild: number[] = []

@@ -12,3 +12,6 @@ JOIN stg_texts u ON u.domain_key = dm.domain_key AND u.kind = 1 AND u.text = c.c
 JOIN stg_texts h ON h.domain_key = dm.domain_key AND h.kind = 2 AND h.text = c.host
 LEFT JOIN stg_texts t ON t.domain_key = dm.domain_key AND t.kind = 3 AND t.text = c.title
 LEFT JOIN stg_texts p ON p.domain_key = dm.domain_key AND p.kind = 4 AND p.text = c.page_type
+-- In analysis_key order: the answers listing reads a page's rows by key range, skipping the other
+-- row groups (docs/API.md, "GET /api/v1/answers").
+ORDER BY 1

@@ -8,3 +8,6 @@ SELECT f.analysis_key, f.domain_key, f.day, q.ord, t.idx
 FROM stg_fanout q
 JOIN stg_final f ON f.seq = q.seq
 JOIN stg_texts t ON t.domain_key = f.domain_key AND t.kind = 5 AND t.text = q.query
+-- In analysis_key order: the answers listing reads a page's rows by key range, skipping the other
+-- row groups (docs/API.md, "GET /api/v1/answers").
+ORDER BY 1

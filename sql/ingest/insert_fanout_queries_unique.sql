@@ -8,3 +8,6 @@ SELECT $base + q.seq, dm.domain_key, DATE '1970-01-01' + q.day, q.ord, t.idx
 FROM stg_fanout q
 JOIN stg_domain_map dm ON dm.h = q.domain_h
 JOIN stg_texts t ON t.domain_key = dm.domain_key AND t.kind = 5 AND t.text = q.query
+-- In analysis_key order: the answers listing reads a page's rows by key range, skipping the other
+-- row groups (docs/API.md, "GET /api/v1/answers").
+ORDER BY 1

@@ -11,3 +11,6 @@ FROM stg_mentions m
 JOIN stg_domain_map dm ON dm.h = m.domain_h
 JOIN stg_prompt_map pm ON pm.h = m.prompt_h
 JOIN stg_entity_map em ON em.h = m.entity_h
+-- In analysis_key order: the answers listing reads a page's rows by key range, skipping the other
+-- row groups (docs/API.md, "GET /api/v1/answers").
+ORDER BY 1

@@ -8,3 +8,6 @@ SELECT f.analysis_key, f.domain_key, f.day, f.channel, f.model_key, tm.theme_idx
 FROM stg_theme_occ t
 JOIN stg_final f ON f.seq = t.seq
 JOIN stg_theme_map tm ON tm.h = t.theme_h
+-- In analysis_key order: the answers listing reads a page's rows by key range, skipping the other
+-- row groups (docs/API.md, "GET /api/v1/answers").
+ORDER BY 1

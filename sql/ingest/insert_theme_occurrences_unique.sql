@@ -11,3 +11,6 @@ FROM stg_theme_occ t
 JOIN stg_domain_map dm ON dm.h = t.domain_h
 JOIN stg_model_map mm ON mm.h = t.model_h
 JOIN stg_theme_map tm ON tm.h = t.theme_h
+-- In analysis_key order: the answers listing reads a page's rows by key range, skipping the other
+-- row groups (docs/API.md, "GET /api/v1/answers").
+ORDER BY 1

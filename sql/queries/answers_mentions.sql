@@ -4,7 +4,7 @@
 -- Parameters: $domain_key INTEGER, $from_day INTEGER, $to_day INTEGER.
 WITH idx AS (
   SELECT analysis_key,
-         row_number() OVER (ORDER BY epoch_ms(answered_at) DESC, id::VARCHAR DESC) - 1 AS r
+         row_number() OVER (ORDER BY epoch_ms(answered_at) DESC, id DESC) - 1 AS r
   FROM analyses
   WHERE domain_key = $domain_key
     AND day BETWEEN DATE '1970-01-01' + $from_day AND DATE '1970-01-01' + $to_day)

@@ -28,8 +28,37 @@ export interface AnswerIndex {
   readonly modelKey: Int32Array
   /** (letter 1 - 65) * 26 + (letter 2 - 65); -1 when none. */
   readonly country: Int32Array
-  /** The ids, lower case. */
-  readonly id: string[]
+  /**
+   * The ids, four words a row (`idWords[4 * r + w]`): the id's 128 bits in words of 32 bits from
+   * the first, each minus 2^31, so they compare as the ids' texts do.
+   */
+  readonly idWords: Int32Array
+}
+
+const WORD_OFFSET = 2 ** 31
+
+/** The id of row `r`, lower case. */
+export function idText(index: AnswerIndex, r: number): string {
+  let hex = ''
+  for (let w = 0; w < 4; w++) hex += (index.idWords[4 * r + w]! + WORD_OFFSET).toString(16).padStart(8, '0')
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+}
+
+/** The words of an id (a UUID's text), as `idWords` holds them. */
+export function idWordsOf(id: string): Int32Array {
+  const hex = id.replaceAll('-', '')
+  const words = new Int32Array(4)
+  for (let w = 0; w < 4; w++) words[w] = parseInt(hex.slice(8 * w, 8 * w + 8), 16) - WORD_OFFSET
+  return words
+}
+
+/** Whether the id of row `r` is before (smaller than) the id of words `words`. */
+export function idBefore(index: AnswerIndex, r: number, words: Int32Array): boolean {
+  for (let w = 0; w < 4; w++) {
+    const a = index.idWords[4 * r + w]!
+    if (a !== words[w]) return a < words[w]!
+  }
+  return false
 }
 
 /** The first row in [from, to) for which `after` holds (it holds from some row on). */
@@ -65,17 +94,29 @@ const dayValues = (domainKey: number, days: DayRange) => ({
   to_day: days.to,
 })
 
+const INDEX_COLUMNS = [
+  'analysis_key',
+  'ms',
+  'prompt_idx',
+  'channel',
+  'model_key',
+  'country',
+  'w0',
+  'w1',
+  'w2',
+  'w3',
+]
+const INDEX_ARRAYS = ['f64', 'f64', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32'] as const
+
 async function loadIndex(pool: PageReader, domainKey: number, days: DayRange): Promise<AnswerIndex> {
   const values = dayValues(domainKey, days)
-  const [cols, [ids]] = await Promise.all([
-    pool.loadColumns(
-      'queries/answers_index',
-      values,
-      ['analysis_key', 'ms', 'prompt_idx', 'channel', 'model_key', 'country'],
-      ['f64', 'f64', 'i32', 'i32', 'i32', 'i32'],
-    ),
-    pool.loadStrings('queries/answers_index_ids', values, ['id']),
-  ])
+  const cols = await pool.loadColumns('queries/answers_index', values, INDEX_COLUMNS, INDEX_ARRAYS)
+  const n = cols[0]!.length
+  const idWords = new Int32Array(4 * n)
+  for (let w = 0; w < 4; w++) {
+    const word = cols[6 + w]!
+    for (let r = 0; r < n; r++) idWords[4 * r + w] = word[r]!
+  }
   return {
     analysisKey: cols[0] as Float64Array,
     ms: cols[1] as Float64Array,
@@ -83,11 +124,11 @@ async function loadIndex(pool: PageReader, domainKey: number, days: DayRange): P
     channel: cols[3] as Int32Array,
     modelKey: cols[4] as Int32Array,
     country: cols[5] as Int32Array,
-    id: ids!.map((s) => s ?? ''),
+    idWords,
   }
 }
 
-const indexRows = (index: AnswerIndex) => ({ value: index, rows: index.id.length * 2 })
+const indexRows = (index: AnswerIndex) => ({ value: index, rows: index.ms.length * 2 })
 
 export const answerIndex: Derived<AnswerIndex> = {
   name: 'answers_index',
@@ -102,7 +143,7 @@ export const answerIndex: Derived<AnswerIndex> = {
       channel: splice(kept.channel, a, b, delta.channel),
       modelKey: splice(kept.modelKey, a, b, delta.modelKey),
       country: splice(kept.country, a, b, delta.country),
-      id: [...kept.id.slice(0, a), ...delta.id, ...kept.id.slice(b)],
+      idWords: splice(kept.idWords, 4 * a, 4 * b, delta.idWords),
     })
   },
 }
@@ -121,14 +162,7 @@ async function loadMentions(pool: PageReader, domainKey: number, days: DayRange)
   const values = dayValues(domainKey, days)
   const [[r, entity], [ms]] = (await Promise.all([
     pool.loadColumns('queries/answers_mentions', values, ['r', 'entity_idx'], ['i32', 'i32']),
-    pool
-      .loadColumns(
-        'queries/answers_index',
-        values,
-        ['analysis_key', 'ms', 'prompt_idx', 'channel', 'model_key', 'country'],
-        ['f64', 'f64', 'i32', 'i32', 'i32', 'i32'],
-      )
-      .then((c) => [c[1]]),
+    pool.loadColumns('queries/answers_index', values, INDEX_COLUMNS, INDEX_ARRAYS).then((c) => [c[1]]),
   ])) as [[Int32Array, Int32Array], [Float64Array]]
   const n = ms!.length
   const start = new Int32Array(n + 1)
@@ -164,6 +198,54 @@ export function mentions(m: AnswerMentions, row: number, entityIdx: number): boo
   for (let i = m.start[row]!; i < m.start[row + 1]!; i++) if (m.entity[i] === entityIdx) return true
   return false
 }
+
+/** One kind of the domain's texts by index (`at[idx]`; holes where an index has no text), and the largest index read. */
+export interface TextsByIndex {
+  readonly at: readonly (string | undefined)[]
+  readonly last: number
+}
+
+async function loadTexts(
+  pool: PageReader,
+  domainKey: number,
+  kind: number,
+  kept: TextsByIndex | null,
+): Promise<{ value: TextsByIndex; rows: number }> {
+  const after = kept === null ? -1 : kept.last
+  const [idx, text] = await pool.loadStrings(
+    'queries/answers_texts',
+    { domain_key: domainKey, kind, after },
+    ['idx', 'text'],
+  )
+  // Appended to the kept list: texts are never changed and their indexes never reused.
+  const at = kept === null ? [] : [...kept.at]
+  let last = after
+  for (let i = 0; i < idx!.length; i++) {
+    const k = Number(idx![i])
+    at[k] = text![i] ?? ''
+    if (k > last) last = k
+  }
+  return { value: { at, last }, rows: Math.ceil(at.length / 4) }
+}
+
+/**
+ * One kind of the domain's texts (3 titles, 4 page types, 5 fan-out queries) by index, for a page's
+ * details. After a commit only the texts it added are read (sql/queries/answers_texts.sql).
+ */
+function textsByIndex(kind: number): Derived<TextsByIndex> {
+  return {
+    name: `answers_texts_${kind}`,
+    analysisFree: true,
+    build: (pool, domainKey) => loadTexts(pool, domainKey, kind, null),
+    refresh: (pool, domainKey, kept) => loadTexts(pool, domainKey, kind, kept),
+  }
+}
+
+export const ANSWER_TEXTS = {
+  titles: textsByIndex(3),
+  pageTypes: textsByIndex(4),
+  queries: textsByIndex(5),
+} as const
 
 /** The aggregate store's reader, for the details of a page. */
 export const pageReader: Derived<PageReader> = {

@@ -9,19 +9,22 @@ import { CHANNELS } from '../../foundation/vocabulary.js'
 import { parseRequest, type QueryContext } from '../../queries/context.js'
 import { resolveModelFilter } from '../../queries/model-filter.js'
 import type { DomainRow } from '../../catalog.js'
-import type { Derived } from '../../tables/aggregates.js'
-import { TEXTS, type TextList } from '../../tables/cited-index.js'
 import { answersParamsSchema } from './contract.js'
 import type { AnswerItem, AnswerMention, AnswersParams, AnswersPayload } from './contract.js'
 import { decodeCursor, encodeCursor, queryHash, type CursorPosition } from './cursor.js'
 import {
+  ANSWER_TEXTS,
   answerIndex,
   answerMentions,
   firstWhere,
+  idBefore,
+  idText,
+  idWordsOf,
   mentions,
   pageReader,
   type AnswerIndex,
   type PageReader,
+  type TextsByIndex,
 } from './index-rows.js'
 
 const DAY_MS = 86_400_000
@@ -104,16 +107,17 @@ export async function computeAnswers(ctx: QueryContext, params: AnswersParams): 
 
   // The window's rows (answered_at descending: a range), after the cursor's position.
   const n = index.ms.length
-  const { ms, id } = index
+  const { ms } = index
   const windowStart = firstWhere(0, n, (r) => ms[r]! < (window.endDay + 1) * DAY_MS)
   const windowEnd = firstWhere(windowStart, n, (r) => ms[r]! < window.startDay * DAY_MS)
+  const words = position === null ? null : idWordsOf(position.id)
   const start =
-    position === null
+    position === null || words === null
       ? windowStart
       : firstWhere(
           windowStart,
           windowEnd,
-          (r) => ms[r]! < position.ms || (ms[r] === position.ms && id[r]! < position.id),
+          (r) => ms[r]! < position.ms || (ms[r] === position.ms && idBefore(index, r, words)),
         )
   const rows: number[] = []
   for (let r = start; r < windowEnd && rows.length <= p.limit; r++) {
@@ -129,7 +133,8 @@ export async function computeAnswers(ctx: QueryContext, params: AnswersParams): 
   const themes = !NO_THEMES.has(ctx.catalog.teams.get(domain.team_id)?.plan ?? 'free')
   const items = await pageItems(ctx, domain, index, reader, rows, themes)
   const last = rows[rows.length - 1]
-  const next: CursorPosition | null = more && last !== undefined ? { ms: ms[last]!, id: id[last]! } : null
+  const next: CursorPosition | null =
+    more && last !== undefined ? { ms: ms[last]!, id: idText(index, last) } : null
   return payload(items, next === null ? null : encodeCursor(key, next, query))
 }
 
@@ -153,7 +158,7 @@ async function pageItems(
   const items: AnswerItem[] = rows.map((r) => {
     const prompt = domain.prompts[index.promptIdx[r]!]!
     return {
-      id: index.id[r]!,
+      id: idText(index, r),
       prompt_id: prompt.id,
       prompt_text: prompt.text,
       channel: CHANNELS[index.channel[r]! - 1]!,
@@ -168,14 +173,13 @@ async function pageItems(
     }
   })
   if (rows.length === 0) return items
-  const texts = (list: Derived<TextList>) => ctx.aggregates.derived(list, domain.key)
   const [titles, pageTypes, queries] = await Promise.all([
-    texts(TEXTS.titles),
-    texts(TEXTS.pageTypes),
-    texts(TEXTS.queries),
+    ctx.aggregates.derived(ANSWER_TEXTS.titles, domain.key),
+    ctx.aggregates.derived(ANSWER_TEXTS.pageTypes, domain.key),
+    ctx.aggregates.derived(ANSWER_TEXTS.queries, domain.key),
   ])
-  const textOf = (list: TextList, idx: string | null | undefined): string | null =>
-    idx == null ? null : (list.text[Number(idx)] ?? null)
+  const textOf = (list: TextsByIndex, idx: string | null | undefined): string | null =>
+    idx == null ? null : (list.at[Number(idx)] ?? null)
   const ordered = rows.map(() => ({
     citations: [] as [number, AnswerItem['citations'][number]][],
     queries: [] as [number, string][],
