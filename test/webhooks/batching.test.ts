@@ -5,30 +5,12 @@
  * queue is full; an event's retry window starts at its first attempt, not when it was claimed;
  * a 410 stops the subscription's events already claimed.
  */
-import { afterEach, describe, expect, it } from 'vitest'
-import type { Engine, WebhookService } from '../../src/index.js'
-import { D, T, engineWithHooks, receiver, signal, until, type Receiver } from './support.js'
+import { describe, expect, it } from 'vitest'
+import type { WebhookService } from '../../src/index.js'
+import { D, T, hooksPerTest, signal, until } from './support.js'
 
-let engine: Engine | undefined
-let receivers: Receiver[] = []
-afterEach(async () => {
-  await engine?.close()
-  engine = undefined
-  await Promise.all(receivers.map((r) => r.close()))
-  receivers = []
-})
-
-async function setup(): Promise<WebhookService> {
-  const made = await engineWithHooks()
-  engine = made.engine
-  return made.hooks
-}
-
-async function listen(answer?: Parameters<typeof receiver>[0]): Promise<Receiver> {
-  const r = await receiver(answer)
-  receivers.push(r)
-  return r
-}
+const t = hooksPerTest()
+const { setup, listen } = t
 
 const sub = (hooks: WebhookService, url: string) =>
   hooks.create({ team_id: T.acme, url, events: ['signal.created'], domain_ids: null })

@@ -6,31 +6,13 @@
  * rebinding), and the outbox bounded after a week of failures on a fake clock.
  */
 import { createHmac } from 'node:crypto'
-import { afterEach, describe, expect, it } from 'vitest'
-import type { Engine, WebhookService } from '../../src/index.js'
+import { describe, expect, it } from 'vitest'
+import type { WebhookService } from '../../src/index.js'
 import { analysis, prompt } from '../support/records.js'
-import { D, T, engineWithHooks, receiver, signal, until, type Receiver } from './support.js'
+import { D, T, hooksPerTest, signal, until } from './support.js'
 
-let engine: Engine | undefined
-let receivers: Receiver[] = []
-afterEach(async () => {
-  await engine?.close()
-  engine = undefined
-  await Promise.all(receivers.map((r) => r.close()))
-  receivers = []
-})
-
-async function setup(): Promise<WebhookService> {
-  const made = await engineWithHooks()
-  engine = made.engine
-  return made.hooks
-}
-
-async function listen(answer?: Parameters<typeof receiver>[0]): Promise<Receiver> {
-  const r = await receiver(answer)
-  receivers.push(r)
-  return r
-}
+const t = hooksPerTest()
+const { setup, listen } = t
 
 const sub = (
   hooks: WebhookService,
@@ -170,7 +152,7 @@ describe('delivery', () => {
     // The hanging receiver holds its attempts (30 s timeout) while ingest and reads go on.
     expect(hang.requests.length).toBeGreaterThan(0)
     const p = '30000000-0000-4000-8000-0000000000f1'
-    await engine!.ingest([
+    await t.engine().ingest([
       prompt({ id: p, domain_id: D.acme1 }),
       analysis({
         domain_id: D.acme1,
@@ -180,7 +162,7 @@ describe('delivery', () => {
         themes: [],
       }),
     ])
-    const list = await engine!.computePromptList({ domainId: D.acme1, page: 1, size: 10 })
+    const list = await t.engine().computePromptList({ domainId: D.acme1, page: 1, size: 10 })
     expect(list.data.items.length).toBeGreaterThan(0)
     expect(hang.requests.every((q) => Date.now() - q.at < 30_000)).toBe(true)
     // Never two deliveries of one event to one subscription at once: each held event arrived once.
@@ -227,7 +209,7 @@ describe('delivery', () => {
     await hooks.start()
     const p = '30000000-0000-4000-8000-0000000000f2'
     const commit = (day: string) =>
-      engine!.ingest([
+      t.engine().ingest([
         prompt({ id: p, domain_id: D.acme1 }),
         analysis({
           domain_id: D.acme1,

@@ -4,6 +4,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { afterEach } from 'vitest'
 import { openEngine, webhooksOf, type Engine, type WebhookService } from '../../src/index.js'
 import { tenantRecords } from '../http/helpers.js'
 
@@ -76,6 +77,44 @@ export async function engineWithHooks(): Promise<{ engine: Engine; hooks: Webhoo
   const hooks = webhooksOf(engine)!
   hooks.configure({ allowPrivate: true })
   return { engine, hooks }
+}
+
+/**
+ * One engine with webhooks per test and the receivers the test listens with, all closed after each
+ * test (registers its own afterEach).
+ * @example
+ * const t = hooksPerTest()
+ * it('delivers', async () => { const hooks = await t.setup(); const r = await t.listen(); ... })
+ */
+export function hooksPerTest(): {
+  setup(): Promise<WebhookService>
+  listen(answer?: Parameters<typeof receiver>[0]): Promise<Receiver>
+  engine(): Engine
+} {
+  let engine: Engine | undefined
+  let receivers: Receiver[] = []
+  afterEach(async () => {
+    await engine?.close()
+    engine = undefined
+    await Promise.all(receivers.map((r) => r.close()))
+    receivers = []
+  })
+  return {
+    async setup() {
+      const made = await engineWithHooks()
+      engine = made.engine
+      return made.hooks
+    },
+    async listen(answer) {
+      const r = await receiver(answer)
+      receivers.push(r)
+      return r
+    },
+    engine() {
+      if (engine === undefined) throw new Error('setup() first')
+      return engine
+    },
+  }
 }
 
 /** Polls `check` every 10 ms until it is true, at most `ms`; false when it never was. */
