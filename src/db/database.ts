@@ -95,6 +95,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       // The segment filters' one definition, a table macro the segment load queries select from
       // (it names the tables, so it is created once they exist).
       await c.run(sqlText('queries/segment/analyses'))
+      // GET /api/v1/query's one order of those analyses (the ordinal its three fact queries share).
+      await c.run(sqlText('queries/query/ordered_analyses'))
       reads.push(new ReadConnection(c))
     }
     if (options.hardened) {

@@ -1,18 +1,11 @@
 -- One domain's mentions as GET /api/v1/query reads them, one row per (analysis, entity) by (analysis
--- ordinal, entity): the ordinal of the analysis in analyses.sql's order (the analyses that pass the
--- segment filters), the entity (0: the brand), its positions' sum and count and its sentiments' sum
+-- ordinal, entity): the ordinal of the analysis in ordered_analyses.sql (the analyses that pass
+-- the segment filters), the entity (0: the brand), its positions' sum and count and its sentiments' sum
 -- and count (stored sentiments are 0-100).
 -- Read by src/reports/query/facts.ts; INTEGER NOT NULL but the sums DOUBLE NOT NULL.
 -- Parameters: $domain_key INTEGER; $country, $topic, $tag VARCHAR ('': not given).
-WITH seg AS (
-  SELECT analysis_key FROM segment_analyses($domain_key, -1, $country, $topic, $tag)
-),
-a AS (
-  SELECT analysis_key,
-         (row_number() OVER (ORDER BY prompt_idx, channel, day, analysis_key) - 1)::INTEGER AS ord
-  FROM analyses
-  SEMI JOIN seg USING (analysis_key)
-  WHERE domain_key = $domain_key
+WITH a AS (
+  SELECT analysis_key, ord FROM query_analyses($domain_key, $country, $topic, $tag)
 )
 SELECT a.ord,
        m.entity_idx::INTEGER AS entity_idx,
