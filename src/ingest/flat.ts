@@ -4,6 +4,7 @@
  * Values are normalized (Date -> ISO string, bigint -> number) and then validated like any input.
  */
 import { ValidationError } from '../errors.js'
+import { countingOrder } from '../foundation/counting.js'
 
 export const FLAT_TABLES = [
   'teams',
@@ -253,13 +254,8 @@ class ChildIndex {
   sorted(): Groups[] {
     const count = this.keys.length
     return this.#of.map((of) => {
-      const start = new Int32Array(count + 1)
-      for (let i = 0; i < of.length; i++) start[of[i]! + 1]!++
-      for (let g = 0; g < count; g++) start[g + 1]! += start[g]!
-      const next = start.slice(0, count)
-      const rows = new Int32Array(of.length)
-      for (let i = 0; i < of.length; i++) rows[next[of[i]!]!++] = i
-      return { start, rows }
+      const { order, start } = countingOrder(of, count)
+      return { start, rows: order }
     })
   }
 }

@@ -10,6 +10,7 @@
  */
 import type { DayRange } from '../../db/changes.js'
 import type { Derived } from '../../tables/aggregates.js'
+import { groupStarts } from '../../foundation/counting.js'
 
 /** The reads a page's details need (the aggregate store's watched pool: commits beside it are seen). */
 export type PageReader = Parameters<Derived<unknown>['build']>[0]
@@ -164,11 +165,7 @@ async function loadMentions(pool: PageReader, domainKey: number, days: DayRange)
     pool.loadColumns('queries/answers_mentions', values, ['r', 'entity_idx'], ['i32', 'i32']),
     pool.loadColumns('queries/answers_index', values, INDEX_COLUMNS, INDEX_ARRAYS).then((c) => [c[1]]),
   ])) as [[Int32Array, Int32Array], [Float64Array]]
-  const n = ms!.length
-  const start = new Int32Array(n + 1)
-  for (let i = 0; i < r!.length; i++) start[r![i]! + 1]!++
-  for (let i = 0; i < n; i++) start[i + 1]! += start[i]!
-  return { start, entity: entity!, ms: ms! }
+  return { start: groupStarts(r!, ms!.length), entity: entity!, ms: ms! }
 }
 
 const mentionRows = (m: AnswerMentions) => ({ value: m, rows: m.entity.length + m.ms.length })

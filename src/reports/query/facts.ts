@@ -15,6 +15,7 @@
  * cells the window cuts (or a request by date) are read analysis by analysis.
  */
 import type { Derived } from '../../tables/aggregates.js'
+import { countingOrder, groupStarts } from '../../foundation/counting.js'
 
 /** A domain's analyses, mentions and citation hosts as cells (see the module comment). */
 export interface QueryFacts {
@@ -67,28 +68,6 @@ export interface MentionRows {
 export interface HostRows {
   readonly host: Int32Array
   readonly count: Int32Array
-}
-
-/** Run starts of rows grouped by an ordinal column sorted ascending: `n + 1` offsets. */
-function runStarts(ord: Int32Array, n: number): Int32Array {
-  const start = new Int32Array(n + 1)
-  for (let r = 0; r < ord.length; r++) start[ord[r]! + 1]!++
-  for (let i = 0; i < n; i++) start[i + 1]! += start[i]!
-  return start
-}
-
-/**
- * The order of rows keyed by `key` (0 to n - 1), stable (a counting sort): rows of key k are
- * order[start[k]] to order[start[k + 1]], in their first order.
- */
-function countingOrder(key: Int32Array, n: number): { order: Int32Array; start: Int32Array } {
-  const start = new Int32Array(n + 1)
-  for (let r = 0; r < key.length; r++) start[key[r]! + 1]!++
-  for (let k = 0; k < n; k++) start[k + 1]! += start[k]!
-  const next = start.slice(0, n)
-  const order = new Int32Array(key.length)
-  for (let r = 0; r < key.length; r++) order[next[key[r]!]!++] = r
-  return { order, start }
 }
 
 /** `values` taken at the positions `at`. */
@@ -196,7 +175,7 @@ export const queryFacts: Derived<QueryFacts> = {
       cellLastDay[c] = day![byCell.order[cellStart[c + 1]! - 1]!]!
     }
 
-    const mentionStart = runStarts(mOrd!, n)
+    const mentionStart = groupStarts(mOrd!, n)
     const mention: MentionRows = {
       entity: mEntity!,
       count: new Int32Array(mEntity!.length).fill(1),
@@ -205,7 +184,7 @@ export const queryFacts: Derived<QueryFacts> = {
       sentSum: mentions[4] as Float64Array,
       sentCnt: mentions[5] as Int32Array,
     }
-    const hostStart = runStarts(cOrd!, n)
+    const hostStart = groupStarts(cOrd!, n)
     const host: HostRows = { host: cHost!, count: cCount! }
     const citationsOf = new Int32Array(n)
     for (let r = 0; r < cOrd!.length; r++) citationsOf[cOrd![r]!]! += cCount![r]!
