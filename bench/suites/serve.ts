@@ -96,12 +96,23 @@ const spec: DatasetSpec = {
 interface Tree {
   name: string
   dir: string
+  /** Environment variables of this tree's server processes (besides the suite's own). */
+  env: Record<string, string>
 }
-const trees: Tree[] = [{ name: 'this tree', dir: ROOT }]
-if (typeof args['peer-tree'] === 'string') trees.push({ name: 'peer', dir: args['peer-tree'] })
+/** `--peer-env=K=V,K=V`: the peer's servers run with these variables (e.g. this tree against itself). */
+const peerEnv = Object.fromEntries(
+  (typeof args['peer-env'] === 'string' ? args['peer-env'].split(',') : []).map((kv) => {
+    const at = kv.indexOf('=')
+    return [kv.slice(0, at), kv.slice(at + 1)]
+  }),
+)
+const trees: Tree[] = [{ name: 'this tree', dir: ROOT, env: {} }]
+if (typeof args['peer-tree'] === 'string') trees.push({ name: 'peer', dir: args['peer-tree'], env: peerEnv })
 const profile = args['cpu-prof'] === true
 const SOAK_S = Number(args.soak ?? (quick ? 0 : 60))
 const ROUNDS = Number(args.rounds ?? (quick ? 1 : 2))
+/** `--uv-threads=<n>`: the servers' libuv pool size (UV_THREADPOOL_SIZE; Node's default is 4). */
+const UV_THREADS = typeof args['uv-threads'] === 'string' ? args['uv-threads'] : undefined
 
 /** One request of the load: an endpoint row and its query string. */
 interface Ask {
@@ -141,6 +152,11 @@ async function startServer(tree: Tree, store: string, server: Record<string, unk
   const script = fileURLToPath(new URL('../lib/serve-server.js', import.meta.url))
   const child = fork(script, [JSON.stringify(options)], {
     cwd: ROOT,
+    env: {
+      ...process.env,
+      ...(UV_THREADS !== undefined && { UV_THREADPOOL_SIZE: UV_THREADS }),
+      ...tree.env,
+    },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   })
   const line = await new Promise<string>((done, fail) => {
@@ -510,7 +526,8 @@ async function main(): Promise<void> {
           n = 0
         }
       }
-      const building = await openEngine({ path: join(cacheDir, 'store.duckdb') })
+      // Setup, not measured: a memory limit that holds the whole initial file in one call.
+      const building = await openEngine({ path: join(cacheDir, 'store.duckdb'), memoryLimitMB: 2048 })
       await building.ingestFile(initialFile)
       rmSync(initialFile)
       const ids = (await building.computeDomainList()).data.items.map((d) => d.id)
@@ -726,7 +743,9 @@ async function main(): Promise<void> {
 
 main()
   .catch((e: unknown) => {
-    out.failures.push(e instanceof Error ? (e.stack ?? e.message) : String(e))
+    // The cause too (a QueryError's is DuckDB's own message).
+    const cause = e instanceof Error && e.cause !== undefined ? `; cause: ${String(e.cause)}` : ''
+    out.failures.push(e instanceof Error ? `${e.message}${cause}\n${e.stack ?? ''}` : String(e))
   })
   .finally(() => {
     writeJson(`suite-serve-${dsName}.json`, out)

@@ -5,9 +5,12 @@
  */
 import { LRUCache } from 'lru-cache'
 
-/** A cached response: the JSON text exactly as first sent (its generated_at included). */
+/**
+ * A cached response: the JSON exactly as first sent (its generated_at included), as text or as its
+ * UTF-8 bytes (the service keeps the bytes: encoded once, then hashed and written as they are).
+ */
 export interface CachedBody {
-  body: string
+  body: string | Buffer
   /** The body's ETag, once a response needed it (kept with the body: a hit hashes nothing). */
   etag?: string
 }

@@ -19,6 +19,7 @@ import { payloadProblems } from '../support/golden.js'
 import { bearer } from './helpers.js'
 
 const NOW = Date.parse('2026-04-01T12:00:00Z')
+const NON_ASCII = ' — ação ✓ 日本 🚀'
 const ROWS = ENDPOINTS as readonly Endpoint[]
 
 let engine: Engine
@@ -28,6 +29,8 @@ let domains: string[]
 
 beforeAll(async () => {
   const dims = makeDims(26, { teams: 2, domainsPerTeam: 2, promptsPerDomain: 6, competitorsPerDomain: 3 })
+  // Text beyond ASCII, so that every body below is checked as UTF-8 bytes, not only as characters.
+  for (const prompt of dims.prompts) prompt.text += NON_ASCII
   engine = await openEngine()
   await engine.ingest([...dimRecords(dims), ...makeAnalyses(26, dims, 1, 1500)])
   domains = dims.domains.map((d) => d.id)
@@ -134,5 +137,19 @@ describe('a cached answer carries the ETag of its own bytes', () => {
     } finally {
       await cached.close()
     }
+  })
+})
+
+describe('the body on the wire', () => {
+  it('is the payload in UTF-8: text beyond ASCII arrives as stored, Content-Length counts its bytes', async () => {
+    const row = ROWS.find((r) => r.method === 'computePromptSeries')!
+    const res = await app.inject({
+      url: `${row.path}?domain_id=${domains[0]}&days=365`,
+      headers: bearer(key),
+    })
+    expect(res.statusCode).toBe(200)
+    expect(res.body).toContain(NON_ASCII)
+    expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.body))
+    expect(res.rawPayload.equals(Buffer.from(res.body, 'utf8'))).toBe(true)
   })
 })

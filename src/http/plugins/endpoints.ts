@@ -41,7 +41,7 @@ const ERRORS = {
  * The answer to a read request: the JSON body (whether it came from the cache, and its ETag, hashed
  * once per cached body), or a refusal.
  */
-export type EndpointAnswer = { body: string; cache: CacheStatus | null; etag(): string } | Refusal
+export type EndpointAnswer = { body: string | Buffer; cache: CacheStatus | null; etag(): string } | Refusal
 
 const etagFor = (value: CachedBody) => () => (value.etag ??= etagOf(value.body))
 
@@ -78,7 +78,9 @@ export async function answerEndpoint(
     // writes the schema's key order (test/golden.test.ts, test/http/payload-wire.test.ts).
     const problem = check(payload)
     if (problem !== null) throw new Error(`${endpoint.id}: the payload breaks its schema: ${problem}`)
-    return { body: JSON.stringify(payload) }
+    // Encoded to UTF-8 once: the ETag hashes these bytes and the socket writes them as they are
+    // (a string would be encoded twice, once for each).
+    return { body: Buffer.from(JSON.stringify(payload)) }
   }
   if (endpoint.cache === 'none') {
     const value = await compute()
@@ -167,7 +169,7 @@ export const endpointsPlugin: FastifyPluginAsync<{ ctx: ServiceContext }> = asyn
         if (answer.cache !== null) reply.header('x-cache', answer.cache)
         if (layout !== undefined) addVary(reply, 'Accept')
         if (format === 'csv' && layout !== undefined)
-          return reply.type(CSV_TYPE).send(toCsv(layout, JSON.parse(answer.body)))
+          return reply.type(CSV_TYPE).send(toCsv(layout, JSON.parse(answer.body.toString())))
         return reply.type(JSON_TYPE).header('etag', answer.etag()).send(answer.body)
       },
     })

@@ -65,7 +65,8 @@ function httpBackend(ctx: ServiceContext, log: FastifyBaseLogger): ToolBackend {
         const answer = await answerEndpoint(ctx, tool.endpoint, key, args, rates.get(extra.requestId) ?? null)
         if ('detail' in answer) return { detail: answer.detail }
         if (answer.cache !== null) reply.header('x-cache', answer.cache)
-        return { payload: JSON.parse(answer.body), text: answer.body }
+        const text = answer.body.toString()
+        return { payload: JSON.parse(text), text }
       } catch (error) {
         const answer = toErrorAnswer(error, tool.endpoint.access)
         if (answer.fault) log.error({ err: error, tool: tool.name }, 'tool call failed')
