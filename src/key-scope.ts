@@ -14,17 +14,31 @@ export function keyScopeOf(key: ApiKeyInfo): KeyScope {
   return { teamId: key.team_id, scopeTeamIds: key.scope_team_ids, allowedDomains: key.allowed_domains }
 }
 
+/**
+ * The ids of a key's list lowered once per list (a key's lists come from its cached record, so a
+ * request does not lower a 200-team scope again; the serving profile showed 1.4 % of busy time).
+ * Keyed by the array itself: a list is never changed in place.
+ */
+const loweredLists = new WeakMap<readonly string[], ReadonlySet<string>>()
+
+function lowered(ids: readonly string[]): ReadonlySet<string> {
+  let set = loweredLists.get(ids)
+  if (set === undefined) {
+    set = new Set(ids.map((id) => id.toLowerCase()))
+    loweredLists.set(ids, set)
+  }
+  return set
+}
+
 /** Whether a domain of team `domainTeamId` is in one of the key's scoped teams (ids in any case). */
 export function inScope(key: KeyScope, domainTeamId: string): boolean {
-  const team = domainTeamId.toLowerCase()
-  return key.scopeTeamIds.some((id) => id.toLowerCase() === team)
+  return lowered(key.scopeTeamIds).has(domainTeamId.toLowerCase())
 }
 
 /** Whether the key's allowlist lets it read `domainId` (no allowlist: every domain). */
 export function inAllowlist(key: KeyScope, domainId: string): boolean {
   if (key.allowedDomains === null) return true
-  const id = domainId.toLowerCase()
-  return key.allowedDomains.some((allowed) => allowed.toLowerCase() === id)
+  return lowered(key.allowedDomains).has(domainId.toLowerCase())
 }
 
 /**
