@@ -116,9 +116,9 @@ export function exportSource(
 ): FlatSource {
   const dims = FLAT_TABLES.filter((t) => !(FACT_TABLES as readonly string[]).includes(t))
   return {
-    // Each table is read once: sql/import/<table>.sql's query, shaped by sql/flat/shape_<table>.sql,
-    // after its column types were checked on the query's empty result (only the files' metadata is
-    // read); into flat_<table> on the call's connection, or streamed from the reading one.
+    // Each table is read once (sql/import/<table>.sql's query, shaped by sql/flat/shape_<table>.sql
+    // into flat_<table>) on the reading connection, after its column types were checked on the
+    // query's empty result (only the files' metadata is read), then copied over.
     async loadFacts(conn) {
       for (const t of FACT_TABLES) {
         const glob = exportGlob(dir, part, t)
@@ -136,12 +136,14 @@ export function exportSource(
         } finally {
           await on.run(sqlText('flat/drop_import_rows'))
         }
-        const shaped = shapeOf(t, read)
-        if (reader === null)
-          await conn.run(`CREATE OR REPLACE TEMP TABLE flat_${t} AS ${shaped}`, path, types)
-        else {
-          await conn.run(sqlText(`flat/create_${t}`))
-          await copyChunks(await reader.stream(shaped, path, types), conn, t)
+        await on.run(shapeOf(t, read), path, types)
+        if (reader !== null) {
+          try {
+            await conn.run(sqlText(`flat/create_${t}`))
+            await copyChunks(await reader.stream(sqlText(`flat/rows_${t}`)), conn, t)
+          } finally {
+            await reader.run(sqlText(`flat/drop_flat_${t}`))
+          }
         }
       }
       return true
@@ -162,7 +164,7 @@ function importQuery(t: FactTable): string {
   return text.slice(at + IMPORT_HEAD.length)
 }
 
-/** The query of sql/flat/shape_<table>.sql reading the rows of `read` (an import query) in place of import_rows. */
+/** sql/flat/shape_<table>.sql reading the rows of `read` (an import query) in place of import_rows. */
 function shapeOf(t: FactTable, read: string): string {
   const text = sqlText(`flat/shape_${t}`)
   if (!SHAPE_INPUT.test(text)) throw new Error(`sql/flat/shape_${t}.sql does not read import_rows`)
@@ -173,7 +175,7 @@ function shapeOf(t: FactTable, read: string): string {
 const COPY_FLUSH_ROWS = 4096
 
 /**
- * Appends the data chunks of `result` (a reading connection's shaped rows of <table>), as they come, to
+ * Appends the data chunks of `result` (a reading connection's flat_<table>), as they come, to
  * flat_<table> on `conn` (same columns and types), yielding to the event loop between chunks.
  * Each row keeps its number (rn), which is all that orders it later: the chunks' order is free.
  */

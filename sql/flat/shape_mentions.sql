@@ -1,8 +1,7 @@
--- The rows of flat_mentions from the rows of one Parquet table (import_rows: sql/import/mentions.sql's
--- query, whose column types src/parquet.ts checked first): the columns FACT_COLUMNS names, in its
--- order, an absent optional one as null. src/parquet.ts puts the import query in place of
--- import_rows (one read of the files) and makes flat_mentions of these rows, or streams them from a
--- reading connection to the call's.
+-- flat_mentions from the rows of one Parquet table (temp.import_rows, read by sql/import/mentions.sql and
+-- whose column types src/ingest/flat-sql.ts checked first): the columns FACT_COLUMNS names, in its
+-- order, an absent optional one as null.
+CREATE OR REPLACE TEMP TABLE flat_mentions AS
 SELECT rn::INTEGER AS rn, "analysis_id"::VARCHAR AS "analysis_id", "entity_id"::VARCHAR AS "entity_id", "position"::DOUBLE AS "position", "sentiment"::DOUBLE AS "sentiment"
 FROM (
   SELECT NULL::DOUBLE AS "position", NULL::DOUBLE AS "sentiment" WHERE false
