@@ -3,7 +3,7 @@
  * generator, 200 prompts, 20 competitors; optional answer texts) ingested into a file store and
  * exported with `exportParquet({ domainIds })` (untimed, kept for the next run), then imported
  * by a fresh store opened `hardened`, as a shard's internal import endpoint does (`ingestFile` of
- * the export directory: the SQL flat path, the export read by a scratch engine), under a 5 ms
+ * the export directory: the SQL flat path, the export read by a bare in-memory DuckDB instance), under a 5 ms
  * interval probe and perf_hooks' monitorEventLoopDelay; then the 15 payload digests the move
  * computes on the target, under the same probe. Prints every gap over 25 ms.
  * Usage: node dist/bench/ingest-profile/move-stall.js [ANALYSES=100000] [--texts[=large]] [--out=DIR]

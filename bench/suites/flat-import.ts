@@ -4,7 +4,8 @@
  * this tree and exported with `exportParquet`; the export read back as Arrow tables. Then, run
  * after run, each tree in turn: `ingestFile(<export dir>)` into a fresh file store opened
  * `hardened` (as a shard serves: its connections have no file access, so the export is read by a
- * scratch engine, the path of a cluster move's import), and `ingestArrow(tables)` into another.
+ * bare in-memory DuckDB instance, the path of a cluster move's import), and `ingestArrow(tables)`
+ * into another.
  * Reported per tree and path: median wall ms, mention rows/s, and the longest event-loop stall
  * (perf_hooks monitorEventLoopDelay at 10 ms resolution, and a 5 ms setInterval probe's longest
  * gap); every tree's stored row counts and payloads must be equal.
@@ -49,7 +50,10 @@ async function withStallProbe<T>(
   let probeMaxMs = 0
   const probe = setInterval(() => {
     const now = performance.now()
-    probeMaxMs = Math.max(probeMaxMs, now - last - 5)
+    const gap = now - last - 5
+    // A long gap with the time it ended (the clock VA_TRACE_INGEST's phases print: "(at ...)").
+    if (gap > 100) console.log(`  stall ${gap.toFixed(0)} ms, ended at ${now.toFixed(0)}`)
+    probeMaxMs = Math.max(probeMaxMs, gap)
     last = now
   }, 5)
   try {

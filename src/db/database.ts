@@ -110,3 +110,36 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     throw e
   }
 }
+
+/** A bare in-memory DuckDB instance that reads files (src/engine/operations.ts, withExportReader). */
+export interface FileReader {
+  readonly conn: DuckDBConnection
+  close(): void
+}
+
+/**
+ * Opens a file reader: an in-memory instance with one connection in UTC, the default memory limit
+ * and its own spill directory, and no schema (it only reads an export's files into temp tables).
+ * It opens and closes in milliseconds, where a scratch engine migrates a schema first and its
+ * close runs on the event loop's thread for hundreds of ms.
+ */
+export async function openFileReader(): Promise<FileReader> {
+  const instance = await DuckDBInstance.create(':memory:', {
+    memory_limit: `${DEFAULT_MEMORY_LIMIT_MB}MB`,
+    temp_directory: join(tmpdir(), `va-duckdb-reader-${process.pid}`),
+  })
+  try {
+    const conn = await instance.connect()
+    await conn.run("SET TimeZone = 'UTC'")
+    return {
+      conn,
+      close: () => {
+        conn.closeSync()
+        instance.closeSync()
+      },
+    }
+  } catch (e) {
+    instance.closeSync()
+    throw e
+  }
+}

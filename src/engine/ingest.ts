@@ -45,7 +45,7 @@ export class EngineIngest {
       this.e.check()
       if (this.e.readOnly) throw new ReadOnlyError('ingest')
       return this.#run((call) =>
-        withExportReader(this.e, this.open, (reader) => feedFlatBulk(call, exportSource(path, reader))),
+        withExportReader(this.e, (reader) => feedFlatBulk(call, exportSource(path, reader))),
       )
     }
     return this.#run((call) => feedNdjsonPath(call, path, options.onProgress))

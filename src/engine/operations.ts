@@ -18,7 +18,7 @@ import {
   writeBackupFiles,
 } from '../backup.js'
 import type { Catalog } from '../catalog.js'
-import type { Database } from '../db/database.js'
+import { openFileReader, type Database } from '../db/database.js'
 import { SCHEMA_VERSION } from '../db/migrate.js'
 import { sqlText } from '../db/sql.js'
 import { NotFoundError, QueryError, ReadOnlyError, ValidationError, VisibilityError } from '../errors.js'
@@ -106,15 +106,20 @@ async function fromCopy<T>(
 }
 
 /**
- * Runs `fn` with the connection that reads an export's files: a scratch engine's when `e` is
- * hardened (its own connections have no file access), else null (the call's connection reads them).
+ * Runs `fn` with the connection that reads an export's files: a bare in-memory instance's when `e`
+ * is hardened (its own connections have no file access), else null (the call's connection reads them).
  */
-export function withExportReader<T>(
+export async function withExportReader<T>(
   e: EngineInternals,
-  open: OpenInternals,
   fn: (reader: DuckDBConnection | null) => Promise<T>,
 ): Promise<T> {
-  return e.hardened ? withScratchEngine(open, {}, (scratch) => scratch.pool.use((c) => fn(c.conn))) : fn(null)
+  if (!e.hardened) return fn(null)
+  const reader = await openFileReader()
+  try {
+    return await fn(reader.conn)
+  } finally {
+    reader.close()
+  }
 }
 
 /** `Engine.exportParquet`. */

@@ -76,7 +76,10 @@ const PARQUET_TYPES: Record<string, string> = {
 }
 
 /** Writes flat tables as an export directory (teams.parquet, domains.parquet, <table>/part.parquet). */
-async function writeExportDir(tables: Tables): Promise<string> {
+async function writeExportDir(
+  tables: Tables,
+  types: Record<string, string> = PARQUET_TYPES,
+): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'va-flat-sql-'))
   const inst = await DuckDBInstance.create(':memory:')
   const conn = await inst.connect()
@@ -88,7 +91,7 @@ async function writeExportDir(tables: Tables): Promise<string> {
       if (!single) mkdirSync(join(dir, name))
       const out = single ? join(dir, `${name}.parquet`) : join(dir, name, 'part.parquet')
       await conn.run(
-        `COPY (SELECT * FROM read_json($json, format = 'newline_delimited', columns = ${PARQUET_TYPES[name]})) TO '${out}' (FORMAT parquet)`,
+        `COPY (SELECT * FROM read_json($json, format = 'newline_delimited', columns = ${types[name]})) TO '${out}' (FORMAT parquet)`,
         { json },
         { json: VARCHAR },
       )
@@ -334,7 +337,26 @@ describe('flat input through SQL: valid rows', () => {
     }
   })
 
-  it('a hardened engine (no file access: a scratch engine reads the export) stores the same', async () => {
+  it('a fact column of another type in the files hands over to the record path, checked before any row is read', async () => {
+    const t = flatten(validRecords())
+    const types = {
+      ...PARQUET_TYPES,
+      citations: PARQUET_TYPES.citations!.replace("ord: 'INTEGER'", "ord: 'VARCHAR'"),
+    }
+    const dir = await writeExportDir(t, types)
+    for (const hardened of [false, true]) {
+      const engine = await openEngine({ hardened })
+      try {
+        const got = await engine.ingestFile(dir)
+        expect(lastHandOver).toBe('a fact column of another type')
+        expect(got).toEqual((await stored((e) => e.ingestFile(dir), 'records')).result)
+      } finally {
+        await engine.close()
+      }
+    }
+  })
+
+  it('a hardened engine (no file access: a bare instance reads the export) stores the same', async () => {
     const dir = await writeExportDir(flatten(validRecords()))
     const plain = await stored((e) => e.ingestFile(dir), 'bulk')
     const engine = await openEngine({ hardened: true })
