@@ -132,7 +132,7 @@ class DuckDBEngine extends EngineBase implements Engine {
       () => this.catalog,
       async (domainId) => (await this.computeSignals({ domainId })).data.items,
     )
-    this.#ingest = new EngineIngest(this.#internals, openInternals, parts.nextAnalysisKey, (staged) => {
+    this.#ingest = new EngineIngest(this.#internals, parts.nextAnalysisKey, (staged) => {
       this.#keys.forgetTeams(staged.deletedTeams)
       this.#webhooks.touched(touchedDomains(this.catalog, staged.changedDays))
       // A deleted team's subscriptions go with it (docs/WEBHOOKS.md).

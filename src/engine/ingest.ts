@@ -9,18 +9,17 @@ import { feedFlatBulk, rowsSource } from '../ingest/flat-sql.js'
 import { arrowToFlatRows, feedNdjsonPath, feedRecords } from '../ingest/sources.js'
 import { exportSource } from '../parquet.js'
 import type { ArrowTables, IngestFileOptions, IngestResult, RecordSource } from '../types.js'
-import { withExportReader, type EngineInternals, type OpenInternals } from './operations.js'
+import { withExportReader, type EngineInternals } from './operations.js'
 
 /**
  * The ingest calls of one engine: one at a time (the engine's write lock), each one transaction.
  * @example
- * const ingest = new EngineIngest(internals, openInternals, nextAnalysisKey, (staged) => keys.forgetTeams(staged.deletedTeams))
+ * const ingest = new EngineIngest(internals, nextAnalysisKey, (staged) => keys.forgetTeams(staged.deletedTeams))
  * await ingest.records([{ type: 'team', ... }])
  */
 export class EngineIngest {
   constructor(
     private readonly e: EngineInternals,
-    private readonly open: OpenInternals,
     /** The analysis key the next stored analysis gets. */
     private nextAnalysisKey: number,
     /** Called after each commit, with what it changed (teams deleted, days changed). */
