@@ -103,6 +103,8 @@ const PLAN: PlannedSuite[] = quick
       { id: 'signals-S', script: 'signals', dataset: 'S' },
       // The answers listing: pages beside an OFFSET peer, bytes per answer, ingest with answers.
       { id: 'answers-S', script: 'answers', dataset: 'S' },
+      // NDJSON ingest with and without the segments, with and without answers; reports on both stores.
+      { id: 'fields-S', script: 'fields', dataset: 'S' },
       // Citations, cited domains, fan-out queries, sentiment over time.
       { id: 'citations-S', script: 'citations', dataset: 'S' },
       // Every time series by day, week and month over 365 days.
@@ -135,6 +137,15 @@ const PLAN: PlannedSuite[] = quick
       { id: 'signals-L', script: 'signals', dataset: 'L', heapMB: 8192 },
       // The answers listing: pages 1 and 1,000 beside an OFFSET peer, bytes per answer, ingest with answers.
       { id: 'answers-L', script: 'answers', dataset: 'L', heapMB: 8192 },
+      // NDJSON ingest with and without the segments, with and without answers; reports on both stores.
+      { id: 'fields-L', script: 'fields', dataset: 'L', heapMB: 8192 },
+      {
+        id: 'fields-M',
+        script: 'fields',
+        dataset: 'M',
+        heapMB: 8192,
+        optIn: 'opt-in: fields-L on a quarter of L (run it with --only=fields-M)',
+      },
       { id: 'rankings-Crowd', script: 'rankings', dataset: 'Crowd', heapMB: 8192 },
       // Citations, cited domains, fan-out queries, sentiment over time.
       { id: 'citations-L', script: 'citations', dataset: 'L', heapMB: 8192 },

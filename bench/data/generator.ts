@@ -61,6 +61,13 @@ export const DATASETS = {
       shape: { prompts: 10, competitors: 5, themes: 10, channels: CHANNELS, days: 365, analyses: 5000 },
     },
   },
+  /** Half L's prompts and days (126,000 analyses): an L-shaped store where repeated L runs take too long. */
+  M: {
+    name: 'M',
+    seed: 42,
+    endDate: END_DATE,
+    main: { prompts: 100, competitors: 20, themes: 50, channels: CHANNELS, days: 180, analyses: 'full' },
+  },
   /** --quick: a small L (for ad-hoc runs) and a small crowd around S. */
   Lq: {
     name: 'Lq',

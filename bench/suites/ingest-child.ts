@@ -1,6 +1,6 @@
 /**
  * Child process of the ingest suite: opens (or creates) a file store, ingests one NDJSON file with
- * `engine.ingestFile`, and reports the time, the engine's counts and this process's peak RSS; then
+ * `engine.ingestFile`, and reports the time (wall and CPU), the engine's counts and this process's peak RSS; then
  * computes the four reports at a few windows so the parent can check what was stored.
  * Usage: node ingest-child.js --file=F --store=S --out=O
  */
@@ -22,7 +22,9 @@ async function main(): Promise<void> {
   const tOpen = performance.now()
   const engine = await mod.module.openEngine({ path: store })
   const t0 = performance.now()
+  const cpu0 = process.cpuUsage()
   const result = await engine.ingestFile(file)
+  const cpu = process.cpuUsage(cpu0)
   const t1 = performance.now()
   const maxRssKB = process.resourceUsage().maxRSS
   const payloads: Record<string, unknown> = {}
@@ -42,6 +44,8 @@ async function main(): Promise<void> {
     JSON.stringify({
       openMs: t0 - tOpen,
       ingestMs: t1 - t0,
+      // The whole process's CPU (every thread, DuckDB's included) during the ingest call.
+      ingestCpuMs: (cpu.user + cpu.system) / 1000,
       closeMs: t3 - t2,
       result,
       maxRssKB,
