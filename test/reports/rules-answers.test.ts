@@ -8,7 +8,8 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { openEngine, type Engine } from '../../src/index.js'
 import type { AnswersParams, AnswersPayload } from '../../src/reports/index.js'
-import { answerIndex, answerMentions } from '../../src/reports/answers/index-rows.js'
+import { answerIndex } from '../../src/reports/answers/index-rows.js'
+import { answerDetails } from '../../src/reports/answers/details.js'
 import {
   analysis,
   base,
@@ -147,8 +148,8 @@ describe('the index after a commit', () => {
       analysis({ id: id(51), answered_at: at(12, 21), mentions: [mention(COMPETITOR, 1)] }),
       analysis({ id: id(50), answered_at: at(5, 8), mentions: [] }),
     ])
-    const builds = [vi.spyOn(answerIndex, 'build'), vi.spyOn(answerMentions, 'build')]
-    const refreshes = [vi.spyOn(answerIndex, 'refresh'), vi.spyOn(answerMentions, 'refresh')]
+    const builds = [vi.spyOn(answerIndex, 'build'), vi.spyOn(answerDetails, 'build')]
+    const refreshes = [vi.spyOn(answerIndex, 'refresh'), vi.spyOn(answerDetails, 'refresh')]
     const refreshed = await views()
     for (const spy of builds) expect(spy).not.toHaveBeenCalled()
     for (const spy of refreshes) expect(spy).toHaveBeenCalledTimes(1)

@@ -3,21 +3,20 @@
  * analysis of the domain in the listing's order (answered_at descending, then id descending), with
  * what its filters read, kept by the aggregate store like any derived structure. A page is a binary
  * search (the window's first row, the cursor's position) and a scan to the page's last item: its
- * cost does not grow with its depth. The texts and the other details of a page's analyses are read
- * from DuckDB for those analyses only. After a commit the index is refreshed, not rebuilt: the
+ * cost does not grow with its depth. A page's details are kept beside it (details.ts); only its
+ * answer texts are read from DuckDB, for its analyses only. After a commit the index is refreshed, not rebuilt: the
  * changed days are one block of rows in this order (a day's analyses are contiguous), so only
  * those days are read again and spliced in place of the block.
  */
 import type { DayRange } from '../../db/changes.js'
 import type { Derived } from '../../tables/aggregates.js'
-import { groupStarts } from '../../foundation/counting.js'
 
 /** The reads a page's details need (the aggregate store's watched pool: commits beside it are seen). */
 export type PageReader = Parameters<Derived<unknown>['build']>[0]
 
 const DAY_MS = 86_400_000
 /** Every day (the whole history). */
-const ALL_DAYS: DayRange = { from: -1_000_000, to: 1_000_000 }
+export const ALL_DAYS: DayRange = { from: -1_000_000, to: 1_000_000 }
 
 /** A domain's analyses in the listing's order. */
 export interface AnswerIndex {
@@ -75,13 +74,13 @@ export function firstWhere(from: number, to: number, after: (row: number) => boo
 }
 
 /** The rows [a, b) of an order by answered_at descending whose UTC day is in `days`. */
-function dayBlock(ms: Float64Array, days: DayRange): [number, number] {
+export function dayBlock(ms: Float64Array, days: DayRange): [number, number] {
   const a = firstWhere(0, ms.length, (r) => ms[r]! < (days.to + 1) * DAY_MS)
   return [a, firstWhere(a, ms.length, (r) => ms[r]! < days.from * DAY_MS)]
 }
 
 /** `kept` with its rows [a, b) replaced by `delta`. */
-function splice<A extends Float64Array | Int32Array>(kept: A, a: number, b: number, delta: A): A {
+export function splice<A extends Float64Array | Int32Array>(kept: A, a: number, b: number, delta: A): A {
   const out = new (kept.constructor as new (n: number) => A)(kept.length - (b - a) + delta.length)
   out.set(kept.subarray(0, a))
   out.set(delta, a)
@@ -149,53 +148,6 @@ export const answerIndex: Derived<AnswerIndex> = {
   },
 }
 
-/**
- * The entities each analysis of the index mentions: `entity[start[r]..start[r + 1])` for row r
- * (`start` has one entry per row of the index, and one more); `ms` is the index's, for the refresh.
- */
-export interface AnswerMentions {
-  readonly start: Int32Array
-  readonly entity: Int32Array
-  readonly ms: Float64Array
-}
-
-async function loadMentions(pool: PageReader, domainKey: number, days: DayRange): Promise<AnswerMentions> {
-  const values = dayValues(domainKey, days)
-  const [[r, entity], [ms]] = (await Promise.all([
-    pool.loadColumns('queries/answers_mentions', values, ['r', 'entity_idx'], ['i32', 'i32']),
-    pool.loadColumns('queries/answers_index', values, INDEX_COLUMNS, INDEX_ARRAYS).then((c) => [c[1]]),
-  ])) as [[Int32Array, Int32Array], [Float64Array]]
-  return { start: groupStarts(r!, ms!.length), entity: entity!, ms: ms! }
-}
-
-const mentionRows = (m: AnswerMentions) => ({ value: m, rows: m.entity.length + m.ms.length })
-
-export const answerMentions: Derived<AnswerMentions> = {
-  name: 'answers_mentions',
-  build: async (pool, domainKey) => mentionRows(await loadMentions(pool, domainKey, ALL_DAYS)),
-  async refresh(pool, domainKey, kept, days) {
-    const delta = await loadMentions(pool, domainKey, days)
-    const [a, b] = dayBlock(kept.ms, days)
-    const e0 = kept.start[a]!
-    const e1 = kept.start[b]!
-    const entity = splice(kept.entity, e0, e1, delta.entity)
-    // Row offsets: those before the block as kept, the block's shifted by e0, those after it
-    // shifted by the change in the number of mentions.
-    const start = new Int32Array(kept.ms.length - (b - a) + delta.ms.length + 1)
-    start.set(kept.start.subarray(0, a))
-    for (let i = 0; i < delta.ms.length; i++) start[a + i] = e0 + delta.start[i]!
-    const shift = e0 + delta.entity.length - e1
-    for (let i = b; i <= kept.ms.length; i++) start[a + delta.ms.length + (i - b)] = kept.start[i]! + shift
-    return mentionRows({ start, entity, ms: splice(kept.ms, a, b, delta.ms) })
-  },
-}
-
-/** Whether row `row` of the index mentions entity `entityIdx`. */
-export function mentions(m: AnswerMentions, row: number, entityIdx: number): boolean {
-  for (let i = m.start[row]!; i < m.start[row + 1]!; i++) if (m.entity[i] === entityIdx) return true
-  return false
-}
-
 /** One kind of the domain's texts by index (`at[idx]`; holes where an index has no text), and the largest index read. */
 export interface TextsByIndex {
   readonly at: readonly (string | undefined)[]
@@ -226,8 +178,8 @@ async function loadTexts(
 }
 
 /**
- * One kind of the domain's texts (3 titles, 4 page types, 5 fan-out queries) by index, for a page's
- * details. After a commit only the texts it added are read (sql/queries/answers_texts.sql).
+ * One kind of the domain's texts (1 cited URL identities, 2 hosts, 3 titles, 4 page types, 5
+ * fan-out queries) by index, for a page's details. After a commit only the texts it added are read (sql/queries/answers_texts.sql).
  */
 function textsByIndex(kind: number): Derived<TextsByIndex> {
   return {
@@ -239,6 +191,8 @@ function textsByIndex(kind: number): Derived<TextsByIndex> {
 }
 
 export const ANSWER_TEXTS = {
+  urls: textsByIndex(1),
+  hosts: textsByIndex(2),
   titles: textsByIndex(3),
   pageTypes: textsByIndex(4),
   queries: textsByIndex(5),

@@ -15,20 +15,19 @@ import { decodeCursor, encodeCursor, queryHash, type CursorPosition } from './cu
 import {
   ANSWER_TEXTS,
   answerIndex,
-  answerMentions,
   firstWhere,
   idBefore,
   idText,
   idWordsOf,
-  mentions,
   pageReader,
   type AnswerIndex,
   type PageReader,
   type TextsByIndex,
 } from './index-rows.js'
+import { answerDetails, mentions, NO_POSITION, rawUrl, type AnswerDetails } from './details.js'
 
 const DAY_MS = 86_400_000
-/** Analyses whose details one read fetches (the slots of sql/queries/answers_page.sql). */
+/** Analyses whose texts one read fetches (the slots of sql/queries/answers_page.sql). */
 const PAGE_SLOTS = 20
 /** Plans without sentiment: their answers' themes are `[]`. */
 const NO_THEMES: ReadonlySet<string> = new Set(['free', 'starter'])
@@ -87,10 +86,10 @@ export async function computeAnswers(ctx: QueryContext, params: AnswersParams): 
   ) {
     return payload([], null)
   }
-  const [index, reader, entityRows] = await Promise.all([
+  const [index, reader, details] = await Promise.all([
     ctx.aggregates.derived(answerIndex, domain.key),
     ctx.aggregates.derived(pageReader, domain.key),
-    entityIdx === -1 ? null : ctx.aggregates.derived(answerMentions, domain.key),
+    ctx.aggregates.derived(answerDetails, domain.key),
   ])
 
   // The prompts that pass prompt_id, topic and tag (1: kept).
@@ -125,13 +124,13 @@ export async function computeAnswers(ctx: QueryContext, params: AnswersParams): 
     if (filter.channel !== 0 && index.channel[r] !== filter.channel) continue
     if (filter.modelKey !== -1 && index.modelKey[r] !== filter.modelKey) continue
     if (country !== -2 && index.country[r] !== country) continue
-    if (entityRows !== null && !mentions(entityRows, r, entityIdx)) continue
+    if (entityIdx !== -1 && !mentions(details, r, entityIdx)) continue
     rows.push(r)
   }
   const more = rows.length > p.limit
   if (more) rows.length = p.limit
   const themes = !NO_THEMES.has(ctx.catalog.teams.get(domain.team_id)?.plan ?? 'free')
-  const items = await pageItems(ctx, domain, index, reader, rows, themes)
+  const items = await pageItems(ctx, domain, index, details, reader, rows, themes)
   const last = rows[rows.length - 1]
   const next: CursorPosition | null =
     more && last !== undefined ? { ms: ms[last]!, id: idText(index, last) } : null
@@ -145,18 +144,68 @@ function entityIndex(ctx: QueryContext, domain: DomainRow, entity: string): numb
   return ref === undefined || ref.domainKey !== domain.key ? null : ref.idx
 }
 
-/** The items of the page's rows, with their details read from DuckDB (PAGE_SLOTS analyses a read). */
+/** The items of the page's rows: their details from the kept ones, their texts read from DuckDB (PAGE_SLOTS analyses a read). */
 async function pageItems(
   ctx: QueryContext,
   domain: DomainRow,
   index: AnswerIndex,
+  details: AnswerDetails,
   reader: PageReader,
   rows: readonly number[],
   withThemes: boolean,
 ): Promise<AnswerItem[]> {
+  if (rows.length === 0) return []
   const brandId = `user-brand-${domain.id}`
+  const [urls, hosts, titles, pageTypes, queries] = (await Promise.all(
+    [
+      ANSWER_TEXTS.urls,
+      ANSWER_TEXTS.hosts,
+      ANSWER_TEXTS.titles,
+      ANSWER_TEXTS.pageTypes,
+      ANSWER_TEXTS.queries,
+    ].map((d) => ctx.aggregates.derived(d, domain.key)),
+  )) as [TextsByIndex, TextsByIndex, TextsByIndex, TextsByIndex, TextsByIndex]
+  const textOf = (list: TextsByIndex, idx: number): string | null => (idx < 0 ? null : (list.at[idx] ?? null))
+  const { mentions: m, citations: c, themes: t, fanout: f } = details
   const items: AnswerItem[] = rows.map((r) => {
     const prompt = domain.prompts[index.promptIdx[r]!]!
+    const itemMentions: AnswerMention[] = []
+    for (let i = m.start[r]!; i < m.start[r + 1]!; i++) {
+      const e = m.col.entity[i]!
+      const competitor = e === 0 ? null : domain.competitors[e - 1]!
+      const position = m.col.position[i]!
+      const sentiment = m.col.sentiment[i]!
+      itemMentions.push({
+        entity_id: competitor === null ? brandId : competitor.id,
+        name: competitor === null ? domain.brand_name : competitor.name,
+        is_brand: competitor === null,
+        position: position === NO_POSITION ? null : position,
+        sentiment: Number.isNaN(sentiment) ? null : sentiment,
+      })
+    }
+    const citations: AnswerItem['citations'] = []
+    for (let i = c.start[r]!; i < c.start[r + 1]!; i++) {
+      citations.push({
+        url: rawUrl(details, i) ?? urls.at[c.col.url[i]!] ?? '',
+        domain: hosts.at[c.col.host[i]!] ?? '',
+        title: textOf(titles, c.col.title[i]!),
+        page_type: textOf(pageTypes, c.col.pageType[i]!),
+      })
+    }
+    const themes: AnswerItem['themes'] = []
+    for (let i = t.start[r]!; withThemes && i < t.start[r + 1]!; i++) {
+      const theme = domain.themes[t.col.theme[i]!]
+      if (theme !== undefined && !theme.archived) {
+        themes.push({
+          id: theme.id,
+          name: theme.custom_name ?? theme.name,
+          sentiment: theme.sentiment,
+          occurrences: t.col.occurrences[i]!,
+        })
+      }
+    }
+    const fanout: string[] = []
+    for (let i = f.start[r]!; i < f.start[r + 1]!; i++) fanout.push(textOf(queries, f.col.query[i]!) ?? '')
     return {
       id: idText(index, r),
       prompt_id: prompt.id,
@@ -166,100 +215,26 @@ async function pageItems(
       country: countryText(index.country[r]!),
       answered_at: new Date(index.ms[r]!).toISOString(),
       response: null,
-      mentions: [],
-      citations: [],
-      themes: [],
-      fanout_queries: [],
+      mentions: itemMentions.sort(byPosition),
+      citations,
+      themes: themes.sort((x, y) => compareText(x.id, y.id)),
+      fanout_queries: fanout,
     }
   })
-  if (rows.length === 0) return items
-  const [titles, pageTypes, queries] = await Promise.all([
-    ctx.aggregates.derived(ANSWER_TEXTS.titles, domain.key),
-    ctx.aggregates.derived(ANSWER_TEXTS.pageTypes, domain.key),
-    ctx.aggregates.derived(ANSWER_TEXTS.queries, domain.key),
-  ])
-  const textOf = (list: TextsByIndex, idx: string | null | undefined): string | null =>
-    idx == null ? null : (list.at[Number(idx)] ?? null)
-  const ordered = rows.map(() => ({
-    citations: [] as [number, AnswerItem['citations'][number]][],
-    queries: [] as [number, string][],
-  }))
   const reads: Promise<void>[] = []
   for (let from = 0; from < rows.length; from += PAGE_SLOTS) {
     const values: Record<string, number> = { domain_key: domain.key }
-    let lo = Infinity
-    let hi = -Infinity
     for (let s = 0; s < PAGE_SLOTS; s++) {
       const r = rows[from + s]
-      const key = r === undefined ? -1 : index.analysisKey[r]!
-      values[`k${s}`] = key
-      if (r !== undefined) {
-        lo = Math.min(lo, key)
-        hi = Math.max(hi, key)
-      }
+      values[`k${s}`] = r === undefined ? -1 : index.analysisKey[r]!
     }
-    values.lo = lo
-    values.hi = hi
     reads.push(
-      reader
-        .loadStrings('queries/answers_page', values, ['slot', 'kind', 'ord', 'a', 'b', 'c', 'd'])
-        .then(([slot, kind, ord, a, b, c, d]) => {
-          for (let i = 0; i < slot!.length; i++) {
-            const at = from + Number(slot![i])
-            const item = items[at]!
-            switch (kind![i]) {
-              case '0':
-                item.response = a![i]!
-                break
-              case '1': {
-                const e = Number(a![i])
-                const competitor = e === 0 ? null : domain.competitors[e - 1]!
-                item.mentions.push({
-                  entity_id: competitor === null ? brandId : competitor.id,
-                  name: competitor === null ? domain.brand_name : competitor.name,
-                  is_brand: competitor === null,
-                  position: b![i] == null ? null : Number(b![i]),
-                  sentiment: c![i] == null ? null : Number(c![i]),
-                })
-                break
-              }
-              case '2':
-                ordered[at]!.citations.push([
-                  Number(ord![i]),
-                  {
-                    url: a![i]!,
-                    domain: b![i]!,
-                    title: textOf(titles, c![i]),
-                    page_type: textOf(pageTypes, d![i]),
-                  },
-                ])
-                break
-              case '3': {
-                const theme = domain.themes[Number(a![i])]
-                if (withThemes && theme !== undefined && !theme.archived) {
-                  item.themes.push({
-                    id: theme.id,
-                    name: theme.custom_name ?? theme.name,
-                    sentiment: theme.sentiment,
-                    occurrences: Number(b![i]),
-                  })
-                }
-                break
-              }
-              default:
-                ordered[at]!.queries.push([Number(ord![i]), textOf(queries, a![i]) ?? ''])
-            }
-          }
-        }),
+      reader.loadStrings('queries/answers_page', values, ['slot', 'response']).then(([slot, response]) => {
+        for (let i = 0; i < slot!.length; i++) items[from + Number(slot![i])]!.response = response![i]!
+      }),
     )
   }
   await Promise.all(reads)
-  items.forEach((item, i) => {
-    item.mentions.sort(byPosition)
-    item.themes.sort((x, y) => compareText(x.id, y.id))
-    item.citations = ordered[i]!.citations.sort((x, y) => x[0] - y[0]).map((x) => x[1])
-    item.fanout_queries = ordered[i]!.queries.sort((x, y) => x[0] - y[0]).map((x) => x[1])
-  })
   return items
 }
 
