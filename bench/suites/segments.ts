@@ -25,7 +25,7 @@ import { diffPayloads } from '../lib/compare.js'
 import { loadEngineModule } from '../lib/engine.js'
 import { existsSync } from 'node:fs'
 import { gc, outPath, profiles, removeStore, startSuite, writeJson } from '../lib/suite.js'
-import { stopwatch, timeCase } from '../lib/timing.js'
+import { cpuMedian, stopwatch, timeCase } from '../lib/timing.js'
 import { NaiveSql } from '../peers/naive-sql.js'
 import { NaiveSqlRankings } from '../peers/naive-sql-rankings.js'
 import { NaiveSqlCitations } from '../peers/naive-sql-citations.js'
@@ -194,7 +194,11 @@ async function main(): Promise<void> {
           const got = impl === 'engine' ? withoutEcho(last) : last
           if (diffPayloads(got, want).length > 0) out.failures.push(`${impl} ${key}: wrong while timed`)
           out.timings.push({ case: key, fn: row.id, days, impl, ...timing })
-          log(impl.padEnd(10), key.padEnd(64), `median ${timing.median.toFixed(2)} ms`)
+          // CPU per call (less load-sensitive than wall time on a shared machine): the engine only.
+          const cpu = impl === 'engine' ? await cpuMedian(fnCall, FAST.iterations) : null
+          if (cpu !== null) out.setup[`engine ${key}: CPU median`] = cpu
+          const cpuText = cpu === null ? '' : `, CPU ${cpu.toFixed(2)} ms`
+          log(impl.padEnd(10), key.padEnd(64), `median ${timing.median.toFixed(2)} ms${cpuText}`)
         }
       }
     }
