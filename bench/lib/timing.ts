@@ -98,3 +98,15 @@ export async function stopwatch<T>(fn: () => Promise<T> | T): Promise<{ ms: numb
   const value = await fn()
   return { ms: performance.now() - t0, value }
 }
+
+/** The median CPU time (user + system, ms) of `n` calls of `f`, one after the other. */
+export async function cpuMedian(f: () => Promise<unknown>, n: number): Promise<number> {
+  const ms: number[] = []
+  for (let i = 0; i < n; i++) {
+    const c0 = process.cpuUsage()
+    await f()
+    const d = process.cpuUsage(c0)
+    ms.push((d.user + d.system) / 1000)
+  }
+  return ms.sort((a, b) => a - b)[Math.floor(n / 2)]!
+}

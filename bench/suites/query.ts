@@ -9,6 +9,7 @@
  * the last payload of each timed loop is checked again.
  *
  *   npm run bench -- --only=query-L [--store=STORE.duckdb]   (--store: an L store reused when there)
+ *   [--iterations=N]   (the engine's timed calls; its CPU per call is measured over as many more)
  */
 import { existsSync } from 'node:fs'
 import type { Engine } from '../../src/types.js'
@@ -16,7 +17,7 @@ import { BENCH_NOW, DATASETS, datasetRecords, mainDomainId, type DatasetSpec } f
 import { diffPayloads } from '../lib/compare.js'
 import { loadEngineModule } from '../lib/engine.js'
 import { gc, outPath, profiles, removeStore, startSuite, writeJson } from '../lib/suite.js'
-import { stopwatch, timeCase } from '../lib/timing.js'
+import { cpuMedian, stopwatch, timeCase } from '../lib/timing.js'
 import { NaiveSql } from '../peers/naive-sql.js'
 import { NaiveSqlQuery, type NaiveQueryParams } from '../peers/naive-sql-query.js'
 
@@ -43,21 +44,27 @@ function engineParams(c: Case, page = 1): Record<string, unknown> {
   return { domainId, now: BENCH_NOW, ...rest, page, ...(minResponses === undefined ? {} : { minResponses }) }
 }
 
+/** The engine's timing (`--iterations=N`: N timed calls after the profile's warm-up). */
+const fast =
+  typeof args.iterations === 'string' ? { ...prof.fast, iterations: Number(args.iterations) } : prof.fast
+
 async function main(): Promise<void> {
   const loaded = await loadEngineModule()
   if (!loaded.module) {
     out.failures.push(`engine not available: ${loaded.error}`)
     return
   }
-  const records = [...datasetRecords(spec)]
+  // Generated again for each reader, not held: 511k analyses in the heap made every timed call pay
+  // for scavenging a multi-GB heap (CPU per call 33 -> 53 ms at 365 days, 31 -> 169 at 30 days).
+  const records = () => datasetRecords(spec)
   const given = typeof args.store === 'string' ? args.store : null
   const path = given ?? outPath('store-query.duckdb')
   if (given === null) removeStore(path)
   const reuse = given !== null && existsSync(path)
   const engine: Engine = await loaded.module.openEngine({ path })
-  if (!reuse) out.setup['engine: ingest'] = (await stopwatch(() => engine.ingest(records))).ms
+  if (!reuse) out.setup['engine: ingest'] = (await stopwatch(() => engine.ingest(records()))).ms
   out.sizes = { ...(await engine.stats()) }
-  const naive = await stopwatch(() => NaiveSql.load(records))
+  const naive = await stopwatch(() => NaiveSql.load(records()))
   out.setup['naive-sql: load'] = naive.ms
   const peer = new NaiveSqlQuery(naive.value)
 
@@ -87,10 +94,14 @@ async function main(): Promise<void> {
       ['naive-sql', () => peer.query(q), true],
     ] as const) {
       gc()
-      const { timing, last } = await timeCase(`${impl} ${key}`, call, slow ? prof.slow : prof.fast)
+      const { timing, last } = await timeCase(`${impl} ${key}`, call, slow ? prof.slow : fast)
       if (diffPayloads(last, want).length > 0) out.failures.push(`${impl} ${key}: wrong while timed`)
       out.timings.push({ case: key, fn: 'query', days: c.days, impl, ...timing })
-      log(impl.padEnd(10), key.padEnd(64), `median ${timing.median.toFixed(2)} ms`)
+      // CPU per call (less load-sensitive than wall time on a shared machine): the engine only.
+      const cpu = impl === 'engine' ? await cpuMedian(call, fast.iterations) : null
+      if (cpu !== null) out.setup[`engine ${key}: CPU median`] = cpu
+      const cpuText = cpu === null ? '' : `, CPU ${cpu.toFixed(2)} ms`
+      log(impl.padEnd(10), key.padEnd(64), `median ${timing.median.toFixed(2)} ms${cpuText}`)
     }
   }
   await naive.value.close()

@@ -10,20 +10,28 @@
  * against the peer's (the filters' echo set aside) before anything is timed; unfiltered cases are
  * timed beside them for the ratio filtered / unfiltered. A row without a peer is listed in the
  * notes (not timed).
+ *
+ *   node dist/bench/suites/segments.js --dataset=L [--quick] [--store=STORE.duckdb]
+ *     [--segments='unfiltered;country=DE'] [--days=365] [--iterations=N]
+ * (--store: a store of the dataset reused when there; --segments: the named filters only, by their
+ * names below, `;`-separated; --days: 30, 365 or both; --iterations: the engine's timed calls). The dataset's records are generated again
+ * for each peer rather than held: 511k analyses held in the heap made every timed call pay for
+ * scavenging a multi-GB heap.
  */
 import { ENDPOINTS, type Endpoint } from '../../src/api/index.js'
 import type { AnalysisInputRecord, Engine } from '../../src/types.js'
 import { BENCH_NOW, DATASETS, datasetRecords, mainDomainId, type DatasetSpec } from '../data/generator.js'
 import { diffPayloads } from '../lib/compare.js'
 import { loadEngineModule } from '../lib/engine.js'
+import { existsSync } from 'node:fs'
 import { gc, outPath, profiles, removeStore, startSuite, writeJson } from '../lib/suite.js'
-import { stopwatch, timeCase } from '../lib/timing.js'
+import { cpuMedian, stopwatch, timeCase } from '../lib/timing.js'
 import { NaiveSql } from '../peers/naive-sql.js'
 import { NaiveSqlRankings } from '../peers/naive-sql-rankings.js'
 import { NaiveSqlCitations } from '../peers/naive-sql-citations.js'
 import { NaiveSqlQuery } from '../peers/naive-sql-query.js'
 
-const { quick, dsName, out, log } = startSuite('segments', { defaultDataset: 'L' })
+const { args, quick, dsName, out, log } = startSuite('segments', { defaultDataset: 'L' })
 const spec: DatasetSpec = { ...DATASETS[dsName] }
 delete spec.crowd
 const domainId = mainDomainId(spec)
@@ -43,20 +51,40 @@ const SEGMENTS: Record<string, Segment> = {
 
 type Rec = AnalysisInputRecord & { country?: string | null; topic?: string | null; tags?: string[] }
 
-/** The records the peer loads for a segment: every record but the analyses that do not pass it. */
-function passing(records: readonly Rec[], s: Segment): Rec[] {
+/**
+ * The records the peer loads for a segment: every record but the analyses that do not pass it, as
+ * they are generated (the generator yields every prompt before the analyses that name it).
+ */
+function* passing(records: Iterable<Rec>, s: Segment): Generator<Rec> {
   const prompts = new Map<string, Rec>()
-  for (const r of records) if (r.type === 'prompt') prompts.set(r.id.toLowerCase(), r)
-  return records.filter((r) => {
-    if (r.type !== 'analysis') return true
+  for (const r of records) {
+    if (r.type === 'prompt') prompts.set(r.id.toLowerCase(), r)
+    if (r.type !== 'analysis') {
+      yield r
+      continue
+    }
     const a = r as Rec & { prompt_id: string }
-    if (s.country !== undefined && (a.country ?? '').toUpperCase() !== s.country) return false
+    if (s.country !== undefined && (a.country ?? '').toUpperCase() !== s.country) continue
     const p = prompts.get(a.prompt_id.toLowerCase())
-    if (s.topic !== undefined && (p?.topic ?? '').trim() !== s.topic) return false
-    if (s.tag !== undefined && !(p?.tags ?? []).some((t) => t.trim() === s.tag)) return false
-    return true
-  })
+    if (s.topic !== undefined && (p?.topic ?? '').trim() !== s.topic) continue
+    if (s.tag !== undefined && !(p?.tags ?? []).some((t) => t.trim() === s.tag)) continue
+    yield r
+  }
 }
+
+/** The filters run: all, or those named by `--segments` (`;`-separated names of SEGMENTS). */
+function chosenSegments(): [string, Segment][] {
+  const all: [string, Segment][] = [['unfiltered', {}], ...Object.entries(SEGMENTS)]
+  if (typeof args.segments !== 'string') return all
+  const names = args.segments.split(';')
+  const unknown = names.filter((n) => !all.some(([k]) => k === n))
+  if (unknown.length > 0) throw new Error(`--segments: unknown ${unknown.join(', ')}`)
+  return all.filter(([k]) => names.includes(k))
+}
+const DAYS = typeof args.days === 'string' ? args.days.split(',').map(Number) : [30, 365]
+/** The engine's timing (`--iterations=N`: N timed calls after the profile's warm-up). */
+const FAST =
+  typeof args.iterations === 'string' ? { ...prof.fast, iterations: Number(args.iterations) } : prof.fast
 
 /** The rows of the endpoint table with `days` (and a domain): the filtered reports. */
 const ROWS = (ENDPOINTS as readonly Endpoint[]).filter((e) => 'domain_id' in e.params && 'days' in e.params)
@@ -120,19 +148,20 @@ async function main(): Promise<void> {
     return
   }
   const mod = loaded.module
-  const records = [...datasetRecords(spec)] as Rec[]
-  const path = outPath('store-segments.duckdb')
-  removeStore(path)
+  const records = (): Iterable<Rec> => datasetRecords(spec) as Iterable<Rec>
+  const given = typeof args.store === 'string' ? args.store : null
+  const path = given ?? outPath('store-segments.duckdb')
+  if (given === null) removeStore(path)
+  const reuse = given !== null && existsSync(path)
   const engine = await mod.openEngine({ path })
-  const ingest = await stopwatch(() => engine.ingest(records))
-  out.setup['engine: ingest'] = ingest.ms
+  if (!reuse) out.setup['engine: ingest'] = (await stopwatch(() => engine.ingest(records()))).ms
   out.sizes = { ...(await engine.stats()) }
   const missing = ROWS.filter((row) => PEERS[row.id] === undefined).map((row) => row.id)
   if (missing.length > 0)
     out.notes.push(`rows with days but no naive peer here (not timed): ${missing.join(', ')}`)
   const rows = ROWS.filter((row) => PEERS[row.id] !== undefined)
-  for (const [name, s] of [['unfiltered', {}] as const, ...Object.entries(SEGMENTS)]) {
-    const naive = await stopwatch(() => NaiveSql.load(passing(records, s)))
+  for (const [name, s] of chosenSegments()) {
+    const naive = await stopwatch(() => NaiveSql.load(passing(records(), s)))
     out.setup[`naive-sql ${name}: load`] = naive.ms
     const peers: Peers = {
       sql: naive.value,
@@ -140,7 +169,7 @@ async function main(): Promise<void> {
       citations: new NaiveSqlCitations(naive.value),
       query: new NaiveSqlQuery(naive.value),
     }
-    for (const days of [30, 365]) {
+    for (const days of DAYS) {
       for (const row of rows) {
         const key = `${row.id} days=${days} ${name}`
         const wire = { domain_id: domainId, days, ...EXTRA[row.id], ...s }
@@ -161,11 +190,15 @@ async function main(): Promise<void> {
           ['naive-sql', peerCall, true],
         ] as const) {
           gc()
-          const { timing, last } = await timeCase(`${impl} ${key}`, fnCall, slow ? prof.slow : prof.fast)
+          const { timing, last } = await timeCase(`${impl} ${key}`, fnCall, slow ? prof.slow : FAST)
           const got = impl === 'engine' ? withoutEcho(last) : last
           if (diffPayloads(got, want).length > 0) out.failures.push(`${impl} ${key}: wrong while timed`)
           out.timings.push({ case: key, fn: row.id, days, impl, ...timing })
-          log(impl.padEnd(10), key.padEnd(64), `median ${timing.median.toFixed(2)} ms`)
+          // CPU per call (less load-sensitive than wall time on a shared machine): the engine only.
+          const cpu = impl === 'engine' ? await cpuMedian(fnCall, FAST.iterations) : null
+          if (cpu !== null) out.setup[`engine ${key}: CPU median`] = cpu
+          const cpuText = cpu === null ? '' : `, CPU ${cpu.toFixed(2)} ms`
+          log(impl.padEnd(10), key.padEnd(64), `median ${timing.median.toFixed(2)} ms${cpuText}`)
         }
       }
     }

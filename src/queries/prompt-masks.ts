@@ -29,21 +29,21 @@ export function distinctPrompts(
   group: Float64Array | null,
   groups: number,
 ): Float64Array {
-  const masks: number[][] = Array.from({ length: groups }, () => []) // [lo0, hi0, lo1, hi1, ...]
   const [from, to] = rowRange(t.day, w)
+  let chunks = 0
+  for (let i = from; i < to; i++) if (t.chunk[i]! >= chunks) chunks = t.chunk[i]! + 1
+  // Group g's chunk c: words (g * chunks + c) * 2 (lo) and + 1 (hi).
+  const masks = new Uint32Array(groups * chunks * 2)
   for (let i = from; i < to; i++) {
     const g = group === null ? 0 : group[i]!
     if (g >= groups || !passes(f, t.channel[i]!)) continue
-    const m = masks[g]!
-    const c = 2 * t.chunk[i]!
-    while (m.length <= c + 1) m.push(0)
-    m[c] = (m[c]! | t.lo[i]!) >>> 0
-    m[c + 1] = (m[c + 1]! | t.hi[i]!) >>> 0
+    const at = (g * chunks + t.chunk[i]!) * 2
+    masks[at] = masks[at]! | t.lo[i]!
+    masks[at + 1] = masks[at + 1]! | t.hi[i]!
   }
   const out = new Float64Array(groups)
-  masks.forEach((m, g) => {
-    for (const word of m) out[g]! += popcount32(word)
-  })
+  for (let g = 0; g < groups; g++)
+    for (let x = g * chunks * 2; x < (g + 1) * chunks * 2; x++) out[g]! += popcount32(masks[x]!)
   return out
 }
 
