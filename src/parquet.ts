@@ -116,9 +116,8 @@ export function exportSource(
 ): FlatSource {
   const dims = FLAT_TABLES.filter((t) => !(FACT_TABLES as readonly string[]).includes(t))
   return {
-    // Each table is read once (sql/import/<table>.sql's query, shaped by sql/flat/shape_<table>.sql
-    // into flat_<table>) on the reading connection, after its column types were checked on the
-    // query's empty result (only the files' metadata is read), then copied over.
+    // Each table is read (sql/import/<table>.sql), its column types checked and shaped into
+    // flat_<table> (sql/flat/shape_<table>.sql) on the reading connection, then copied over.
     async loadFacts(conn) {
       for (const t of FACT_TABLES) {
         const glob = exportGlob(dir, part, t)
@@ -127,16 +126,13 @@ export function exportSource(
           continue
         }
         const on = reader ?? conn
-        const path = { path: glob }
-        const types = { path: VARCHAR }
-        const read = importQuery(t)
         try {
-          await on.run(`CREATE OR REPLACE TEMP TABLE import_rows AS ${read} LIMIT 0`, path, types)
+          await on.run(sqlText(`import/${t}`), { path: glob }, { path: VARCHAR })
           if (!(await importFits(on, t))) return false
+          await on.run(sqlText(`flat/shape_${t}`))
         } finally {
           await on.run(sqlText('flat/drop_import_rows'))
         }
-        await on.run(shapeOf(t, read), path, types)
         if (reader !== null) {
           try {
             await conn.run(sqlText(`flat/create_${t}`))
@@ -151,24 +147,6 @@ export function exportSource(
     dimensions: (conn) => readExport(reader ?? conn, dir, part, dims),
     all: (conn) => readExport(reader ?? conn, dir, part),
   }
-}
-
-const IMPORT_HEAD = 'CREATE OR REPLACE TEMP TABLE import_rows AS'
-const SHAPE_INPUT = /\bFROM import_rows\b/
-
-/** The query of sql/import/<table>.sql (its rows, numbered), without the table it creates. */
-function importQuery(t: FactTable): string {
-  const text = sqlText(`import/${t}`)
-  const at = text.indexOf(IMPORT_HEAD)
-  if (at < 0) throw new Error(`sql/import/${t}.sql does not create import_rows`)
-  return text.slice(at + IMPORT_HEAD.length)
-}
-
-/** sql/flat/shape_<table>.sql reading the rows of `read` (an import query) in place of import_rows. */
-function shapeOf(t: FactTable, read: string): string {
-  const text = sqlText(`flat/shape_${t}`)
-  if (!SHAPE_INPUT.test(text)) throw new Error(`sql/flat/shape_${t}.sql does not read import_rows`)
-  return text.replace(SHAPE_INPUT, () => `FROM (${read})`)
 }
 
 /** Rows a copy appends between two flushes (each flush runs on the event loop's thread). */
