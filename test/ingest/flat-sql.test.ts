@@ -337,7 +337,7 @@ describe('flat input through SQL: valid rows', () => {
     }
   })
 
-  it('a fact column of another type in the files hands over to the record path, checked before any row is read', async () => {
+  it('a fact column of another type in the files hands over to the record path (plain and hardened)', async () => {
     const t = flatten(validRecords())
     const types = {
       ...PARQUET_TYPES,
