@@ -47,6 +47,13 @@ export const PARTITION_FLUSH_ROWS = 65_536
 /** Files open in this process: two DuckDB instances on one file would corrupt it. */
 const openFiles = new Set<string>()
 
+/** A connection of `instance` whose session time zone is UTC (every day boundary is a UTC day). */
+async function connectUtc(instance: DuckDBInstance): Promise<DuckDBConnection> {
+  const c = await instance.connect()
+  await c.run("SET TimeZone = 'UTC'")
+  return c
+}
+
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   const { path, readOnly } = options
   const file = path === ':memory:' ? null : resolve(path)
@@ -74,11 +81,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   }
   const instance = await DuckDBInstance.create(file ?? ':memory:', config)
   if (file !== null) openFiles.add(file)
-  const connect = async () => {
-    const c = await instance.connect()
-    await c.run("SET TimeZone = 'UTC'")
-    return c
-  }
+  const connect = () => connectUtc(instance)
   const write = await connect()
   const reads: ReadConnection[] = []
   const close = () => {
@@ -129,8 +132,7 @@ export async function openFileReader(): Promise<FileReader> {
     temp_directory: join(tmpdir(), `va-duckdb-reader-${process.pid}`),
   })
   try {
-    const conn = await instance.connect()
-    await conn.run("SET TimeZone = 'UTC'")
+    const conn = await connectUtc(instance)
     return {
       conn,
       close: () => {

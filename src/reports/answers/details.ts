@@ -10,7 +10,8 @@
 import type { DayRange } from '../../db/changes.js'
 import type { Derived } from '../../tables/aggregates.js'
 import { countingOrder } from '../../foundation/counting.js'
-import { ALL_DAYS, dayBlock, splice, type PageReader } from './index-rows.js'
+import { lowerBound } from '../../foundation/window.js'
+import { ALL_DAYS, dayBlock, dayValues, splice, type PageReader } from './index-rows.js'
 
 /** A null position (sql/queries/answers_details_mentions.sql). */
 export const NO_POSITION = -2147483648
@@ -101,7 +102,7 @@ function grouped<C extends string>(
 }
 
 async function loadDetails(pool: PageReader, domainKey: number, days: DayRange): Promise<AnswerDetails> {
-  const values = { domain_key: domainKey, from_day: days.from, to_day: days.to }
+  const values = dayValues(domainKey, days)
   const kinds = Object.keys(KINDS) as Kind[]
   const [keyed, raw, ...read] = await Promise.all([
     pool.loadColumns(
@@ -166,16 +167,7 @@ function spliceRows<C extends string>(
   const e1 = kept.start[b]!
   const added = delta.start[m]!
   const col = {} as Record<C, Int32Array | Float64Array>
-  for (const name of Object.keys(kept.col) as C[]) {
-    const k = kept.col[name]
-    const out = new (k.constructor as new (n: number) => Int32Array | Float64Array)(
-      k.length - (e1 - e0) + added,
-    )
-    out.set(k.subarray(0, e0))
-    out.set(delta.col[name], e0)
-    out.set(k.subarray(e1), e0 + added)
-    col[name] = out
-  }
+  for (const name of Object.keys(kept.col) as C[]) col[name] = splice(kept.col[name], e0, e1, delta.col[name])
   // Offsets: those before the block as kept, the block's shifted by e0, those after it by the
   // change in the number of rows.
   const start = new Int32Array(n - (b - a) + m + 1)
@@ -235,15 +227,8 @@ export const answerDetails: Derived<AnswerDetails> = {
 
 /** The URL as ingested of citation `c` (a place in the citations' columns), or undefined when it is its identity's text. */
 export function rawUrl(d: AnswerDetails, c: number): string | undefined {
-  const { at } = d.rawUrls
-  let lo = 0
-  let hi = at.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (at[mid]! < c) lo = mid + 1
-    else hi = mid
-  }
-  return at[lo] === c ? d.rawUrls.url[lo] : undefined
+  const at = lowerBound(d.rawUrls.at, c)
+  return d.rawUrls.at[at] === c ? d.rawUrls.url[at] : undefined
 }
 
 /** Whether row `row` of the index mentions entity `entityIdx`. */

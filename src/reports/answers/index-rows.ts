@@ -88,7 +88,8 @@ export function splice<A extends Float64Array | Int32Array>(kept: A, a: number, 
   return out
 }
 
-const dayValues = (domainKey: number, days: DayRange) => ({
+/** The parameters of a read of a domain's days (the index's and the details' queries). */
+export const dayValues = (domainKey: number, days: DayRange) => ({
   domain_key: domainKey,
   from_day: days.from,
   to_day: days.to,
