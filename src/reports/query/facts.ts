@@ -6,16 +6,19 @@
  * the domain; one per segment, src/queries/segment.ts). The prompts' topics and tags are a second
  * structure.
  *
- * The analyses are sorted by (prompt, channel, day) (a run per prompt and channel, by day, so that
- * a short window reads neighbouring rows) and put in cells, one per (prompt, channel, model,
- * country): every dimension but the date and every filter has one value per cell, so a request
- * resolves its groups once per cell. Each analysis has its mentions (one row per entity) and its
- * citation hosts (one row per host) as runs of rows, and each cell the same summed over its
- * analyses (its totals), so a window that holds a whole cell adds the cell's totals and only the
- * cells the window cuts (or a request by date) are read analysis by analysis.
+ * The analyses are sorted by (block of BLOCK_DAYS days, prompt, channel, day): a window's analyses
+ * lie in the few blocks it overlaps, read in a row (not scattered over the whole history), and in a
+ * block those of one prompt and channel come together, so neighbouring analyses add to the same
+ * groups. They are put in cells, one per (prompt, channel, model, country): every dimension but the
+ * date and every filter has one value per cell, so a request resolves its groups once per cell.
+ * Each analysis has its mentions (one row per entity) and its citation hosts (one row per host) as
+ * runs of rows, and each cell the same summed over its analyses (its totals), so a window that
+ * holds a whole cell adds the cell's totals and only the cells the window cuts (or a request by
+ * date) are read analysis by analysis.
  */
 import type { Derived } from '../../tables/aggregates.js'
 import { countingOrder, groupStarts } from '../../foundation/counting.js'
+import { CHANNELS } from '../../foundation/vocabulary.js'
 
 /** A domain's analyses, mentions and citation hosts as cells (see the module comment). */
 export interface QueryFacts {
@@ -28,8 +31,12 @@ export interface QueryFacts {
   readonly cellResponses: Int32Array
   readonly cellFirstDay: Int32Array
   readonly cellLastDay: Int32Array
-  /** The runs of one prompt and channel: run r is analyses runStart[r] to runStart[r + 1] (by day). */
-  readonly runStart: Int32Array
+  /** The blocks of days: block firstBlock + b (its days BLOCK_DAYS * (firstBlock + b) on) is analyses blockStart[b] to blockStart[b + 1]. */
+  readonly firstBlock: number
+  readonly blockStart: Int32Array
+  /** Per cell, its analyses by day: cellOrder[cellStart[c]] to cellOrder[cellStart[c + 1] - 1]. */
+  readonly cellStart: Int32Array
+  readonly cellOrder: Int32Array
   /** Per analysis: days since 1970-01-01, its cell and its citation entries. */
   readonly day: Int32Array
   readonly cell: Int32Array
@@ -68,6 +75,83 @@ export interface MentionRows {
 export interface HostRows {
   readonly host: Int32Array
   readonly count: Int32Array
+}
+
+/** The days of a block of the analyses' order (sql/queries/query/ordered_analyses.sql sorts by it). */
+export const BLOCK_DAYS = 16
+
+/** The block of a day (days since 1970-01-01). */
+export const blockOf = (day: number): number => Math.floor(day / BLOCK_DAYS)
+
+/**
+ * The first analysis of each block from the first analysis's block to the last's (n + 1 offsets),
+ * for analyses sorted by block; throws when they are not (the SQL's order and BLOCK_DAYS disagree).
+ */
+export function blockStarts(day: Int32Array): { firstBlock: number; blockStart: Int32Array } {
+  const n = day.length
+  const firstBlock = n === 0 ? 0 : blockOf(day[0]!)
+  const blocks = n === 0 ? 0 : blockOf(day[n - 1]!) - firstBlock + 1
+  const blockStart = new Int32Array(blocks + 1)
+  let b = 0
+  for (let i = 0; i < n; i++) {
+    const bi = blockOf(day[i]!) - firstBlock
+    if (bi < b || bi >= blocks) throw new Error('query facts: the analyses are not sorted by block of days')
+    while (b < bi) blockStart[++b] = i
+  }
+  while (b < blocks) blockStart[++b] = n
+  return { firstBlock, blockStart }
+}
+
+/** The cells a window cuts (state 2) and how their analyses in the window are read: the blocks' analyses lo to hi in a row, or (null) cell by cell. */
+export interface Cuts {
+  state: Uint8Array
+  from: number
+  to: number
+  blocks: [number, number] | null
+}
+
+/** The analyses in the window of the cells it cuts. */
+export function cutVisits(
+  f: Pick<QueryFacts, 'day' | 'cell' | 'cellStart' | 'cellOrder'>,
+  cuts: Cuts,
+): Int32Array {
+  const { day, cell, cellStart, cellOrder } = f
+  const { state, from, to, blocks } = cuts
+  let out = new Int32Array(blocks === null ? 64 : blocks[1] - blocks[0])
+  let n = 0
+  if (blocks !== null)
+    for (let i = blocks[0]; i < blocks[1]; i++) {
+      const d = day[i]!
+      if (d >= from && d < to && state[cell[i]!] === 2) out[n++] = i
+    }
+  else
+    for (let c = 0; c < state.length; c++) {
+      if (state[c] !== 2) continue
+      for (let x = cellStart[c]!; x < cellStart[c + 1]!; x++) {
+        const i = cellOrder[x]!
+        const d = day[i]!
+        if (d >= to) break
+        if (d < from) continue
+        if (n === out.length) {
+          const grown = new Int32Array(n * 2)
+          grown.set(out)
+          out = grown
+        }
+        out[n++] = i
+      }
+    }
+  return out.subarray(0, n)
+}
+
+/** The analyses of the blocks of days that window [from, to) overlaps: from lo to hi. */
+export function blockRange(
+  f: Pick<QueryFacts, 'firstBlock' | 'blockStart'>,
+  from: number,
+  to: number,
+): [number, number] {
+  const blocks = f.blockStart.length - 1
+  const at = (b: number) => f.blockStart[Math.min(blocks, Math.max(0, b - f.firstBlock))]!
+  return [at(blockOf(from)), at(blockOf(to - 1) + 1)]
 }
 
 /** `values` taken at the positions `at`. */
@@ -140,29 +224,38 @@ export const queryFacts: Derived<QueryFacts> = {
     const [cOrd, cHost, cCount] = citations as Int32Array[]
     const n = day!.length
 
-    // Runs of one prompt and channel; cells of one (prompt, channel, model, country), numbered as
-    // they come.
-    const runs: number[] = []
+    // Cells of one (prompt, channel, model, country), numbered as they come, then renumbered in
+    // the order of their key (so that a request adds the cells of one group one after the other).
     const cell = new Int32Array(n)
-    const firstOf: number[] = []
-    const inRun = new Map<number, number>()
+    let firstOf: number[] = []
+    const cellKey: number[] = []
+    const cellOf = new Map<number, number>()
     let promptCount = 0
+    let models = 0
+    for (let i = 0; i < n; i++) if (modelKey![i]! >= models) models = modelKey![i]! + 1
+    const channels = CHANNELS.length + 1 // stored channels: 1 + an index in CHANNELS
+    const countrySpan = countries[0]!.length + 1
     for (let i = 0; i < n; i++) {
       if (promptIdx![i]! >= promptCount) promptCount = promptIdx![i]! + 1
-      if (i === 0 || promptIdx![i] !== promptIdx![i - 1] || channel![i] !== channel![i - 1]) {
-        runs.push(i)
-        inRun.clear()
-      }
-      const key = modelKey![i]! * 65_536 + countryIdx![i]! + 1
-      let c = inRun.get(key)
+      const key =
+        ((promptIdx![i]! * channels + channel![i]!) * models + modelKey![i]!) * countrySpan +
+        countryIdx![i]! +
+        1
+      let c = cellOf.get(key)
       if (c === undefined) {
         c = firstOf.length
         firstOf.push(i)
-        inRun.set(key, c)
+        cellKey.push(key)
+        cellOf.set(key, c)
       }
       cell[i] = c
     }
-    runs.push(n)
+    const byKey = firstOf.map((_, c) => c).sort((a, b) => cellKey[a]! - cellKey[b]!)
+    const renumbered = new Int32Array(byKey.length)
+    byKey.forEach((c, r) => (renumbered[c] = r))
+    for (let i = 0; i < n; i++) cell[i] = renumbered[cell[i]!]!
+    firstOf = byKey.map((c) => firstOf[c]!)
+    const { firstBlock, blockStart } = blockStarts(day!)
     const nCells = firstOf.length
     const byCell = countingOrder(cell, nCells)
     const cellStart = byCell.start
@@ -223,7 +316,10 @@ export const queryFacts: Derived<QueryFacts> = {
       cellResponses,
       cellFirstDay,
       cellLastDay,
-      runStart: Int32Array.from(runs),
+      firstBlock,
+      blockStart,
+      cellStart,
+      cellOrder: byCell.order,
       day: day!,
       cell,
       citations: citationsOf,
