@@ -213,7 +213,7 @@ export async function computeQuery(ctx: QueryContext, params: QueryParams): Prom
     for (let d = 0; d < plan.dims.length; d++) key += plan.dims[d]!.rank[codes(g, d)]! * plan.stride[d]!
     sortKey[g] = key
   }
-  kept.sort((a, b) => sortKey[a]! - sortKey[b]!)
+  sortGroups(kept, sortKey)
   const E = entities.length
   const total = kept.length * E
   const items: QueryRow[] = []
@@ -235,6 +235,22 @@ export async function computeQuery(ctx: QueryContext, params: QueryParams): Prom
     },
     ...echo,
   }
+}
+
+/**
+ * Sorts the groups by their (distinct) sort keys: as numbers key * groups + group in a typed array
+ * (a numeric sort, no comparator) when those are exact doubles, else with a comparator.
+ */
+function sortGroups(kept: number[], sortKey: Float64Array): void {
+  const groups = sortKey.length
+  let max = 0
+  for (const g of kept) if (sortKey[g]! > max) max = sortKey[g]!
+  if ((max + 1) * groups > Number.MAX_SAFE_INTEGER) {
+    kept.sort((a, b) => sortKey[a]! - sortKey[b]!)
+    return
+  }
+  const packed = Float64Array.from(kept, (g) => sortKey[g]! * groups + g).sort()
+  for (let x = 0; x < packed.length; x++) kept[x] = packed[x]! % groups
 }
 
 /** The row of group g and slot s, after its dimension fields. */
