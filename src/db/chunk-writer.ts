@@ -19,14 +19,15 @@ const FLUSH_ROWS = 32_768
 
 /**
  * A column for `appendColumns`: a typed array matching the column's DuckDB type (INTEGER:
- * Int32Array, DOUBLE: Float64Array, UTINYINT: Uint8Array) or an array of strings (null: NULL).
+ * Int32Array, DOUBLE: Float64Array, UTINYINT: Uint8Array, BIGINT: BigInt64Array) or an array of
+ * strings (null: NULL).
  */
-export type BulkColumn = Int32Array | Float64Array | Uint8Array | readonly (string | null)[]
+export type BulkColumn = Int32Array | Float64Array | Uint8Array | BigInt64Array | readonly (string | null)[]
 /** How null travels in a typed column: never, as 0, or as NaN. */
 export type NullMarker = 'none' | 'zero' | 'nan'
 
 interface TypedVector {
-  items?: { set(src: ArrayLike<number>): void; length: number }
+  items?: { set(src: ArrayLike<number> | ArrayLike<bigint>): void; length: number }
   setItem(i: number, v: DuckDBValue): void
   validity: { setItemValid(i: number, valid: boolean): void }
   flush(): void
@@ -39,20 +40,29 @@ export class ChunkWriter {
   #rows = 0
   #total = 0
   #unflushed = 0
+  readonly #flushRows: number
 
-  private constructor(appender: DuckDBAppender, types: readonly DuckDBType[]) {
+  private constructor(appender: DuckDBAppender, types: readonly DuckDBType[], flushRows: number) {
     this.#appender = appender
+    this.#flushRows = flushRows
     this.#chunk = DuckDBDataChunk.create(types)
     this.#columns = types.map(() => [])
   }
 
+  /**
+   * An appender on `table`: a temp table by default; `options.stored` for a table of the store's
+   * own file (inside the connection's transaction, like the temp ones). `options.flushRows`: rows
+   * after which the buffered rows go to the table (default FLUSH_ROWS; lower for wide rows, whose
+   * buffer is held outside DuckDB's memory limit).
+   */
   static async open(
     connection: DuckDBConnection,
     table: string,
     types: readonly DuckDBType[],
+    options: { stored?: boolean; flushRows?: number } = {},
   ): Promise<ChunkWriter> {
-    const appender = await connection.createAppender(table, 'main', 'temp')
-    return new ChunkWriter(appender, types)
+    const appender = await connection.createAppender(table, 'main', options.stored ? undefined : 'temp')
+    return new ChunkWriter(appender, types, options.flushRows ?? FLUSH_ROWS)
   }
 
   /** Adds one row; values in the table's column order. */
@@ -96,7 +106,7 @@ export class ChunkWriter {
       this.#total += k
       this.#unflushed += k
     }
-    if (this.#unflushed >= FLUSH_ROWS) {
+    if (this.#unflushed >= this.#flushRows) {
       this.#appender.flushSync()
       this.#unflushed = 0
     }

@@ -58,7 +58,7 @@ export class EngineIngest {
     return e.exclusive(async () => {
       e.check()
       const t0 = performance.now()
-      const call = await IngestCall.begin(e.write, e.catalog)
+      const call = await IngestCall.begin(e.write, e.catalog, this.nextAnalysisKey)
       try {
         await feed(call)
         const t1 = performance.now()

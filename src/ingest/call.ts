@@ -5,7 +5,15 @@
  * ingest pipeline (pipeline.ts). The caller commits or rolls back.
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
-import { DOUBLE, INTEGER, UTINYINT, VARCHAR, type DuckDBConnection, type DuckDBType } from '@duckdb/node-api'
+import {
+  BIGINT,
+  DOUBLE,
+  INTEGER,
+  UTINYINT,
+  VARCHAR,
+  type DuckDBConnection,
+  type DuckDBType,
+} from '@duckdb/node-api'
 import type { Catalog } from '../catalog.js'
 import { ChunkWriter, type NullMarker } from '../db/chunk-writer.js'
 import { sqlText } from '../db/sql.js'
@@ -53,7 +61,16 @@ const ANALYSIS_TYPES: DuckDBType[] = [
   INTEGER,
   VARCHAR,
 ]
-const RESPONSE_TYPES: DuckDBType[] = [INTEGER, INTEGER, VARCHAR]
+/**
+ * analysis_responses' columns: the record path appends the answer texts straight into the stored
+ * table, inside the call's transaction (a staging table and its INSERT ... SELECT copied every
+ * text once more, the largest part of what texts cost an ingest): the key is the call's
+ * `base + seq`, the domain its handle h as `-1 - h` until the steps drop_repeated_ and
+ * place_analysis_responses put them right (src/ingest/pipeline.ts).
+ */
+const RESPONSE_TYPES: DuckDBType[] = [BIGINT, INTEGER, VARCHAR]
+/** Rows of answer texts (1-6 KB each) the appender buffers before they go to the table. */
+const RESPONSE_FLUSH_ROWS = 4096
 const MENTION_TYPES: DuckDBType[] = [INTEGER, INTEGER, INTEGER, DOUBLE, INTEGER, INTEGER, UTINYINT, INTEGER]
 const CITATION_TYPES: DuckDBType[] = [
   INTEGER,
@@ -99,17 +116,23 @@ export class IngestCall {
   #themeOcc!: ChunkWriter
   #fanout!: ChunkWriter
   #responses!: ChunkWriter
+  /** The first analysis key free before this call: an analysis's key is `base + seq`. */
+  readonly #base: number
 
-  private constructor(conn: DuckDBConnection, catalog: Catalog) {
+  private constructor(conn: DuckDBConnection, catalog: Catalog, base: number) {
     this.#conn = conn
     this.#catalog = catalog
+    this.#base = base
     this.#sink = new BatchBuilder(BATCH_ROWS, (b) => this.addBatch(b))
     this.#c = new RecordCollector(this.#sink)
   }
 
-  /** Opens the transaction and the staging tables. */
-  static async begin(conn: DuckDBConnection, catalog: Catalog): Promise<IngestCall> {
-    const call = new IngestCall(conn, catalog)
+  /**
+   * Opens the transaction and the staging tables; `nextAnalysisKey`: the first analysis key free
+   * (the one `stage` is given).
+   */
+  static async begin(conn: DuckDBConnection, catalog: Catalog, nextAnalysisKey: number): Promise<IngestCall> {
+    const call = new IngestCall(conn, catalog, nextAnalysisKey)
     await conn.run('BEGIN TRANSACTION')
     await conn.run(sqlText('schema/staging'))
     call.#analyses = await ChunkWriter.open(conn, 'stg_analyses', ANALYSIS_TYPES)
@@ -117,7 +140,10 @@ export class IngestCall {
     call.#citations = await ChunkWriter.open(conn, 'stg_citations', CITATION_TYPES)
     call.#themeOcc = await ChunkWriter.open(conn, 'stg_theme_occ', THEME_OCC_TYPES)
     call.#fanout = await ChunkWriter.open(conn, 'stg_fanout', FANOUT_TYPES)
-    call.#responses = await ChunkWriter.open(conn, 'stg_responses', RESPONSE_TYPES)
+    call.#responses = await ChunkWriter.open(conn, 'analysis_responses', RESPONSE_TYPES, {
+      stored: true,
+      flushRows: RESPONSE_FLUSH_ROWS,
+    })
     return call
   }
 
@@ -209,7 +235,15 @@ export class IngestCall {
       NO_NULLS,
     )
     this.#fanout.appendColumns([b.fSeq, b.fOrd, b.fQuery, b.fDomainH, b.fDay], b.fanout, NO_NULLS)
-    this.#responses.appendColumns([b.rSeq, b.rDomainH, b.rText], b.responses, NO_NULLS)
+    const n = b.responses
+    if (n === 0) return
+    const keys = new BigInt64Array(n)
+    const domains = new Int32Array(n)
+    for (let i = 0; i < n; i++) {
+      keys[i] = BigInt(this.#base + b.rSeq[i]!)
+      domains[i] = -1 - b.rDomainH[i]!
+    }
+    this.#responses.appendColumns([keys, domains, b.rText], n, NO_NULLS)
   }
 
   /**
@@ -223,6 +257,7 @@ export class IngestCall {
   /** Checks references, assigns keys and merges the staged rows into the store (not committed). */
   async stage(nextAnalysisKey: number): Promise<StagedCall> {
     const t0 = performance.now()
+    if (nextAnalysisKey !== this.#base) throw new Error('stage: not the analysis key the call began with')
     checkReferences(this.#c, this.#catalog)
     await this.breathe()
     this.#sink.end()
@@ -248,10 +283,12 @@ export class IngestCall {
     if (process.env.VA_TRACE_INGEST)
       process.stderr.write(`stage: up to the staged query ${(performance.now() - t0).toFixed(1)} ms\n`)
     const staged = (await this.#conn.runAndReadAll(sqlText(STAGED_QUERY))).getRowObjects()[0]!
-    const { unique, ...rows } = staged as unknown as Omit<StagedRows, 'old'> & { unique: boolean }
+    const { unique, ...rows } = staged as unknown as Omit<StagedRows, 'old' | 'appended_responses'> & {
+      unique: boolean
+    }
     const counts = await runIngestSteps(this.#conn, {
       unique,
-      rows: { ...rows, old: 0 },
+      rows: { ...rows, old: 0, appended_responses: this.#responses.rowCount },
       base: nextAnalysisKey,
     })
     const result: IngestResult = {

@@ -24,8 +24,10 @@ export type StepParam = 'base'
 export type FactCount = 'analyses' | 'mentions' | 'citations' | 'theme_occurrences' | 'fanout_queries'
 
 /**
- * What a step reads: the staging tables (by their rows) and `old`, the stored analyses the call
- * replaces (collect_old's rows). A step whose inputs are all empty has nothing to do and is skipped.
+ * What a step reads: the staging tables (by their rows), `appended_responses` (the answer texts
+ * the record path appended straight into analysis_responses) and `old`, the stored analyses the
+ * call replaces (collect_old's rows). A step whose inputs are all empty has nothing to do and is
+ * skipped.
  */
 export type StepInput =
   | 'teams'
@@ -40,6 +42,7 @@ export type StepInput =
   | 'theme_occ'
   | 'fanout'
   | 'responses'
+  | 'appended_responses'
   | 'old'
 
 /** The rows of each input of a call (from STAGED_QUERY, and collect_old's changed rows). */
@@ -137,6 +140,14 @@ export const INGEST_STEPS: readonly IngestStep[] = [
     when: ['responses'],
     unique: { id: 'insert_analysis_responses_unique', params: ['base'] },
   }),
+  // The texts the record path appended straight into analysis_responses (src/ingest/call.ts).
+  step('drop_repeated_analysis_responses', 'facts', ['final_analyses'], { when: ['appended_responses'] }),
+  step(
+    'place_analysis_responses',
+    'facts',
+    ['drop_repeated_analysis_responses', 'delete_old_analysis_responses'],
+    { when: ['appended_responses'] },
+  ),
 
   ...aggregate('agg_prompt_day', [
     'insert_analyses',
