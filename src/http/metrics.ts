@@ -43,42 +43,125 @@ export interface RequestSample {
   cache: string | undefined
 }
 
+/** Label values by label name. */
+type Labels = Record<string, string>
+
+/**
+ * A histogram counted in plain arrays and handed to the registry at scrape, in prom-client's own
+ * shape (`le` first, then the series' labels; cumulative buckets, `+Inf`, `_sum`, `_count`):
+ * prom-client's Histogram validates and hashes the labels of every observation, which the request
+ * path paid on every answer. Its label values come from closed sets (see above).
+ */
+class LocalHistogram {
+  readonly type = 'histogram'
+  readonly aggregator = 'sum'
+  readonly #series = new Map<string, { labels: Labels; buckets: number[]; sum: number; count: number }>()
+
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    private readonly bounds: readonly number[],
+  ) {}
+
+  /** Counts `value` for the series of `labels` (`key`: those labels' values joined, cheap to build). */
+  observe(key: string, labels: () => Labels, value: number): void {
+    let s = this.#series.get(key)
+    if (s === undefined) {
+      s = { labels: labels(), buckets: new Array<number>(this.bounds.length).fill(0), sum: 0, count: 0 }
+      this.#series.set(key, s)
+    }
+    // prom-client's bucket: the first bound >= value (a value above the last counts in +Inf only).
+    let i = 0
+    while (i < this.bounds.length && value > this.bounds[i]!) i++
+    if (i < this.bounds.length) s.buckets[i]! += 1
+    s.sum += value
+    s.count += 1
+  }
+
+  async get() {
+    const values: { labels: Record<string, string | number>; value: number; metricName: string }[] = []
+    for (const s of this.#series.values()) {
+      let acc = 0
+      this.bounds.forEach((le, i) => {
+        acc += s.buckets[i]!
+        values.push({ labels: { le, ...s.labels }, value: acc, metricName: `${this.name}_bucket` })
+      })
+      values.push({ labels: { le: '+Inf', ...s.labels }, value: s.count, metricName: `${this.name}_bucket` })
+      values.push({ labels: s.labels, value: s.sum, metricName: `${this.name}_sum` })
+      values.push({ labels: s.labels, value: s.count, metricName: `${this.name}_count` })
+    }
+    return { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator }
+  }
+
+  reset(): void {
+    this.#series.clear()
+  }
+}
+
+/**
+ * Counts kept in a Map by a cheap key and added to a prom-client Counter when it is collected (at
+ * scrape), instead of one validated, hashed `inc` per request.
+ */
+class PendingCounts {
+  readonly #counts = new Map<string, { labels: Labels; n: number }>()
+
+  add(key: string, labels: () => Labels): void {
+    const c = this.#counts.get(key)
+    if (c === undefined) this.#counts.set(key, { labels: labels(), n: 1 })
+    else c.n += 1
+  }
+
+  /** Hands the counts over to `counter` and starts again from zero. */
+  flush(counter: Counter<string>): void {
+    for (const c of this.#counts.values()) {
+      if (c.n > 0) counter.inc(c.labels, c.n)
+      c.n = 0
+    }
+  }
+}
+
 export class ServiceMetrics {
   readonly registry = new Registry()
-  readonly #requests: Counter<'method' | 'route' | 'status'>
-  readonly #latency: Histogram<'method' | 'route'>
-  readonly #cache: Counter<'route' | 'result'>
+  readonly #requests = new PendingCounts()
+  readonly #latency: LocalHistogram
+  readonly #cache = new PendingCounts()
   readonly #rateLimited: Counter<'route'>
   readonly #shed: Counter<'route'>
   readonly #ingestCalls: Counter<'outcome'>
   readonly #ingestRecords: Counter<'table'>
   readonly #ingestSeconds: Histogram
   readonly #deleted: Counter<'table' | 'cause'>
-  readonly #queries: Histogram<'report'>
+  readonly #queries: LocalHistogram
   readonly #operations: Counter<'operation' | 'outcome'>
   readonly #lastBackup: Gauge
 
   constructor(engine: Engine) {
     const registers = [this.registry]
     collectDefaultMetrics({ register: this.registry })
-    this.#requests = new Counter({
+    const requests = this.#requests
+    new Counter({
       name: 'va_http_requests_total',
       help: 'HTTP requests answered, by method, route template and status code.',
       labelNames: ['method', 'route', 'status'],
       registers,
+      collect() {
+        requests.flush(this)
+      },
     })
-    this.#latency = new Histogram({
-      name: 'va_http_request_duration_seconds',
-      help: 'Time from receiving a request to the end of its answer, by method and route template.',
-      labelNames: ['method', 'route'],
-      buckets: LATENCY_BUCKETS,
-      registers,
-    })
-    this.#cache = new Counter({
+    this.#latency = this.#local(
+      'va_http_request_duration_seconds',
+      'Time from receiving a request to the end of its answer, by method and route template.',
+      LATENCY_BUCKETS,
+    )
+    const cache = this.#cache
+    new Counter({
       name: 'va_response_cache_total',
       help: 'Report answers served from the response cache (hit) or computed (miss), by route.',
       labelNames: ['route', 'result'],
       registers,
+      collect() {
+        cache.flush(this)
+      },
     })
     this.#rateLimited = new Counter({
       name: 'va_rate_limited_total',
@@ -116,13 +199,11 @@ export class ServiceMetrics {
       labelNames: ['table', 'cause'],
       registers,
     })
-    this.#queries = new Histogram({
-      name: 'va_query_duration_seconds',
-      help: 'Engine time of a report computed on a cache miss, by endpoint id.',
-      labelNames: ['report'],
-      buckets: LATENCY_BUCKETS,
-      registers,
-    })
+    this.#queries = this.#local(
+      'va_query_duration_seconds',
+      'Engine time of a report computed on a cache miss, by endpoint id.',
+      LATENCY_BUCKETS,
+    )
     this.#operations = new Counter({
       name: 'va_operations_total',
       help: 'Backups, prunes and key changes, by operation and outcome (ok or failed).',
@@ -181,22 +262,35 @@ export class ServiceMetrics {
   observeRequest(s: RequestSample): void {
     const route = s.route ?? UNMATCHED_ROUTE
     const method = s.status !== 405 && SERVED_METHODS.has(s.method) ? s.method : OTHER_METHOD
-    this.#requests.inc({ method, route, status: String(s.status) })
-    this.#latency.observe({ method, route }, s.seconds)
-    if (s.status === 429) this.#rateLimited.inc({ route })
-    if (s.status === 503) this.#shed.inc({ route })
-    if (s.status === 200 && (s.cache === 'HIT' || s.cache === 'MISS'))
-      this.#cache.inc({ route, result: s.cache === 'HIT' ? 'hit' : 'miss' })
+    const status = s.status
+    const pair = `${method} ${route}`
+    this.#requests.add(`${pair} ${status}`, () => ({ method, route, status: String(status) }))
+    this.#latency.observe(pair, () => ({ method, route }), s.seconds)
+    if (status === 429) this.#rateLimited.inc({ route })
+    if (status === 503) this.#shed.inc({ route })
+    if (status === 200 && (s.cache === 'HIT' || s.cache === 'MISS')) {
+      const result = s.cache === 'HIT' ? 'hit' : 'miss'
+      this.#cache.add(`${route} ${result}`, () => ({ route, result }))
+    }
   }
 
   /** Times an engine computation of a report (`report`: its endpoint id). */
   async timeQuery<T>(report: string, run: () => Promise<T>): Promise<T> {
-    const end = this.#queries.startTimer({ report })
+    const start = performance.now()
     try {
       return await run()
     } finally {
-      end()
+      this.#queries.observe(report, () => ({ report }), (performance.now() - start) / 1000)
     }
+  }
+
+  /** A LocalHistogram in this registry. */
+  #local(name: string, help: string, bounds: readonly number[]): LocalHistogram {
+    const h = new LocalHistogram(name, help, bounds)
+    // The registry reads a metric through its name and get() (and reset()); prom-client's types
+    // name only its own classes.
+    this.registry.registerMetric(h as unknown as Histogram)
+    return h
   }
 
   /** Counts one ingest call and what it stored and deleted. */

@@ -22,6 +22,7 @@ import type { CachedBody, CacheStatus } from '../cache.js'
 import type { ServiceContext } from '../context.js'
 import { CSV_TYPE, csvLayouts, toCsv } from '../csv.js'
 import { payloadCheck } from '../payload-check.js'
+import { payloadSerializer } from '../payload-serialize.js'
 import { errorSchema } from '../schemas.js'
 import { etagOf } from './conventions.js'
 import { methodNotAllowed } from './headers.js'
@@ -65,6 +66,7 @@ export async function answerEndpoint(
 ): Promise<EndpointAnswer> {
   const { engine, cache, queries, clock } = ctx
   const check = payloadCheck(endpoint.payload)
+  const serialize = payloadSerializer(endpoint.payload)
   if (endpoint.access !== 'none') {
     const access = await authorizeDomain(engine, key, endpoint.access, params.domain_id as string)
     if ('status' in access) return access
@@ -78,9 +80,9 @@ export async function answerEndpoint(
     // writes the schema's key order (test/golden.test.ts, test/http/payload-wire.test.ts).
     const problem = check(payload)
     if (problem !== null) throw new Error(`${endpoint.id}: the payload breaks its schema: ${problem}`)
-    // Encoded to UTF-8 once: the ETag hashes these bytes and the socket writes them as they are
-    // (a string would be encoded twice, once for each).
-    return { body: Buffer.from(JSON.stringify(payload)) }
+    // Written from the schema (JSON.stringify's text, src/http/payload-serialize.ts), encoded to
+    // UTF-8 once: the ETag hashes these bytes and the socket writes them as they are.
+    return { body: Buffer.from(serialize(payload)) }
   }
   if (endpoint.cache === 'none') {
     const value = await compute()
@@ -140,6 +142,7 @@ function requestedFormat(request: FastifyRequest, list: boolean): Format {
 export const endpointsPlugin: FastifyPluginAsync<{ ctx: ServiceContext }> = async (app, { ctx }) => {
   for (const endpoint of ENDPOINTS as readonly Endpoint[]) {
     payloadCheck(endpoint.payload) // compiled now, not on the first request
+    payloadSerializer(endpoint.payload)
     const layout = CSV_LAYOUTS.get(endpoint.id)
     // 404 only where the row's domain check answers it (the sentiment access class).
     const notFound = domainRefusalStatuses(endpoint.access).includes(404)
