@@ -13,7 +13,13 @@ import { IngestError } from '../errors.js'
 import type { IngestResult } from '../types.js'
 import { BatchBuilder, type AnalysisBatch } from './columns.js'
 import { applyToCatalog, assignKeys, stageDimensions, stageMaps } from './dimensions.js'
-import { AFFECTED_DOMAINS_QUERY, STAGED_QUERY, runIngestSteps, type StagedRows } from './pipeline.js'
+import {
+  AFFECTED_DOMAINS_QUERY,
+  STAGED_QUERY,
+  runIngestSteps,
+  type BulkFacts,
+  type StagedRows,
+} from './pipeline.js'
 import { checkReferences } from './references.js'
 import { RecordCollector, type CollectorState } from './collector.js'
 import {
@@ -158,6 +164,12 @@ export class IngestCall {
   }
   #writersClosed = false
 
+  /**
+   * The facts' bulk write, when a bulk path set one instead of staging them (src/ingest/pipeline.ts,
+   * BulkFacts); the ingest steps run it.
+   */
+  bulk: BulkFacts | null = null
+
   /** Prefixed to every field named by an issue (the table name, for flat input). */
   get fieldPrefix(): string {
     return this.#c.fieldPrefix
@@ -253,6 +265,7 @@ export class IngestCall {
       unique,
       rows: { ...rows, old: 0 },
       base: nextAnalysisKey,
+      bulk: this.bulk,
     })
     const result: IngestResult = {
       teams: this.#c.teams.size,

@@ -33,6 +33,7 @@ import {
   urlHost,
 } from '../schemas/records.js'
 import type { IngestCall } from './call.js'
+import { bulkApplies, bulkFacts } from './flat-bulk.js'
 import { columnsOf, type FlatRows, type FlatTableName } from './flat.js'
 import { checkReferences } from './references.js'
 import { feedFlat } from './sources.js'
@@ -118,7 +119,8 @@ export let lastHandOver: string | null = null
 
 /**
  * Feeds a flat call: the SQL path when every check passes, else the record path on the same
- * rows. VA_FLAT_PATH=records forces the record path (tests compare the two).
+ * rows. VA_FLAT_PATH=records forces the record path, VA_FLAT_PATH=staged the SQL path's staging
+ * where the empty-target bulk write would apply (src/ingest/flat-bulk.ts; tests compare them).
  */
 export async function feedFlatBulk(call: IngestCall, source: FlatSource): Promise<void> {
   const conn = call.connection
@@ -130,7 +132,8 @@ export async function feedFlatBulk(call: IngestCall, source: FlatSource): Promis
     await conn.run(sqlScript(DROP_FLAT)).catch(() => undefined)
     throw e
   }
-  await conn.run(sqlScript(DROP_FLAT))
+  // The bulk write reads the temp tables when the call is staged, and drops them after.
+  if (call.bulk === null) await conn.run(sqlScript(DROP_FLAT))
 }
 
 /** The SQL path, or the record path when it hands over (feedFlatBulk drops the temp tables). */
@@ -186,12 +189,17 @@ async function trySql(call: IngestCall, conn: DuckDBConnection, source: FlatSour
   if (!(await mapUrls(conn))) return 'a cited URL'
   phase('cited URLs')
   call.closeWriters()
+  const n = await conn.runAndReadAll('SELECT count(*)::INTEGER FROM flat_analyses')
+  call.collector.seq = n.getRows()[0]![0] as number
+  if (await bulkApplies(call, conn)) {
+    call.bulk = bulkFacts(DROP_FLAT)
+    phase('bulk write deferred to the call')
+    return null
+  }
   const channels = listValue([...CHANNELS])
   await conn.run(sqlText('flat/stage_analyses'), { channels }, { channels: LIST(VARCHAR) })
   await conn.run(sqlScript(STAGE_SQL))
   phase('stage')
-  const n = await conn.runAndReadAll('SELECT count(*)::INTEGER FROM flat_analyses')
-  call.collector.seq = n.getRows()[0]![0] as number
   return null
 }
 
