@@ -158,8 +158,12 @@ export class IngestCall {
    * Closes the staging tables' appenders before a bulk path fills the tables in SQL (closed
    * after that, each one costs tens of ms on this thread); nothing can be added after.
    */
-  closeWriters(): void {
-    for (const w of this.#writers()) w!.close()
+  async closeWriters(): Promise<void> {
+    // Each close is a synchronous flush: the event loop turns between them.
+    for (const w of this.#writers()) {
+      w!.close()
+      await yieldToLoop()
+    }
     this.#writersClosed = true
   }
   #writersClosed = false

@@ -189,7 +189,7 @@ async function trySql(call: IngestCall, conn: DuckDBConnection, source: FlatSour
   phase('references')
   if (!(await mapUrls(conn))) return 'a cited URL'
   phase('cited URLs')
-  call.closeWriters()
+  await call.closeWriters()
   const n = await conn.runAndReadAll('SELECT count(*)::INTEGER FROM flat_analyses')
   call.collector.seq = n.getRows()[0]![0] as number
   if (await bulkApplies(call, conn)) {
