@@ -135,7 +135,9 @@ export function exportSource(
           if (!(await importFits(on, t))) return false
           await on.run(sqlText(keyed === null ? 'flat/shape_analyses' : `flat/shape_keyed_${t}`))
         } finally {
-          await on.run(sqlText('flat/drop_import_rows'))
+          // After a failed statement the transaction is aborted and the drop fails too: the first
+          // error is the one to report (out of memory, say).
+          await on.run(sqlText('flat/drop_import_rows')).catch(() => undefined)
         }
         if (keyed === null) await on.run(sqlText('flat/keys'))
         if (reader !== null) {
