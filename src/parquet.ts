@@ -18,7 +18,7 @@ import { sqlText } from './db/sql.js'
 import { ValidationError } from './errors.js'
 import { UUID_RE } from './schemas/records.js'
 import { FLAT_TABLES, FlatColumns, type FlatRows, type FlatTableName } from './ingest/flat.js'
-import { FACT_TABLES, importFits, type FactTable, type FlatSource } from './ingest/flat-sql.js'
+import { FACT_TABLES, importFits, type FlatSource } from './ingest/flat-sql.js'
 
 export const MANIFEST = 'manifest.json'
 const SINGLE_FILE: ReadonlySet<FlatTableName> = new Set(['teams', 'domains'])
@@ -116,32 +116,45 @@ export function exportSource(
 ): FlatSource {
   const dims = FLAT_TABLES.filter((t) => !(FACT_TABLES as readonly string[]).includes(t))
   return {
-    // Each table is read (sql/import/<table>.sql), its column types checked and shaped into
-    // flat_<table> (sql/flat/shape_<table>.sql) on the reading connection, then copied over.
+    // Each table is read (sql/import/<table>.sql), its column types checked and shaped on the
+    // reading connection: the analyses into flat_analyses, then their ids into flat_ids
+    // (sql/flat/keys.sql); each child table into flat_<table>_k with its analysis's row, in the
+    // same pass (sql/flat/shape_keyed_<table>.sql). With a separate reader, each is copied over.
     async loadFacts(conn) {
       for (const t of FACT_TABLES) {
+        const keyed = t === 'analyses' ? null : (`flat_${t}_k` as const)
         const glob = exportGlob(dir, part, t)
         if (glob === null) {
           await conn.run(sqlText(`flat/create_${t}`))
+          await conn.run(sqlText(keyed === null ? 'flat/keys' : `flat/keys_${t}`))
           continue
         }
         const on = reader ?? conn
         try {
           await on.run(sqlText(`import/${t}`), { path: glob }, { path: VARCHAR })
           if (!(await importFits(on, t))) return false
-          await on.run(sqlText(`flat/shape_${t}`))
+          await on.run(sqlText(keyed === null ? 'flat/shape_analyses' : `flat/shape_keyed_${t}`))
         } finally {
-          await on.run(sqlText('flat/drop_import_rows'))
+          // After a failed statement the transaction is aborted and the drop fails too: the first
+          // error is the one to report (out of memory, say).
+          await on.run(sqlText('flat/drop_import_rows')).catch(() => undefined)
         }
+        if (keyed === null) await on.run(sqlText('flat/keys'))
         if (reader !== null) {
-          try {
-            await conn.run(sqlText(`flat/create_${t}`))
-            await copyChunks(await reader.stream(sqlText(`flat/rows_${t}`)), conn, t)
-          } finally {
-            await reader.run(sqlText(`flat/drop_flat_${t}`))
+          // The call's tables, empty, of the same columns and types, then the reader's rows.
+          await conn.run(sqlText(`flat/create_${t}`))
+          if (keyed === null) {
+            await conn.run(sqlText('flat/create_ids'))
+            await copyFrom(reader, 'flat/rows_analyses', conn, 'flat_analyses')
+            await copyFrom(reader, 'flat/rows_ids', conn, 'flat_ids')
+          } else {
+            await conn.run(sqlText(`flat/keys_${t}`))
+            await copyFrom(reader, `flat/rows_${t}_k`, conn, keyed)
           }
+          await reader.run(sqlText(keyed === null ? 'flat/drop_flat_analyses' : `flat/drop_flat_${t}_k`))
         }
       }
+      if (reader !== null) await reader.run(sqlText('flat/drop_flat_ids'))
       return true
     },
     dimensions: (conn) => readExport(reader ?? conn, dir, part, dims),
@@ -153,12 +166,16 @@ export function exportSource(
 const COPY_FLUSH_ROWS = 4096
 
 /**
- * Appends the data chunks of `result` (a reading connection's flat_<table>), as they come, to
- * flat_<table> on `conn` (same columns and types), yielding to the event loop between chunks.
- * Each row keeps its number (rn), which is all that orders it later: the chunks' order is free.
+ * Appends the data chunks of `query`'s result on the reading connection, as they come, to the
+ * temp table `table` on `conn` (same columns and types), yielding to the event loop between
+ * chunks. Each row keeps its number (rn), which is all that orders it later: the chunks' order is free.
  */
-async function copyChunks(result: DuckDBResult, conn: DuckDBConnection, t: FactTable): Promise<void> {
-  const appender = await conn.createAppender(`flat_${t}`, 'main', 'temp')
+async function copyFrom(reader: DuckDBConnection, query: string, conn: DuckDBConnection, table: string) {
+  await copyChunks(await reader.stream(sqlText(query)), conn, table)
+}
+
+async function copyChunks(result: DuckDBResult, conn: DuckDBConnection, table: string): Promise<void> {
+  const appender = await conn.createAppender(table, 'main', 'temp')
   try {
     let unflushed = 0
     for (;;) {

@@ -21,7 +21,13 @@ import { IngestError } from '../errors.js'
 import type { IngestResult } from '../types.js'
 import { BatchBuilder, type AnalysisBatch } from './columns.js'
 import { applyToCatalog, assignKeys, stageDimensions, stageMaps } from './dimensions.js'
-import { AFFECTED_DOMAINS_QUERY, STAGED_QUERY, runIngestSteps, type StagedRows } from './pipeline.js'
+import {
+  AFFECTED_DOMAINS_QUERY,
+  STAGED_QUERY,
+  runIngestSteps,
+  type BulkFacts,
+  type StagedRows,
+} from './pipeline.js'
 import { checkReferences } from './references.js'
 import { RecordCollector, type CollectorState } from './collector.js'
 import {
@@ -178,11 +184,21 @@ export class IngestCall {
    * Closes the staging tables' appenders before a bulk path fills the tables in SQL (closed
    * after that, each one costs tens of ms on this thread); nothing can be added after.
    */
-  closeWriters(): void {
-    for (const w of this.#writers()) w!.close()
+  async closeWriters(): Promise<void> {
+    // Each close is a synchronous flush: the event loop turns between them.
+    for (const w of this.#writers()) {
+      w!.close()
+      await yieldToLoop()
+    }
     this.#writersClosed = true
   }
   #writersClosed = false
+
+  /**
+   * The facts' bulk write, when a bulk path set one instead of staging them (src/ingest/pipeline.ts,
+   * BulkFacts); the ingest steps run it.
+   */
+  bulk: BulkFacts | null = null
 
   /** Prefixed to every field named by an issue (the table name, for flat input). */
   get fieldPrefix(): string {
@@ -290,6 +306,7 @@ export class IngestCall {
       unique,
       rows: { ...rows, old: 0, appended_responses: this.#responses.rowCount },
       base: nextAnalysisKey,
+      bulk: this.bulk,
     })
     const result: IngestResult = {
       teams: this.#c.teams.size,

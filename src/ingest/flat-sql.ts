@@ -33,6 +33,7 @@ import {
   urlHost,
 } from '../schemas/records.js'
 import type { IngestCall } from './call.js'
+import { bulkApplies, bulkFacts } from './flat-bulk.js'
 import { columnsOf, type FlatRows, type FlatTableName } from './flat.js'
 import { checkReferences } from './references.js'
 import { feedFlat } from './sources.js'
@@ -93,8 +94,9 @@ const NUMERIC = new Set([
 /** Where the rows of a flat call come from. */
 export interface FlatSource {
   /**
-   * Creates flat_<table> for every fact table on `conn` (a table the input lacks: no rows).
-   * False when the input cannot take the SQL path (a column of a type it does not take).
+   * Creates flat_analyses, flat_ids (sql/flat/keys.sql) and flat_<table>_k for every child fact
+   * table on `conn` (a table the input lacks: no rows). False when the input cannot take the SQL
+   * path (a column of a type it does not take).
    */
   loadFacts(conn: DuckDBConnection): Promise<boolean>
   /** The dimension tables, as rows for the record path (`conn`: the call's). */
@@ -103,7 +105,7 @@ export interface FlatSource {
   all(conn: DuckDBConnection): Promise<FlatRows>
 }
 
-/** The files that key the child rows and that stage the facts (after stage_analyses), in order. */
+/** The files that key the child rows (rowsSource) and that stage the facts (after stage_analyses), in order. */
 const KEY_SQL = ['flat/keys', ...FACT_TABLES.slice(1).map((t) => `flat/keys_${t}`)]
 const STAGE_SQL = [
   'flat/stage_responses',
@@ -118,7 +120,8 @@ export let lastHandOver: string | null = null
 
 /**
  * Feeds a flat call: the SQL path when every check passes, else the record path on the same
- * rows. VA_FLAT_PATH=records forces the record path (tests compare the two).
+ * rows. VA_FLAT_PATH=records forces the record path, VA_FLAT_PATH=staged the SQL path's staging
+ * where the empty-target bulk write would apply (src/ingest/flat-bulk.ts; tests compare them).
  */
 export async function feedFlatBulk(call: IngestCall, source: FlatSource): Promise<void> {
   const conn = call.connection
@@ -130,7 +133,8 @@ export async function feedFlatBulk(call: IngestCall, source: FlatSource): Promis
     await conn.run(sqlScript(DROP_FLAT)).catch(() => undefined)
     throw e
   }
-  await conn.run(sqlScript(DROP_FLAT))
+  // The bulk write reads the temp tables when the call is staged, and drops them after.
+  if (call.bulk === null) await conn.run(sqlScript(DROP_FLAT))
 }
 
 /** The SQL path, or the record path when it hands over (feedFlatBulk drops the temp tables). */
@@ -158,6 +162,7 @@ const DROP_FLAT = [
   'flat/drop_flat_urls',
   'flat/drop_flat_ids',
   'flat/drop_flat_keyed',
+  ...FACT_TABLES.slice(1).map((t) => `flat/drop_flat_${t}_k` as const),
   ...HANDLE_TABLES.map((t) => `flat/drop_${t}` as const),
   'flat/drop_import_rows',
 ]
@@ -173,7 +178,6 @@ async function trySql(call: IngestCall, conn: DuckDBConnection, source: FlatSour
     t0 = performance.now()
   }
   if (!(await source.loadFacts(conn))) return 'a fact column of another type'
-  await conn.run(sqlScript(KEY_SQL))
   phase('load facts, key child rows')
   const bad = await checkFacts(conn)
   phase('check facts')
@@ -185,13 +189,18 @@ async function trySql(call: IngestCall, conn: DuckDBConnection, source: FlatSour
   phase('references')
   if (!(await mapUrls(conn))) return 'a cited URL'
   phase('cited URLs')
-  call.closeWriters()
+  await call.closeWriters()
+  const n = await conn.runAndReadAll('SELECT count(*)::INTEGER FROM flat_analyses')
+  call.collector.seq = n.getRows()[0]![0] as number
+  if (await bulkApplies(call, conn)) {
+    call.bulk = bulkFacts(DROP_FLAT)
+    phase('bulk write deferred to the call')
+    return null
+  }
   const channels = listValue([...CHANNELS])
   await conn.run(sqlText('flat/stage_analyses'), { channels }, { channels: LIST(VARCHAR) })
   await conn.run(sqlScript(STAGE_SQL))
   phase('stage')
-  const n = await conn.runAndReadAll('SELECT count(*)::INTEGER FROM flat_analyses')
-  call.collector.seq = n.getRows()[0]![0] as number
   return null
 }
 
@@ -283,7 +292,7 @@ const URL_SLICE = 1024
  */
 async function mapUrls(conn: DuckDBConnection): Promise<boolean> {
   await conn.run('CREATE OR REPLACE TEMP TABLE flat_urls (url VARCHAR, host VARCHAR, cited VARCHAR)')
-  const result = await conn.stream('SELECT DISTINCT url FROM flat_citations')
+  const result = await conn.stream('SELECT DISTINCT url FROM flat_citations_k')
   const out: { url: string[]; host: string[]; cited: string[] } = { url: [], host: [], cited: [] }
   for (;;) {
     const chunk = await result.fetchChunk()
@@ -359,6 +368,7 @@ export function rowsSource(rows: FlatRows): FlatSource {
         w.close()
         await yieldToLoop()
       }
+      await conn.run(sqlScript(KEY_SQL))
       return true
     },
     dimensions: () => Promise.resolve(pick(rows, (t) => !(FACT_TABLES as readonly string[]).includes(t))),

@@ -183,6 +183,17 @@ export const AGGREGATE_CHUNK_QUERIES = ['ingest/affected_chunks', 'ingest/affect
 /** Read before the steps: whether the call's analysis ids are all distinct, and each input's rows. */
 export const STAGED_QUERY = 'ingest/staged'
 
+/**
+ * A bulk write of a call's facts (src/ingest/flat-bulk.ts: a flat import into a target that holds
+ * none of its domains): run after the other phases' steps (whose facts staging tables are empty)
+ * and before the aggregates, which it leaves to the aggregates phase (its affected days in
+ * stg_affected), in chunks of `aggregateChunkAnalyses`.
+ */
+export interface BulkFacts {
+  write(conn: DuckDBConnection, base: number): Promise<Record<FactCount, number>>
+  readonly aggregateChunkAnalyses: number
+}
+
 /** The SQL id a step runs, and its parameters, for a call (unique: its analysis ids are all distinct). */
 export function stepFile(s: IngestStep, unique: boolean): { sql: string; params: readonly StepParam[] } {
   const f = unique && s.unique ? s.unique : s
@@ -212,7 +223,7 @@ const trace = (sql: string, t0: number) => {
  */
 export async function runIngestSteps(
   conn: DuckDBConnection,
-  call: Record<StepParam, number> & { unique: boolean; rows: StagedRows },
+  call: Record<StepParam, number> & { unique: boolean; rows: StagedRows; bulk?: BulkFacts | null },
 ): Promise<Record<FactCount, number>> {
   const counts: Record<FactCount, number> = {
     analyses: 0,
@@ -250,9 +261,11 @@ export async function runIngestSteps(
   const aggregates = INGEST_STEPS.filter((s) => s.phase === 'aggregates')
   for (const s of INGEST_STEPS) if (s.phase !== 'aggregates' && stepRuns(s, rows)) await runStep(s)
   await flush()
+  if (call.bulk) Object.assign(counts, await call.bulk.write(conn, call.base))
   // The aggregates phase, one chunk of affected (domain, day) pairs at a time.
   const [cut, select] = AGGREGATE_CHUNK_QUERIES
-  await conn.run(sqlText(cut), { rows: AGGREGATE_CHUNK_ANALYSES }, { rows: BIGINT })
+  const chunkRows = call.bulk?.aggregateChunkAnalyses ?? AGGREGATE_CHUNK_ANALYSES
+  await conn.run(sqlText(cut), { rows: chunkRows }, { rows: BIGINT })
   const last = await conn.runAndReadAll('SELECT coalesce(max(chunk), -1)::INTEGER FROM stg_affected_all')
   const chunks = last.getRows()[0]![0] as number
   const selectChunk = async (chunk: number) => {

@@ -1,0 +1,95 @@
+/**
+ * The empty-target bulk write of a checked flat import (a Parquet export, Arrow tables: the SQL
+ * path of src/ingest/flat-sql.ts): when the store holds none of the import's domains and none of
+ * its analysis ids (a fresh store, a restore, a cluster move's target), the facts go from the
+ * flat_* temp tables straight into the stored tables, one INSERT per table (sql/bulk/*.sql: keys
+ * numbered in SQL, child rows joined to their analysis by its row number, the texts' indexes
+ * numbered in text order as a new domain's dictionary gets them), with no staging table between.
+ * The aggregates are then built from the stored rows by the ingest pipeline's own aggregate steps,
+ * over every day of the import at once. The dimension records still take the record path (small).
+ * Everything runs inside the call's transaction: a refusal stores nothing. The stored rows equal
+ * the staged path's (test/ingest/flat-bulk.test.ts compares every table and report payload).
+ */
+import { BIGINT, LIST, VARCHAR, listValue, type DuckDBConnection } from '@duckdb/node-api'
+import { sqlScript, sqlText } from '../db/sql.js'
+import { CHANNELS } from '../foundation/vocabulary.js'
+import type { IngestCall } from './call.js'
+import type { BulkFacts, FactCount } from './pipeline.js'
+
+/**
+ * Stored analyses per chunk of the bulk write's aggregates phase: large enough that an import of
+ * one domain builds them in one pass (the bench's L domain: 1.5M analyses).
+ */
+export const BULK_AGGREGATE_CHUNK_ANALYSES = 4_000_000
+
+/** The facts' inserts, in order, with the count each one's changed rows are. */
+const INSERTS: readonly { sql: string; counts?: FactCount }[] = [
+  { sql: 'bulk/analyses', counts: 'analyses' },
+  { sql: 'bulk/responses' },
+  { sql: 'bulk/mentions', counts: 'mentions' },
+  { sql: 'bulk/theme_occurrences', counts: 'theme_occurrences' },
+  { sql: 'bulk/citations_keyed' },
+  { sql: 'bulk/fanout_keyed' },
+  { sql: 'bulk/texts_index' },
+  { sql: 'bulk/texts' },
+  { sql: 'bulk/citations', counts: 'citations' },
+  { sql: 'bulk/fanout_queries', counts: 'fanout_queries' },
+  { sql: 'bulk/affected' },
+]
+
+/** The bulk write's temp tables, dropped after it. */
+const DROP_BULK = ['analyses', 'citations', 'fanout', 'texts'].map((t) => `bulk/drop_${t}`)
+
+/** Whether the last flat call took the bulk write (tests read it). */
+export let lastBulk = false
+
+/**
+ * Whether a checked flat call may take the bulk write: no deletions, none of its analyses' domains
+ * in the catalog before the call, and none of its analysis ids stored (under any domain).
+ * VA_FLAT_PATH=staged keeps the staged path (tests compare the two).
+ */
+export async function bulkApplies(call: IngestCall, conn: DuckDBConnection): Promise<boolean> {
+  lastBulk = false
+  if (process.env.VA_FLAT_PATH === 'staged') return false
+  const c = call.collector
+  if (c.deletes.size > 0) return false
+  if (c.domainH.ids.some((id) => call.catalog.domains.has(id))) return false
+  const stored = await conn.runAndReadAll(sqlText('bulk/stored'))
+  return stored.getRows()[0]![0] === 0
+}
+
+/** The bulk write of a call's facts, run by the ingest steps (then the flat temp tables are dropped). */
+export function bulkFacts(drop: readonly string[]): BulkFacts {
+  lastBulk = true
+  return {
+    aggregateChunkAnalyses: BULK_AGGREGATE_CHUNK_ANALYSES,
+    async write(conn, base) {
+      const counts: Record<FactCount, number> = {
+        analyses: 0,
+        mentions: 0,
+        citations: 0,
+        theme_occurrences: 0,
+        fanout_queries: 0,
+      }
+      const trace = (sql: string, t0: number) => {
+        if (process.env.VA_TRACE_INGEST)
+          process.stderr.write(`${sql} ${(performance.now() - t0).toFixed(1)} ms\n`)
+      }
+      let t0 = performance.now()
+      await conn.run(
+        sqlText('bulk/keys'),
+        { base, channels: listValue([...CHANNELS]) },
+        { base: BIGINT, channels: LIST(VARCHAR) },
+      )
+      trace('bulk/keys', t0)
+      for (const step of INSERTS) {
+        t0 = performance.now()
+        const r = await conn.run(sqlText(step.sql))
+        if (step.counts) counts[step.counts] = r.rowsChanged
+        trace(step.sql, t0)
+      }
+      await conn.run(sqlScript([...DROP_BULK, ...drop]))
+      return counts
+    },
+  }
+}
