@@ -107,10 +107,16 @@ export class IngestCall {
     this.#c = new RecordCollector(this.#sink)
   }
 
-  /** Opens the transaction and the staging tables. */
+  /**
+   * Opens the staging tables; the transaction opens once they are filled (`stage`). The staged rows
+   * are committed to the connection's private temp tables as they are appended, outside the call's
+   * transaction: DuckDB plans a statement by its tables' committed row counts, and rows still local
+   * to a transaction count as none, which made it build its hash tables on the call's millions of
+   * citations and probe them with a few thousand texts. Nothing of the store is written before the
+   * transaction opens; the temp tables are replaced by the next call.
+   */
   static async begin(conn: DuckDBConnection, catalog: Catalog): Promise<IngestCall> {
     const call = new IngestCall(conn, catalog)
-    await conn.run('BEGIN TRANSACTION')
     await conn.run(sqlText('schema/staging'))
     call.#analyses = await ChunkWriter.open(conn, 'stg_analyses', ANALYSIS_TYPES)
     call.#mentions = await ChunkWriter.open(conn, 'stg_mentions', MENTION_TYPES)
@@ -237,6 +243,7 @@ export class IngestCall {
         w!.close()
         await this.breathe()
       }
+    await this.#conn.run('BEGIN TRANSACTION')
     const removed = deletions === null ? null : await this.#delete(deletions)
 
     const plan = assignKeys(this.#c, this.#catalog)
