@@ -108,15 +108,15 @@ export class IngestCall {
   }
 
   /**
-   * Opens the staging tables; the transaction opens once they are filled (`stage`). The staged rows
-   * are committed to the connection's private temp tables as they are appended, outside the call's
-   * transaction: DuckDB plans a statement by its tables' committed row counts, and rows still local
-   * to a transaction count as none, which made it build its hash tables on the call's millions of
-   * citations and probe them with a few thousand texts. Nothing of the store is written before the
-   * transaction opens; the temp tables are replaced by the next call.
+   * Opens the staging tables in a transaction of their own, committed once they are filled
+   * (`stage`), when the call's transaction opens: DuckDB plans a statement by its tables'
+   * committed row counts, and rows still local to a transaction count as none, which made it build
+   * its hash tables on the call's millions of citations and probe them with a few thousand texts.
+   * That first transaction writes only this connection's temp tables (a refusal rolls it back).
    */
   static async begin(conn: DuckDBConnection, catalog: Catalog): Promise<IngestCall> {
     const call = new IngestCall(conn, catalog)
+    await conn.run('BEGIN TRANSACTION')
     await conn.run(sqlText('schema/staging'))
     call.#analyses = await ChunkWriter.open(conn, 'stg_analyses', ANALYSIS_TYPES)
     call.#mentions = await ChunkWriter.open(conn, 'stg_mentions', MENTION_TYPES)
@@ -243,6 +243,7 @@ export class IngestCall {
         w!.close()
         await this.breathe()
       }
+    await this.#conn.run('COMMIT')
     await this.#conn.run('BEGIN TRANSACTION')
     const removed = deletions === null ? null : await this.#delete(deletions)
 
