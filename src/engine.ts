@@ -119,7 +119,7 @@ class DuckDBEngine extends EngineBase implements Engine {
           this.catalog = catalog
           apply()
         }),
-      rollback: (e, id) => this.#rollback(e, id),
+      rollback: (e, id, after) => this.#rollback(e, id, after),
       ingest: (records) => this.ingest(records),
       exportParquet: (dir, options) => this.exportParquet(dir, options),
       close: () => this.close(),
@@ -233,8 +233,9 @@ class DuckDBEngine extends EngineBase implements Engine {
   }
 
   /** Rolls the write transaction back and rethrows (DuckDB's own errors as a QueryError named `id`). */
-  async #rollback(e: unknown, id: string): Promise<never> {
+  async #rollback(e: unknown, id: string, after?: () => Promise<void>): Promise<never> {
     await this.write.run('ROLLBACK').catch(() => undefined)
+    if (after) await after().catch(() => undefined)
     if (e instanceof VisibilityError) throw e
     throw new QueryError(id, { cause: e })
   }

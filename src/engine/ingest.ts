@@ -81,7 +81,7 @@ export class EngineIngest {
         return staged.result
       } catch (err) {
         call.abandon()
-        return e.rollback(err, 'ingest')
+        return e.rollback(err, 'ingest', () => call.clearUnplaced())
       }
     })
   }

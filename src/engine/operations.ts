@@ -60,8 +60,11 @@ export interface EngineInternals {
   reading<T>(fn: () => Promise<T>): Promise<T>
   /** COMMITs the write transaction; then, while reports are held off, the catalog becomes `catalog`. */
   commit(catalog: Catalog, apply: () => void): Promise<void>
-  /** Rolls the write transaction back and rethrows (DuckDB's own errors as a QueryError named `id`). */
-  rollback(e: unknown, id: string): Promise<never>
+  /**
+   * Rolls the write transaction back, runs `after` (its own failure ignored), and rethrows
+   * (DuckDB's own errors as a QueryError named `id`).
+   */
+  rollback(e: unknown, id: string, after?: () => Promise<void>): Promise<never>
   ingest(records: RecordSource): Promise<IngestResult>
   exportParquet(dir: string, options?: ExportParquetOptions): Promise<ExportResult>
   close(): Promise<void>

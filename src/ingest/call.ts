@@ -69,10 +69,10 @@ const ANALYSIS_TYPES: DuckDBType[] = [
 ]
 /**
  * analysis_responses' columns: the record path appends the answer texts straight into the stored
- * table, inside the call's transaction (a staging table and its INSERT ... SELECT copied every
- * text once more, the largest part of what texts cost an ingest): the key is the call's
- * `base + seq`, the domain its handle h as `-1 - h` until the steps drop_repeated_ and
- * place_analysis_responses put them right (src/ingest/pipeline.ts).
+ * table with the staging (a staging table and its INSERT ... SELECT copied every text once more,
+ * the largest part of what texts cost an ingest): the key is the call's `base + seq`, the domain
+ * its handle h as `-1 - h` until the steps drop_repeated_ and place_analysis_responses put them
+ * right in the call's transaction (src/ingest/pipeline.ts); see `begin` for a refused call.
  */
 const RESPONSE_TYPES: DuckDBType[] = [BIGINT, INTEGER, VARCHAR]
 /** Rows of answer texts (1-6 KB each) the appender buffers before they go to the table. */
@@ -134,11 +134,18 @@ export class IngestCall {
   }
 
   /**
-   * Opens the transaction and the staging tables; `nextAnalysisKey`: the first analysis key free
-   * (the one `stage` is given).
+   * Opens the staging tables in a transaction of their own, committed once they are filled
+   * (`stage`), when the call's transaction opens: DuckDB plans a statement by its tables'
+   * committed row counts, and rows still local to a transaction count as none, which made it build
+   * its hash tables on the call's millions of citations and probe them with a few thousand texts.
+   * That first transaction writes this connection's temp tables and the call's answer texts, kept
+   * apart by a negative domain_key until the call's own transaction places them: a call refused
+   * after that commit deletes them again (`clearUnplaced`), and the next call's `begin` deletes any
+   * a crash left. `nextAnalysisKey`: the first analysis key free (the one `stage` is given).
    */
   static async begin(conn: DuckDBConnection, catalog: Catalog, nextAnalysisKey: number): Promise<IngestCall> {
     const call = new IngestCall(conn, catalog, nextAnalysisKey)
+    await conn.run(sqlText('delete/unplaced_responses'))
     await conn.run('BEGIN TRANSACTION')
     await conn.run(sqlText('schema/staging'))
     call.#analyses = await ChunkWriter.open(conn, 'stg_analyses', ANALYSIS_TYPES)
@@ -288,6 +295,9 @@ export class IngestCall {
         w!.close()
         await this.breathe()
       }
+    await this.#conn.run('COMMIT')
+    this.#stagingCommitted = true
+    await this.#conn.run('BEGIN TRANSACTION')
     const removed = deletions === null ? null : await this.#delete(deletions)
 
     const plan = assignKeys(this.#c, this.#catalog)
@@ -351,6 +361,16 @@ export class IngestCall {
   /** Closes the writers after a failure; the caller rolls back. */
   abandon(): void {
     for (const w of this.#writers()) w?.abandon()
+  }
+
+  #stagingCommitted = false
+
+  /**
+   * Run after a refused call's ROLLBACK: once the staging was committed, the answer texts it
+   * appended are stored rows, not yet placed (see `begin`), and go.
+   */
+  async clearUnplaced(): Promise<void> {
+    if (this.#stagingCommitted) await this.#conn.run(sqlText('delete/unplaced_responses'))
   }
 
   #writers(): (ChunkWriter | undefined)[] {

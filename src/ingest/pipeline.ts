@@ -211,8 +211,13 @@ export function stepRuns(s: IngestStep, rows: StagedRows): boolean {
   return s.when === undefined || s.when.some((input) => rows[input] > 0)
 }
 
-const trace = (sql: string, t0: number) => {
-  if (process.env.VA_TRACE_INGEST) process.stderr.write(`${sql} ${(performance.now() - t0).toFixed(1)} ms\n`)
+/** A step's start: wall clock and the process's CPU (every thread, DuckDB's included). */
+const mark = () => ({ wall: performance.now(), cpu: process.cpuUsage() })
+const trace = (sql: string, t0: ReturnType<typeof mark>) => {
+  if (!process.env.VA_TRACE_INGEST) return
+  const cpu = process.cpuUsage(t0.cpu)
+  const cpuMs = (cpu.user + cpu.system) / 1000
+  process.stderr.write(`${sql} ${(performance.now() - t0.wall).toFixed(1)} ms (cpu ${cpuMs.toFixed(1)} ms)\n`)
 }
 
 /**
@@ -237,7 +242,7 @@ export async function runIngestSteps(
   let pending: string[] = []
   const flush = async () => {
     if (pending.length === 0) return
-    const t0 = performance.now()
+    const t0 = mark()
     await conn.run(sqlScript(pending))
     trace(pending.length === 1 ? '(1 step)' : `(${pending.length} steps)`, t0)
     pending = []
@@ -252,7 +257,7 @@ export async function runIngestSteps(
     const bind = file.params.length > 0
     const values = bind ? Object.fromEntries(file.params.map((p) => [p, call[p]])) : undefined
     const types = bind ? Object.fromEntries(file.params.map((p) => [p, PARAM_TYPES[p]])) : undefined
-    const t0 = performance.now()
+    const t0 = mark()
     const r = await conn.run(sqlText(file.sql), values, types)
     if (s.counts) counts[s.counts] = r.rowsChanged
     if (s.id === 'collect_old') rows.old = r.rowsChanged
