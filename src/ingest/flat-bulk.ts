@@ -14,7 +14,7 @@ import { BIGINT, LIST, VARCHAR, listValue, type DuckDBConnection } from '@duckdb
 import { sqlScript, sqlText } from '../db/sql.js'
 import { CHANNELS } from '../foundation/vocabulary.js'
 import type { IngestCall } from './call.js'
-import type { BulkFacts, FactCount } from './pipeline.js'
+import { noFacts, type BulkFacts, type FactCount } from './pipeline.js'
 
 /**
  * Stored analyses per chunk of the bulk write's aggregates phase: large enough that an import of
@@ -64,13 +64,7 @@ export function bulkFacts(drop: readonly string[]): BulkFacts {
   return {
     aggregateChunkAnalyses: BULK_AGGREGATE_CHUNK_ANALYSES,
     async write(conn, base) {
-      const counts: Record<FactCount, number> = {
-        analyses: 0,
-        mentions: 0,
-        citations: 0,
-        theme_occurrences: 0,
-        fanout_queries: 0,
-      }
+      const counts = noFacts()
       const trace = (sql: string, t0: number) => {
         if (process.env.VA_TRACE_INGEST)
           process.stderr.write(`${sql} ${(performance.now() - t0).toFixed(1)} ms\n`)

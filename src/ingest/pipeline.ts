@@ -23,6 +23,11 @@ export type StepParam = 'base'
 /** The counts of an IngestResult that a step's changed rows are. */
 export type FactCount = 'analyses' | 'mentions' | 'citations' | 'theme_occurrences' | 'fanout_queries'
 
+/** A call's fact counts before any step has written. */
+export function noFacts(): Record<FactCount, number> {
+  return { analyses: 0, mentions: 0, citations: 0, theme_occurrences: 0, fanout_queries: 0 }
+}
+
 /**
  * What a step reads: the staging tables (by their rows), `appended_responses` (the answer texts
  * the record path appended straight into analysis_responses) and `old`, the stored analyses the
@@ -230,13 +235,7 @@ export async function runIngestSteps(
   conn: DuckDBConnection,
   call: Record<StepParam, number> & { unique: boolean; rows: StagedRows; bulk?: BulkFacts | null },
 ): Promise<Record<FactCount, number>> {
-  const counts: Record<FactCount, number> = {
-    analyses: 0,
-    mentions: 0,
-    citations: 0,
-    theme_occurrences: 0,
-    fanout_queries: 0,
-  }
+  const counts = noFacts()
   const rows: StagedRows = { ...call.rows, old: 0 }
   const tracing = Boolean(process.env.VA_TRACE_INGEST)
   let pending: string[] = []

@@ -10,10 +10,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { DuckDBInstance } from '@duckdb/node-api'
 import { afterAll, describe, expect, it } from 'vitest'
 import { IngestError, openEngine } from '../../src/index.js'
 import { analysis, base, domain, OTHER_DOMAIN, prompt, TEAM, toNdjson } from '../support/records.js'
+import { onStoreFile } from '../support/store-file.js'
 
 const dirs: string[] = []
 const tmp = () => {
@@ -26,22 +26,14 @@ afterAll(() => {
 })
 
 /** Every stored text with its analysis's id and whether its keys are the analysis's own. */
-async function stored(path: string) {
-  const db = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' })
-  const conn = await db.connect()
-  const rows = async (sql: string) => (await conn.runAndReadAll(sql)).getRowObjectsJS()
-  try {
-    return {
-      texts: await rows(
-        `SELECT a.id::VARCHAR AS id, r.response, r.domain_key = a.domain_key AS same_domain
-         FROM analysis_responses r LEFT JOIN analyses a USING (analysis_key) ORDER BY id`,
-      ),
-      rows: (await rows('SELECT count(*)::INTEGER AS n FROM analysis_responses'))[0]!.n,
-    }
-  } finally {
-    conn.closeSync()
-    db.closeSync()
-  }
+function stored(path: string) {
+  return onStoreFile(path, async ({ objects: rows }) => ({
+    texts: await rows(
+      `SELECT a.id::VARCHAR AS id, r.response, r.domain_key = a.domain_key AS same_domain
+       FROM analysis_responses r LEFT JOIN analyses a USING (analysis_key) ORDER BY id`,
+    ),
+    rows: (await rows('SELECT count(*)::INTEGER AS n FROM analysis_responses'))[0]!.n,
+  }))
 }
 
 const id = (n: number) => `a1000000-0000-4000-8000-${String(n).padStart(12, '0')}`

@@ -10,37 +10,29 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
-import { DuckDBInstance } from '@duckdb/node-api'
 import { tableFromJSON } from 'apache-arrow'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { IngestError, openEngine, restoreBackup, SCHEMA_VERSION, type Engine } from '../../src/index.js'
 import { lastHandOver } from '../../src/ingest/flat-sql.js'
 import { analysis, base, DOMAIN, NOW, OTHER_PROMPT, prompt, PROMPT, toNdjson } from '../support/records.js'
+import { onStoreFile } from '../support/store-file.js'
 
 const fixture = (path: string) => new URL(`../../fixtures/${path}`, import.meta.url).pathname
 const tmp = () => mkdtempSync(join(tmpdir(), 'va-segment-fields-'))
 
 /** What the DuckDB file at `path` stores of the additions (the engine closed first). */
-async function stored(path: string) {
-  const db = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' })
-  const conn = await db.connect()
-  const rows = async (sql: string) => (await conn.runAndReadAll(sql)).getRowObjectsJS()
-  try {
-    return {
-      prompts: await rows('SELECT id::VARCHAR AS id, topic, tags FROM prompts ORDER BY id'),
-      analyses: await rows('SELECT id::VARCHAR AS id, country FROM analyses ORDER BY id'),
-      responses: await rows(
-        `SELECT a.id::VARCHAR AS id, r.response FROM analysis_responses r
-         JOIN analyses a USING (analysis_key) ORDER BY id`,
-      ),
-      orphanResponses: await rows(
-        'SELECT count(*)::INTEGER AS n FROM analysis_responses WHERE analysis_key NOT IN (SELECT analysis_key FROM analyses)',
-      ),
-    }
-  } finally {
-    conn.closeSync()
-    db.closeSync()
-  }
+function stored(path: string) {
+  return onStoreFile(path, async ({ objects: rows }) => ({
+    prompts: await rows('SELECT id::VARCHAR AS id, topic, tags FROM prompts ORDER BY id'),
+    analyses: await rows('SELECT id::VARCHAR AS id, country FROM analyses ORDER BY id'),
+    responses: await rows(
+      `SELECT a.id::VARCHAR AS id, r.response FROM analysis_responses r
+       JOIN analyses a USING (analysis_key) ORDER BY id`,
+    ),
+    orphanResponses: await rows(
+      'SELECT count(*)::INTEGER AS n FROM analysis_responses WHERE analysis_key NOT IN (SELECT analysis_key FROM analyses)',
+    ),
+  }))
 }
 
 /** A store in a file: the engine and its path. */

@@ -8,10 +8,10 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { DuckDBInstance } from '@duckdb/node-api'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { openEngine } from '../../src/index.js'
 import { analysis, base } from '../support/records.js'
+import { onStoreFile } from '../support/store-file.js'
 
 /** When set, the call's steps fail as a DuckDB error in one of them would (after the commit). */
 const fail = vi.hoisted(() => ({ steps: false }))
@@ -34,22 +34,9 @@ function storePath(): string {
   return join(d, 's.duckdb')
 }
 
-async function onFile<T>(
-  path: string,
-  fn: (sql: (q: string) => Promise<unknown[]>) => Promise<T>,
-): Promise<T> {
-  const db = await DuckDBInstance.create(path)
-  const conn = await db.connect()
-  try {
-    return await fn(async (q) => (await conn.runAndReadAll(q)).getRowObjectsJS())
-  } finally {
-    conn.closeSync()
-    db.closeSync()
-  }
-}
 const texts = (path: string) =>
-  onFile(path, (sql) =>
-    sql('SELECT response, domain_key < 0 AS unplaced FROM analysis_responses ORDER BY response'),
+  onStoreFile(path, ({ objects }) =>
+    objects('SELECT response, domain_key < 0 AS unplaced FROM analysis_responses ORDER BY response'),
   )
 
 const id = (n: number) => `a2000000-0000-4000-8000-${String(n).padStart(12, '0')}`
@@ -74,11 +61,14 @@ describe('answer texts a call appended but never placed', () => {
     await engine.ingest(call(1))
     await engine.close()
     // What a process stopped between the two commits leaves: the next key, a domain handle.
-    await onFile(path, (sql) =>
-      sql(
-        `INSERT INTO analysis_responses (analysis_key, domain_key, response)
+    await onStoreFile(
+      path,
+      ({ objects }) =>
+        objects(
+          `INSERT INTO analysis_responses (analysis_key, domain_key, response)
          SELECT max(analysis_key) + 1, -1, 'left by a crash' FROM analyses`,
-      ),
+        ),
+      'READ_WRITE',
     )
     engine = await openEngine({ path })
     await engine.ingest(call(2))

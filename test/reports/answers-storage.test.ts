@@ -13,6 +13,7 @@ import { openEngine, SCHEMA_VERSION, type Engine } from '../../src/index.js'
 import type { AnswersPayload } from '../../src/reports/index.js'
 import { ANSWER_TEXTS } from '../../src/reports/answers/index-rows.js'
 import { analysis, base, COMPETITOR, DOMAIN, mention, NOW, THEME } from '../support/records.js'
+import { onStoreFile } from '../support/store-file.js'
 
 type AnalysisRecord = ReturnType<typeof analysis>
 
@@ -52,18 +53,8 @@ function analyses(n: number, from = 0): AnalysisRecord[] {
 }
 
 /** Runs `fn` on the closed store's file, read-only. */
-async function onFile<T>(
-  path: string,
-  fn: (run: (sql: string) => Promise<unknown[][]>) => Promise<T>,
-): Promise<T> {
-  const inst = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' })
-  const con = await inst.connect()
-  try {
-    return await fn(async (sql) => (await con.runAndReadAll(sql)).getRowsJS())
-  } finally {
-    con.closeSync()
-    inst.closeSync()
-  }
+function onFile<T>(path: string, fn: (run: (sql: string) => Promise<unknown[][]>) => Promise<T>): Promise<T> {
+  return onStoreFile(path, ({ rows }) => fn(rows))
 }
 
 /** Per child table: how many rows have a smaller analysis_key than the row stored before them. */
