@@ -9,7 +9,7 @@
  * JSON.stringify) keep the schema's order; the check has already enforced them. A year of daily
  * series (same process, real payloads of the serving bench): prompt series (176 KB) in 0.48-0.61x
  * of JSON.stringify's time, competitor series (213 KB) 0.78-0.99x. A schema fast-json-stringify
- * cannot compile falls back to JSON.stringify.
+ * cannot compile, or that holds an object open to other keys, is written by JSON.stringify.
  */
 import build from 'fast-json-stringify'
 import { z } from 'zod'
@@ -28,14 +28,29 @@ export function payloadSerializer(schema: z.ZodType): PayloadSerializer {
   let serialize = compiled.get(schema)
   if (serialize === undefined) {
     try {
-      const json = withoutRequired(z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }))
-      serialize = build(json as Parameters<typeof build>[0]) as PayloadSerializer
+      const json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' })
+      serialize = hasOpenObject(json)
+        ? (payload) => JSON.stringify(payload)
+        : (build(withoutRequired(json) as Parameters<typeof build>[0]) as PayloadSerializer)
     } catch {
       serialize = (payload) => JSON.stringify(payload)
     }
     compiled.set(schema, serialize)
   }
   return serialize
+}
+
+/**
+ * Whether a JSON Schema holds an object open to other keys (a zod `looseObject`): its keys' order is
+ * the payload's, not the schema's (a /query row's dimension values come in the order the request
+ * names them, docs/API.md), which fast-json-stringify would not keep.
+ */
+function hasOpenObject(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some(hasOpenObject)
+  if (node === null || typeof node !== 'object') return false
+  const o = node as Record<string, unknown>
+  if (o.type === 'object' && o.additionalProperties !== false) return true
+  return Object.values(o).some(hasOpenObject)
 }
 
 /** A copy of a JSON Schema without any `required` list (see the module's note). */

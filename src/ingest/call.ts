@@ -145,7 +145,7 @@ export class IngestCall {
    */
   static async begin(conn: DuckDBConnection, catalog: Catalog, nextAnalysisKey: number): Promise<IngestCall> {
     const call = new IngestCall(conn, catalog, nextAnalysisKey)
-    await conn.run(sqlText('delete/unplaced_responses'))
+    await conn.run(sqlText('call/unplaced_responses'))
     await conn.run('BEGIN TRANSACTION')
     await conn.run(sqlText('schema/staging'))
     call.#analyses = await ChunkWriter.open(conn, 'stg_analyses', ANALYSIS_TYPES)
@@ -295,7 +295,7 @@ export class IngestCall {
         w!.close()
         await this.breathe()
       }
-    await this.#conn.run('COMMIT')
+    await this.#conn.run(sqlText('call/commit_staging'))
     this.#stagingCommitted = true
     await this.#conn.run('BEGIN TRANSACTION')
     const removed = deletions === null ? null : await this.#delete(deletions)
@@ -370,7 +370,7 @@ export class IngestCall {
    * appended are stored rows, not yet placed (see `begin`), and go.
    */
   async clearUnplaced(): Promise<void> {
-    if (this.#stagingCommitted) await this.#conn.run(sqlText('delete/unplaced_responses'))
+    if (this.#stagingCommitted) await this.#conn.run(sqlText('call/unplaced_responses'))
   }
 
   #writers(): (ChunkWriter | undefined)[] {
