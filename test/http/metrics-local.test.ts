@@ -6,12 +6,14 @@
  */
 import { Counter, Histogram, Registry } from 'prom-client'
 import { describe, expect, it } from 'vitest'
+import { ENDPOINTS } from '../../src/api/index.js'
 import { OTHER_METHOD, SERVED_METHODS, ServiceMetrics, type RequestSample } from '../../src/http/metrics.js'
 import type { Engine } from '../../src/types.js'
 import { Rng } from '../support/random.js'
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
-const ROUTES = ['/api/v1/domains', '/api/v1/prompt-statistics-time-series', 'unmatched', '/healthz']
+/** Route labels: the endpoint table's paths (never a hand-written list), plus two outside it. */
+const ROUTES = [...ENDPOINTS.map((e) => e.path), 'unmatched', '/healthz']
 const STATUSES = [200, 304, 400, 403, 404, 405, 429, 503]
 const METHODS = ['GET', 'POST', 'PROPFIND']
 const CACHE = [undefined, 'HIT', 'MISS']
