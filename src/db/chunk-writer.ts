@@ -9,6 +9,7 @@ import {
   type DuckDBType,
   type DuckDBValue,
 } from '@duckdb/node-api'
+import duckdb from '@duckdb/node-bindings'
 
 const CHUNK_ROWS = 2048
 /**
@@ -22,7 +23,16 @@ const FLUSH_ROWS = 32_768
  * Int32Array, DOUBLE: Float64Array, UTINYINT: Uint8Array, BIGINT: BigInt64Array) or an array of
  * strings (null: NULL).
  */
-export type BulkColumn = Int32Array | Float64Array | Uint8Array | BigInt64Array | readonly (string | null)[]
+export type BulkColumn =
+  Int32Array | Float64Array | Uint8Array | BigInt64Array | readonly (string | null)[] | Utf8Column
+/**
+ * A VARCHAR column given as UTF-8 bytes (no NULLs): value i is `utf8[ends[i - 1] ?? 0 .. ends[i]]`.
+ * Copied into the vector as bytes: no JS string is made or converted (DuckDB checks the UTF-8).
+ */
+export interface Utf8Column {
+  utf8: Uint8Array
+  ends: Int32Array
+}
 /** How null travels in a typed column: never, as 0, or as NaN. */
 export type NullMarker = 'none' | 'zero' | 'nan'
 
@@ -85,6 +95,17 @@ export class ChunkWriter {
       chunk.rowCount = k
       for (let c = 0; c < columns.length; c++) {
         const col = columns[c]!
+        if ('utf8' in col) {
+          const raw = duckdb.data_chunk_get_vector(chunk.chunk, c)
+          const { utf8, ends } = col
+          let from = off === 0 ? 0 : ends[off - 1]!
+          for (let i = 0; i < k; i++) {
+            const to = ends[off + i]!
+            duckdb.vector_assign_string_element_len(raw, i, utf8.subarray(from, to))
+            from = to
+          }
+          continue
+        }
         const vector = chunk.getColumnVector(c) as unknown as TypedVector
         if (!ArrayBuffer.isView(col)) {
           for (let i = 0; i < k; i++) vector.setItem(i, col[off + i] ?? null)

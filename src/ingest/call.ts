@@ -266,7 +266,7 @@ export class IngestCall {
       keys[i] = BigInt(this.#base + b.rSeq[i]!)
       domains[i] = -1 - b.rDomainH[i]!
     }
-    this.#responses.appendColumns([keys, domains, b.rText], n, NO_NULLS)
+    this.#responses.appendColumns([keys, domains, { utf8: b.rBytes, ends: b.rEnd }], n, NO_NULLS)
   }
 
   /**

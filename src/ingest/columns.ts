@@ -54,12 +54,19 @@ export interface AnalysisBatch {
   fQuery: string[]
   fDomainH: Int32Array
   fDay: Int32Array
-  /** Answer texts (analyses whose `response` is not null). */
+  /**
+   * Answer texts (analyses whose `response` is not null) as UTF-8, back to back in `rBytes`: text i
+   * is `rBytes[rEnd[i - 1] ?? 0 .. rEnd[i]]`. One buffer a batch, transferred from a worker rather
+   * than cloned as strings, and handed to DuckDB as bytes (no string on the ingest thread).
+   */
   responses: number
   rSeq: Int32Array
   rDomainH: Int32Array
-  rText: string[]
+  rEnd: Int32Array
+  rBytes: Uint8Array
 }
+
+const utf8 = new TextEncoder()
 
 /** One citation entry as staged: where it was in its analysis, its URL, host, identity and page. */
 export interface StagedCitation {
@@ -230,11 +237,19 @@ export class BatchBuilder implements StagingSink {
     if (b.responses === b.rSeq.length) {
       b.rSeq = grow(b.rSeq)
       b.rDomainH = grow(b.rDomainH)
+      b.rEnd = grow(b.rEnd)
     }
     const i = b.responses++
+    const from = i === 0 ? 0 : b.rEnd[i - 1]!
+    // A UTF-16 code unit takes at most 3 bytes in UTF-8 (a surrogate pair 4 for 2 units).
+    if (b.rBytes.length - from < text.length * 3) {
+      const bytes = new Uint8Array(Math.max(b.rBytes.length * 2, from + text.length * 3, 1 << 16))
+      bytes.set(b.rBytes.subarray(0, from))
+      b.rBytes = bytes
+    }
     b.rSeq[i] = seq
     b.rDomainH[i] = this.#domainH
-    b.rText.push(text)
+    b.rEnd[i] = from + utf8.encodeInto(text, b.rBytes.subarray(from)).written
   }
 
   /** Hands over what is buffered, if anything. */
@@ -301,7 +316,8 @@ function emptyBatch(n: number): AnalysisBatch {
     responses: 0,
     rSeq: new Int32Array(n),
     rDomainH: new Int32Array(n),
-    rText: [],
+    rEnd: new Int32Array(n),
+    rBytes: new Uint8Array(0),
   }
 }
 

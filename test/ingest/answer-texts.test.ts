@@ -5,7 +5,8 @@
  * Checked in the DuckDB file itself, on JS records and on both NDJSON paths: a repeated analysis
  * keeps the text of its last record (none when that record has none), every row carries its
  * analysis's key and domain (a domain new in the call included), and a refused call leaves no
- * row behind.
+ * row behind. The texts travel as UTF-8 bytes, back to back in one buffer a batch (src/ingest/
+ * columns.ts): every text comes back byte for byte, whatever its length and characters.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -85,7 +86,54 @@ const afterSecond = {
   rows: 3,
 }
 
+/**
+ * 5,000 analyses (three batches of the NDJSON worker, two appender flushes): texts of every size
+ * from empty to 150,000 code units (the batch's buffer grows past its first size and past double),
+ * characters of 1 to 4 UTF-8 bytes, U+2028, and a lone surrogate (stored as U+FFFD, as a string
+ * handed to DuckDB always was).
+ */
+function manyTexts(): { records: unknown[]; expected: Map<string, string> } {
+  const pieces = ['plain words ', 'é', '✓ ', '𝄞', '\u2028', '"quoted" \\ ', '\n', 'Acme ']
+  const expected = new Map<string, string>()
+  const records: unknown[] = [...base()]
+  let x = 7
+  for (let n = 0; n < 5000; n++) {
+    x = (x * 1103515245 + 12345) % 2147483648
+    const len = n === 1234 ? 150_000 : n % 97 === 0 ? 0 : x % 3000
+    let text = ''
+    for (let i = 0; text.length < len; i++) text += pieces[(x + i * 7) % pieces.length]!
+    const lone = n === 4321
+    if (lone) text = `lone ${'\ud800'} surrogate`
+    records.push(analysis({ id: id(100 + n), response: text }))
+    expected.set(id(100 + n), lone ? 'lone \ufffd surrogate' : text)
+  }
+  return { records, expected }
+}
+
 describe('answer texts appended straight into analysis_responses', () => {
+  it('every text byte for byte, on JS records and on both NDJSON paths', async () => {
+    const dir = tmp()
+    const { records, expected } = manyTexts()
+    const file = join(dir, 'many.ndjson')
+    writeFileSync(file, toNdjson(records))
+    const want = [...expected]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([id, response]) => ({ id, response }))
+    for (const via of ['records', 'worker', 'thread'] as const) {
+      const path = join(dir, `many-${via}.duckdb`)
+      const engine = await openEngine({ path })
+      if (via === 'records') await engine.ingest(records as Parameters<typeof engine.ingest>[0])
+      else await engine.ingestFile(file, via === 'thread' ? { onProgress: () => undefined } : undefined)
+      await engine.close()
+      const got = await stored(path)
+      expect(got.rows, via).toBe(expected.size)
+      expect(
+        got.texts.map(({ id, response }) => ({ id, response })),
+        via,
+      ).toEqual(want)
+    }
+  })
+
   it('JS records: the last record of a repeated analysis wins, every row keyed as its analysis', async () => {
     const path = join(tmp(), 's.duckdb')
     let engine = await openEngine({ path })
