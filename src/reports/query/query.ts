@@ -40,13 +40,17 @@ interface Entity {
   site: string | null
 }
 
-/** One dimension's codes: how many, each code's sort rank, and its value in a row. */
+/**
+ * One dimension's codes: how many, each code's sort rank, and each code's value in a row (an array,
+ * not a function made per request: a call site fed a new closure on every request is compiled
+ * again once the old closures are collected).
+ */
 interface Dimension {
   name: QueryDimension
   field: string
   cardinality: number
   rank: Int32Array
-  value(code: number): string | null
+  values: readonly (string | null)[]
 }
 
 /** Sort ranks of values (null last; strings by UTF-16 code units). */
@@ -65,7 +69,7 @@ function ranksOf(values: readonly (string | null)[]): Int32Array {
 
 /** A dimension over listed values (code = index; the last one may be null). */
 function listDimension(name: QueryDimension, field: string, values: readonly (string | null)[]): Dimension {
-  return { name, field, cardinality: values.length, rank: ranksOf(values), value: (c) => values[c]! }
+  return { name, field, cardinality: values.length, rank: ranksOf(values), values }
 }
 
 /** What the request keeps and how it groups, resolved against the domain's facts. */
@@ -226,7 +230,7 @@ export async function computeQuery(ctx: QueryContext, params: QueryParams): Prom
     const row: Record<string, unknown> = {}
     for (let d = 0; d < nDims; d++) {
       const dim = dims[d]!
-      row[dim.field] = dim.value(Math.floor(keys[g]! / stride[d]!) % dim.cardinality)
+      row[dim.field] = dim.values[Math.floor(keys[g]! / stride[d]!) % dim.cardinality]!
     }
     items.push(rowOf(row, entities[s]!, current, g, s, previous))
   }
@@ -358,7 +362,7 @@ function planOf(
           field: 'date',
           cardinality: size,
           rank: Int32Array.from({ length: size }, (_, c) => c),
-          value: (c) => formatDay(window.startDay + c),
+          values: Array.from({ length: size }, (_, c) => formatDay(window.startDay + c)),
         })
         kinds.push(DATE)
         break
