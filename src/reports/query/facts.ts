@@ -47,7 +47,7 @@ export interface QueryFacts {
   readonly countries: readonly string[]
   /** Mention rows: analysis i's are mentionStart[i] to mentionStart[i + 1], one per entity. */
   readonly mentionStart: Int32Array
-  readonly mention: MentionRows
+  readonly mention: AnalysisMentionRows
   /** Citation host rows: analysis i's are hostStart[i] to hostStart[i + 1], one per host. */
   readonly hostStart: Int32Array
   readonly host: HostRows
@@ -61,14 +61,18 @@ export interface QueryFacts {
   readonly hosts: readonly string[]
 }
 
-/** Mentions of one entity (0: the brand) in one analysis (count 1) or in a cell's analyses (count: how many). */
-export interface MentionRows {
+/** Mentions of one entity (0: the brand) in one analysis (each row counts 1). */
+export interface AnalysisMentionRows {
   readonly entity: Int32Array
-  readonly count: Int32Array
   readonly posSum: Float64Array
   readonly posCnt: Int32Array
   readonly sentSum: Float64Array
   readonly sentCnt: Int32Array
+}
+
+/** Mentions of one entity in a cell's analyses (count: in how many). */
+export interface MentionRows extends AnalysisMentionRows {
+  readonly count: Int32Array
 }
 
 /** Citation entries of one host (its index in `hosts`) in one analysis or in a cell's analyses. */
@@ -269,9 +273,8 @@ export const queryFacts: Derived<QueryFacts> = {
     }
 
     const mentionStart = groupStarts(mOrd!, n)
-    const mention: MentionRows = {
+    const mention: AnalysisMentionRows = {
       entity: mEntity!,
-      count: new Int32Array(mEntity!.length).fill(1),
       posSum: mentions[2] as Float64Array,
       posCnt: mentions[3] as Int32Array,
       sentSum: mentions[4] as Float64Array,

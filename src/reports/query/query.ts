@@ -40,13 +40,17 @@ interface Entity {
   site: string | null
 }
 
-/** One dimension's codes: how many, each code's sort rank, and its value in a row. */
+/**
+ * One dimension's codes: how many, each code's sort rank, and each code's value in a row (an array,
+ * not a function made per request: a call site fed a new closure on every request is compiled
+ * again once the old closures are collected).
+ */
 interface Dimension {
   name: QueryDimension
   field: string
   cardinality: number
   rank: Int32Array
-  value(code: number): string | null
+  values: readonly (string | null)[]
 }
 
 /** Sort ranks of values (null last; strings by UTF-16 code units). */
@@ -65,7 +69,7 @@ function ranksOf(values: readonly (string | null)[]): Int32Array {
 
 /** A dimension over listed values (code = index; the last one may be null). */
 function listDimension(name: QueryDimension, field: string, values: readonly (string | null)[]): Dimension {
-  return { name, field, cardinality: values.length, rank: ranksOf(values), value: (c) => values[c]! }
+  return { name, field, cardinality: values.length, rank: ranksOf(values), values }
 }
 
 /** What the request keeps and how it groups, resolved against the domain's facts. */
@@ -178,18 +182,15 @@ export async function computeQuery(ctx: QueryContext, params: QueryParams): Prom
   slotOf[0] = -1
   for (const c of domain.competitors) if (c !== undefined) slotOf[c.idx] = -1
   entities.forEach((e, s) => (slotOf[e.idx] = s))
-  const hostSlots = facts.hosts.map((host) => {
-    const out: number[] = []
-    entities.forEach((e, s) => {
-      if (isSiteOrSubdomain(host, e.site)) out.push(s)
-    })
-    return Int32Array.from(out)
-  })
-
-  // Per host, the slots whose site it is, as runs (hostStart[h] to hostStart[h + 1] in hostSlot).
-  const hostStart = new Int32Array(hostSlots.length + 1)
-  hostSlots.forEach((hs, h) => (hostStart[h + 1] = hostStart[h]! + hs.length))
-  const hostSlot = Int32Array.from(hostSlots.flatMap((hs) => [...hs]))
+  // Per host, its slots as runs: hostStart[h] to hostStart[h + 1] in hostSlot.
+  const hostStart = new Int32Array(facts.hosts.length + 1)
+  const hostSlots: number[] = []
+  for (let h = 0; h < facts.hosts.length; h++) {
+    for (let s = 0; s < entities.length; s++)
+      if (isSiteOrSubdomain(facts.hosts[h]!, entities[s]!.site)) hostSlots.push(s)
+    hostStart[h + 1] = hostSlots.length
+  }
+  const hostSlot = Int32Array.from(hostSlots)
   const sites = { slotOf, hostStart, hostSlot }
 
   const index = new GroupIndex(plan.stride.length === 0 ? 1 : plan.stride[0]! * plan.dims[0]!.cardinality)
@@ -204,13 +205,18 @@ export async function computeQuery(ctx: QueryContext, params: QueryParams): Prom
   // The groups kept, in order; then the page's rows.
   const kept: number[] = []
   for (let g = 0; g < index.keys.length; g++) if (current.responses[g]! >= p.minResponses) kept.push(g)
-  const codes = (g: number, d: number) =>
-    Math.floor(index.keys[g]! / plan.stride[d]!) % plan.dims[d]!.cardinality
   // A group's sort key: its codes' ranks in the same mixed radix (the first dimension slowest).
-  const sortKey = new Float64Array(index.keys.length)
-  for (const g of kept) {
+  const { dims, stride } = plan
+  const nDims = dims.length
+  const keys = index.keys
+  const sortKey = new Float64Array(keys.length)
+  for (let x = 0; x < kept.length; x++) {
+    const g = kept[x]!
     let key = 0
-    for (let d = 0; d < plan.dims.length; d++) key += plan.dims[d]!.rank[codes(g, d)]! * plan.stride[d]!
+    for (let d = 0; d < nDims; d++) {
+      const dim = dims[d]!
+      key += dim.rank[Math.floor(keys[g]! / stride[d]!) % dim.cardinality]! * stride[d]!
+    }
     sortKey[g] = key
   }
   sortGroups(kept, sortKey)
@@ -222,7 +228,10 @@ export async function computeQuery(ctx: QueryContext, params: QueryParams): Prom
     const g = kept[Math.floor(r / E)]!
     const s = r % E
     const row: Record<string, unknown> = {}
-    for (let d = 0; d < plan.dims.length; d++) row[plan.dims[d]!.field] = plan.dims[d]!.value(codes(g, d))
+    for (let d = 0; d < nDims; d++) {
+      const dim = dims[d]!
+      row[dim.field] = dim.values[Math.floor(keys[g]! / stride[d]!) % dim.cardinality]!
+    }
     items.push(rowOf(row, entities[s]!, current, g, s, previous))
   }
   return {
@@ -244,12 +253,14 @@ export async function computeQuery(ctx: QueryContext, params: QueryParams): Prom
 function sortGroups(kept: number[], sortKey: Float64Array): void {
   const groups = sortKey.length
   let max = 0
-  for (const g of kept) if (sortKey[g]! > max) max = sortKey[g]!
+  for (let x = 0; x < kept.length; x++) if (sortKey[kept[x]!]! > max) max = sortKey[kept[x]!]!
   if ((max + 1) * groups > Number.MAX_SAFE_INTEGER) {
     kept.sort((a, b) => sortKey[a]! - sortKey[b]!)
     return
   }
-  const packed = Float64Array.from(kept, (g) => sortKey[g]! * groups + g).sort()
+  const packed = new Float64Array(kept.length)
+  for (let x = 0; x < kept.length; x++) packed[x] = sortKey[kept[x]!]! * groups + kept[x]!
+  packed.sort()
   for (let x = 0; x < packed.length; x++) kept[x] = packed[x]! % groups
 }
 
@@ -351,7 +362,7 @@ function planOf(
           field: 'date',
           cardinality: size,
           rank: Int32Array.from({ length: size }, (_, c) => c),
-          value: (c) => formatDay(window.startDay + c),
+          values: Array.from({ length: size }, (_, c) => formatDay(window.startDay + c)),
         })
         kinds.push(DATE)
         break
@@ -592,18 +603,53 @@ function sumsOf(
       addHostRows(f.cellHost, f.cellHostStart[c]!, f.cellHostStart[c + 1]!, g, sites, sums)
     }
   }
-  const { mention, mentionStart, host, hostStart, citations } = f
+  // The visits' rows added here rather than through addMentionRows/addHostRows: the same sums,
+  // without two calls per visit (the calls stay until the optimizing compiler inlines them, and
+  // the first calls after a segment's facts are built run before it does).
+  const { mentionStart, hostStart, citations } = f
+  const { entity: mEntity, posSum, posCnt, sentSum, sentCnt } = f.mention
+  const { host: hHost, count: hCount } = f.host
+  const { hostStart: siteStart, hostSlot } = sites
+  const nSlot = slotOf.length
+  const { sovTotal, mentions } = sums
+  const sPosSum = sums.posSum
+  const sPosCnt = sums.posCnt
+  const sSentSum = sums.sentSum
+  const sSentCnt = sums.sentCnt
+  const sCitations = sums.citations
   for (let x = 0; x < visits.length; x++) {
     const i = visits[x]!
     const c = cell[i]!
     const dk = dated ? (buckets[day[i]! - startDay]! - startDay) * dateStride : 0
+    const m0 = mentionStart[i]!
+    const m1 = mentionStart[i + 1]!
+    const h0 = hostStart[i]!
+    const h1 = hostStart[i + 1]!
     for (let k = cellKeyStart[c]!; k < cellKeyStart[c + 1]!; k++) {
       const g = index.get(cellKeys[k]! + dk)
       if (g < 0) continue
       responses[g]!++
       citationsTotal[g]! += citations[i]!
-      addMentionRows(mention, mentionStart[i]!, mentionStart[i + 1]!, g, slotOf, sums)
-      addHostRows(host, hostStart[i]!, hostStart[i + 1]!, g, sites, sums)
+      const base = g * slots
+      // An analysis's mention rows count 1 each (one analysis).
+      for (let r = m0; r < m1; r++) {
+        const e = mEntity[r]!
+        const slot = e < nSlot ? slotOf[e]! : -2
+        if (slot === -2) continue // no entity of the domain
+        sovTotal[g]!++
+        if (slot < 0) continue
+        const at = base + slot
+        mentions[at]!++
+        sPosSum[at]! += posSum[r]!
+        sPosCnt[at]! += posCnt[r]!
+        sSentSum[at]! += sentSum[r]!
+        sSentCnt[at]! += sentCnt[r]!
+      }
+      for (let r = h0; r < h1; r++) {
+        const h = hHost[r]!
+        const n = hCount[r]!
+        for (let y = siteStart[h]!; y < siteStart[h + 1]!; y++) sCitations[base + hostSlot[y]!]! += n
+      }
     }
   }
   return sums
