@@ -134,10 +134,12 @@ export function exportSource(
         const on = reader ?? conn
         try {
           if (t === 'analyses')
-            await on.run(
-              sqlText('flat/import_analyses'),
-              { path: glob, response_max: RESPONSE_MAX },
-              { path: VARCHAR, response_max: INTEGER },
+            await oneThread(reader, () =>
+              on.run(
+                sqlText('flat/import_analyses'),
+                { path: glob, response_max: RESPONSE_MAX },
+                { path: VARCHAR, response_max: INTEGER },
+              ),
             )
           else await on.run(sqlText(`import/${t}`), { path: glob }, { path: VARCHAR })
           if (!(await importFits(on, t))) return false
@@ -179,14 +181,31 @@ export function exportSource(
         if (glob === null) return 0
         if (reader === null)
           return (await conn.run(sqlText('flat/append_responses'), values, types)).rowsChanged
-        const result = await reader.stream(sqlText('flat/rows_responses'), values, types)
-        return await copyChunks(result, conn, 'analysis_responses', 'stored')
+        return await oneThread(reader, async () => {
+          const result = await reader.stream(sqlText('flat/rows_responses'), values, types)
+          return copyChunks(result, conn, 'analysis_responses', 'stored')
+        })
       } finally {
         if (reader !== null) await reader.run(sqlText('flat/drop_flat_ids'))
       }
     },
     dimensions: (conn) => readExport(reader ?? conn, dir, part, dims),
     all: (conn) => readExport(reader ?? conn, dir, part),
+  }
+}
+
+/**
+ * Runs `fn` with the file reader's instance on one thread (none: as it is): a query over the
+ * answer texts holds a row group's texts per thread, and two did not fit the reader's 160 MB
+ * (an L export: 511k texts of ~3 KB, in row groups of 8192 rows).
+ */
+async function oneThread<T>(reader: DuckDBConnection | null, fn: () => Promise<T>): Promise<T> {
+  if (reader === null) return fn()
+  await reader.run('SET threads = 1')
+  try {
+    return await fn()
+  } finally {
+    await reader.run('RESET threads')
   }
 }
 
