@@ -6,8 +6,10 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import {
+  BIGINT,
   BOOLEAN,
   DuckDBTypeId,
+  INTEGER,
   LIST,
   listValue,
   VARCHAR,
@@ -16,7 +18,7 @@ import {
 } from '@duckdb/node-api'
 import { sqlText } from './db/sql.js'
 import { ValidationError } from './errors.js'
-import { UUID_RE } from './schemas/records.js'
+import { RESPONSE_MAX, UUID_RE } from './schemas/records.js'
 import { FLAT_TABLES, FlatColumns, type FlatRows, type FlatTableName } from './ingest/flat.js'
 import { FACT_TABLES, importFits, type FlatSource } from './ingest/flat-sql.js'
 
@@ -131,7 +133,15 @@ export function exportSource(
         }
         const on = reader ?? conn
         try {
-          await on.run(sqlText(`import/${t}`), { path: glob }, { path: VARCHAR })
+          if (t === 'analyses')
+            await oneThread(reader, () =>
+              on.run(
+                sqlText('flat/import_analyses'),
+                { path: glob, response_max: RESPONSE_MAX },
+                { path: VARCHAR, response_max: INTEGER },
+              ),
+            )
+          else await on.run(sqlText(`import/${t}`), { path: glob }, { path: VARCHAR })
           if (!(await importFits(on, t))) return false
           await on.run(sqlText(keyed === null ? 'flat/shape_analyses' : `flat/shape_keyed_${t}`))
         } finally {
@@ -154,11 +164,48 @@ export function exportSource(
           await reader.run(sqlText(keyed === null ? 'flat/drop_flat_analyses' : `flat/drop_flat_${t}_k`))
         }
       }
-      if (reader !== null) await reader.run(sqlText('flat/drop_flat_ids'))
       return true
+    },
+    // The answer texts, from the files straight into analysis_responses (sql/flat/append_responses.sql);
+    // with a separate reader, its rows are appended on the call's connection as they come.
+    async appendResponses(conn, base, domains) {
+      const glob = exportGlob(dir, part, 'analyses')
+      const values = {
+        path: glob ?? '',
+        base,
+        domain_ids: listValue([...domains.ids]),
+        domain_handles: listValue(domains.ids.map((_, i) => domains.first + i)),
+      }
+      const types = { path: VARCHAR, base: BIGINT, domain_ids: LIST(VARCHAR), domain_handles: LIST(INTEGER) }
+      try {
+        if (glob === null) return 0
+        if (reader === null)
+          return (await conn.run(sqlText('flat/append_responses'), values, types)).rowsChanged
+        return await oneThread(reader, async () => {
+          const result = await reader.stream(sqlText('flat/rows_responses'), values, types)
+          return copyChunks(result, conn, 'analysis_responses', 'stored')
+        })
+      } finally {
+        if (reader !== null) await reader.run(sqlText('flat/drop_flat_ids'))
+      }
     },
     dimensions: (conn) => readExport(reader ?? conn, dir, part, dims),
     all: (conn) => readExport(reader ?? conn, dir, part),
+  }
+}
+
+/**
+ * Runs `fn` with the file reader's instance on one thread (none: as it is): a query over the
+ * answer texts holds a row group's texts per thread, and two did not fit the reader's 160 MB
+ * (an L export: 511k texts of ~3 KB, in row groups of 8192 rows).
+ */
+async function oneThread<T>(reader: DuckDBConnection | null, fn: () => Promise<T>): Promise<T> {
+  if (reader === null) return fn()
+  await reader.run('SET threads = 1')
+  try {
+    return await fn()
+  } finally {
+    await reader.run('RESET threads')
   }
 }
 
@@ -174,14 +221,22 @@ async function copyFrom(reader: DuckDBConnection, query: string, conn: DuckDBCon
   await copyChunks(await reader.stream(sqlText(query)), conn, table)
 }
 
-async function copyChunks(result: DuckDBResult, conn: DuckDBConnection, table: string): Promise<void> {
-  const appender = await conn.createAppender(table, 'main', 'temp')
+/** As copyFrom, from a result; `into`: a temp table of `conn` or a stored table. Returns the rows. */
+async function copyChunks(
+  result: DuckDBResult,
+  conn: DuckDBConnection,
+  table: string,
+  into: 'temp' | 'stored' = 'temp',
+): Promise<number> {
+  const appender = await conn.createAppender(table, 'main', into === 'temp' ? 'temp' : undefined)
+  let rows = 0
   try {
     let unflushed = 0
     for (;;) {
       const chunk = await result.fetchChunk()
       if (chunk === null || chunk.rowCount === 0) break
       appender.appendDataChunk(chunk)
+      rows += chunk.rowCount
       // The appender's own flush comes at ~200k rows, on this thread: a long stall. Smaller ones.
       if ((unflushed += chunk.rowCount) >= COPY_FLUSH_ROWS) {
         appender.flushSync()
@@ -192,6 +247,7 @@ async function copyChunks(result: DuckDBResult, conn: DuckDBConnection, table: s
   } finally {
     appender.closeSync()
   }
+  return rows
 }
 
 /** Rows per part of a bulk read: a text column of a part comes back as one string. */

@@ -169,6 +169,14 @@ export class IngestCall {
     return this.#conn
   }
 
+  /** The first free analysis key, the call's key base (a stored answer text's key is base + seq). */
+  get base(): number {
+    return this.#base
+  }
+
+  /** Answer texts a bulk path appended to analysis_responses in SQL, as addBatch does (src/parquet.ts). */
+  appendedResponses = 0
+
   /** The validating half of the call (a bulk path registers its ids and references there). */
   get collector(): RecordCollector {
     return this.#c
@@ -314,7 +322,7 @@ export class IngestCall {
     }
     const counts = await runIngestSteps(this.#conn, {
       unique,
-      rows: { ...rows, old: 0, appended_responses: this.#responses.rowCount },
+      rows: { ...rows, old: 0, appended_responses: this.#responses.rowCount + this.appendedResponses },
       base: nextAnalysisKey,
       bulk: this.bulk,
     })

@@ -26,6 +26,7 @@ export const BULK_AGGREGATE_CHUNK_ANALYSES = 4_000_000
 const INSERTS: readonly { sql: string; counts?: FactCount }[] = [
   { sql: 'bulk/analyses', counts: 'analyses' },
   { sql: 'bulk/responses' },
+  { sql: 'bulk/place_responses' },
   { sql: 'bulk/mentions', counts: 'mentions' },
   { sql: 'bulk/theme_occurrences', counts: 'theme_occurrences' },
   { sql: 'bulk/citations_keyed' },

@@ -103,6 +103,16 @@ export interface FlatSource {
   dimensions(conn: DuckDBConnection): Promise<FlatRows>
   /** Every table, as rows for the record path (when the SQL path hands over). */
   all(conn: DuckDBConnection): Promise<FlatRows>
+  /**
+   * When flat_analyses holds no answer texts (a Parquet export: sql/flat/import_analyses.sql),
+   * appends them to analysis_responses as the record path does (keyed `base` + seq, domain_key
+   * -1 - the domain's handle) once the call is checked; returns how many.
+   */
+  appendResponses?(
+    conn: DuckDBConnection,
+    base: number,
+    domains: { readonly ids: readonly string[]; readonly first: number },
+  ): Promise<number>
 }
 
 /** The files that key the child rows (rowsSource) and that stage the facts (after stage_analyses), in order. */
@@ -190,6 +200,11 @@ async function trySql(call: IngestCall, conn: DuckDBConnection, source: FlatSour
   if (!(await mapUrls(conn))) return 'a cited URL'
   phase('cited URLs')
   await call.closeWriters()
+  // Nothing hands over after this: the texts appended here are the call's (a refusal removes them).
+  const appended = source.appendResponses
+    ? await source.appendResponses(conn, call.base, call.collector.domainH)
+    : 0
+  phase('answer texts')
   const n = await conn.runAndReadAll('SELECT count(*)::INTEGER FROM flat_analyses')
   call.collector.seq = n.getRows()[0]![0] as number
   if (await bulkApplies(call, conn)) {
@@ -197,6 +212,8 @@ async function trySql(call: IngestCall, conn: DuckDBConnection, source: FlatSour
     phase('bulk write deferred to the call')
     return null
   }
+  // The staged path places them as the record path's (drop_repeated / place_analysis_responses).
+  call.appendedResponses += appended
   const channels = listValue([...CHANNELS])
   await conn.run(sqlText('flat/stage_analyses'), { channels }, { channels: LIST(VARCHAR) })
   await conn.run(sqlScript(STAGE_SQL))

@@ -104,7 +104,7 @@ function expectSameTables(got: Record<string, unknown[]>, want: Record<string, u
  */
 async function importInto(
   dir: string,
-  mode: 'bulk' | 'staged',
+  mode: 'bulk' | 'staged' | 'records',
   options: { hardened?: boolean; before?: (e: Engine) => Promise<unknown> } = {},
 ) {
   const file = path()
@@ -113,10 +113,10 @@ async function importInto(
   await setup.close()
   const engine = await openEngine({ path: file, hardened: options.hardened ?? false })
   try {
-    if (mode === 'staged') process.env.VA_FLAT_PATH = 'staged'
+    if (mode !== 'bulk') process.env.VA_FLAT_PATH = mode
     const result = await engine.ingestFile(dir)
     const bulk = lastBulk
-    expect(lastHandOver).toBeNull()
+    expect(lastHandOver).toBe(mode === 'records' ? 'VA_FLAT_PATH=records' : null)
     delete process.env.VA_FLAT_PATH
     const got = { result, bulk, payloads: await payloads(engine) }
     await engine.close()
@@ -128,6 +128,19 @@ async function importInto(
 }
 
 describe('the empty-target bulk write', () => {
+  it("a Parquet import's answer texts, read from the files: every table equal to the record path's", async () => {
+    const dir = await exportOf()
+    const records = await importInto(dir, 'records')
+    expect(records.tables.analysis_responses!.length).toBe(200)
+    for (const hardened of [false, true])
+      for (const mode of ['bulk', 'staged'] as const) {
+        const got = await importInto(dir, mode, { hardened })
+        expect(got.bulk, `${mode}, hardened ${String(hardened)}`).toBe(mode === 'bulk')
+        expect(got.result).toEqual(records.result)
+        expectSameTables(got.tables, records.tables)
+      }
+  })
+
   it('a fresh store (plain and hardened): every table and payload equal to the staged path', async () => {
     const dir = await exportOf()
     const staged = await importInto(dir, 'staged')
