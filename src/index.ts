@@ -17,6 +17,8 @@ export * from './foundation/vocabulary.js'
 // Operations (docs/API.md, "Operations endpoints"): building a database from a backup.
 export { restoreBackup } from './engine.js'
 export { webhooksOf } from './engine/webhooks.js'
+// The service starts the NDJSON worker with its ingest endpoint (docs/API.md, "Ingest").
+export { warmNdjsonWorker } from './ingest/ndjson-feed.js'
 export {
   WEBHOOK_EVENTS,
   webhookOptionsFromEnv,

@@ -6,7 +6,11 @@
  * time (median, p99, max), the process's CPU time (DuckDB's threads included: less sensitive to a
  * loaded machine than wall time) and the longest the event loop was held during each (max_stall_ms:
  * perf_hooks.monitorEventLoopDelay's max; a request arriving then waits that long). VA_TRACE_INGEST=1 prints each SQL step's time and the phases of each call.
- * Usage: node dist/bench/ingest-profile/call.js [--calls=20] [--rounds=2] [--peer-tree=/work/wt/base]
+ * Also per call: its main-thread turns (the asynchronous resources it waited on, counted with
+ * async_hooks by type: DuckDB's work on the libuv pool, setImmediate yields, file and worker I/O;
+ * under serving load each one waits behind a turn of the requests' callbacks) and its main-thread
+ * CPU time (Linux: the main thread's schedstat; the CPU the call takes from the requests).
+ * Usage: node dist/bench/ingest-profile/call.js [--calls=20] [--rounds=2] [--peer-tree=/work/wt/base] [--turns] [--ndjson]
  *   [--cache=DIR] (the store and its batches, built once there)
  */
 import {
@@ -21,6 +25,7 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { createHook } from 'node:async_hooks'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { CHANNELS } from '../../src/foundation/vocabulary.js'
 import { openEngine } from '../../src/index.js'
@@ -32,6 +37,7 @@ import { ROOT, parseArgs } from '../lib/suite.js'
 const args = parseArgs()
 const CALLS = Number(args.calls ?? 20)
 const ROUNDS = Number(args.rounds ?? 2)
+const NDJSON = Boolean(args.ndjson)
 const DAYS = 365
 const HELD_DAYS = 30
 const BATCH = 500
@@ -46,6 +52,15 @@ const spec: DatasetSpec = {
 const cache = String(args.cache ?? join(tmpdir(), 'va-call-profile'))
 
 type Open = (options: OpenEngineOptions) => Promise<Engine>
+
+/** The main thread's CPU time in ms (Linux schedstat, ns; NaN elsewhere). */
+function mainThreadCpuMs(): number {
+  try {
+    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6
+  } catch {
+    return Number.NaN
+  }
+}
 
 async function buildStore(): Promise<string[][]> {
   const batchesPath = join(cache, 'batches.json')
@@ -75,7 +90,7 @@ async function run(
   open: Open,
   batches: string[][],
   dir: string,
-): Promise<{ times: number[]; stalls: number[]; cpu: number[] }> {
+): Promise<{ times: number[]; stalls: number[]; cpu: number[]; turns: number[]; busy: number[] }> {
   const store = join(dir, 'store.duckdb')
   rmSync(store, { force: true })
   rmSync(`${store}.wal`, { force: true })
@@ -84,21 +99,42 @@ async function run(
   const times: number[] = []
   const stalls: number[] = []
   const cpu: number[] = []
-  for (const batch of batches.slice(0, CALLS)) {
-    const records = batch.map((l) => JSON.parse(l) as unknown)
+  const turns: number[] = []
+  const busy: number[] = []
+  let kinds = new Map<string, number>()
+  const hook = createHook({
+    init(_id, type) {
+      if (type !== 'PROMISE') kinds.set(type, (kinds.get(type) ?? 0) + 1)
+    },
+  })
+  for (const [i, batch] of batches.slice(0, CALLS).entries()) {
+    // --ndjson: the call as the ingest endpoint makes it (its body spooled to a file, read by the
+    // NDJSON worker); otherwise records through engine.ingest.
+    const file = join(dir, `batch-${i}.ndjson`)
+    if (NDJSON) writeFileSync(file, `${batch.join('\n')}\n`)
+    const records = NDJSON ? [] : batch.map((l) => JSON.parse(l) as unknown)
     const delay = monitorEventLoopDelay({ resolution: 1 })
     delay.enable()
+    kinds = new Map()
+    hook.enable()
+    const m0 = mainThreadCpuMs()
     const c0 = process.cpuUsage()
     const t0 = performance.now()
-    await engine.ingest(records)
+    await (NDJSON ? engine.ingestFile(file) : engine.ingest(records))
     times.push(performance.now() - t0)
     const c = process.cpuUsage(c0)
+    busy.push(mainThreadCpuMs() - m0)
+    hook.disable()
     cpu.push((c.user + c.system) / 1000)
     delay.disable()
     stalls.push(delay.max / 1e6)
+    // The delay monitor's own timer is not the call's.
+    kinds.delete('ELDHISTOGRAM')
+    turns.push([...kinds.values()].reduce((a, b) => a + b, 0))
+    if (args.turns) process.stderr.write(`  turns ${JSON.stringify(Object.fromEntries(kinds))}\n`)
   }
   await engine.close()
-  return { times, stalls, cpu }
+  return { times, stalls, cpu, turns, busy }
 }
 
 const q = (xs: number[], p: number) => {
@@ -118,12 +154,16 @@ const dir = mkdtempSync(join(tmpdir(), 'va-call-'))
 const all = new Map<string, number[]>(trees.map(([n]) => [n, []]))
 const allStalls = new Map<string, number[]>(trees.map(([n]) => [n, []]))
 const allCpu = new Map<string, number[]>(trees.map(([n]) => [n, []]))
+const allTurns = new Map<string, number[]>(trees.map(([n]) => [n, []]))
+const allBusy = new Map<string, number[]>(trees.map(([n]) => [n, []]))
 try {
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? trees : [...trees].reverse()
     for (const [name, open] of order) {
-      const { times: t, stalls, cpu } = await run(open, batches, dir)
+      const { times: t, stalls, cpu, turns, busy } = await run(open, batches, dir)
       allCpu.get(name)!.push(...cpu.slice(1))
+      allTurns.get(name)!.push(...turns.slice(1))
+      allBusy.get(name)!.push(...busy.slice(1))
       all.get(name)!.push(...t.slice(1)) // the first call warms the engine's caches
       allStalls.get(name)!.push(...stalls.slice(1))
       process.stderr.write(
@@ -143,6 +183,8 @@ const summary = Object.fromEntries(
       p99_ms: +q(t, 0.99).toFixed(1),
       max_ms: +Math.max(...t).toFixed(1),
       cpu_median_ms: +q(allCpu.get(n)!, 0.5).toFixed(1),
+      main_thread_cpu_median_ms: +q(allBusy.get(n)!, 0.5).toFixed(1),
+      turns_median: q(allTurns.get(n)!, 0.5),
       max_stall_median_ms: +q(allStalls.get(n)!, 0.5).toFixed(1),
       max_stall_max_ms: +Math.max(...allStalls.get(n)!).toFixed(1),
     },

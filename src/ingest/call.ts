@@ -16,7 +16,7 @@ import {
 } from '@duckdb/node-api'
 import type { Catalog } from '../catalog.js'
 import { ChunkWriter, type NullMarker } from '../db/chunk-writer.js'
-import { sqlText } from '../db/sql.js'
+import { sqlScript, sqlText } from '../db/sql.js'
 import { IngestError } from '../errors.js'
 import type { IngestResult } from '../types.js'
 import { BatchBuilder, type AnalysisBatch } from './columns.js'
@@ -145,9 +145,8 @@ export class IngestCall {
    */
   static async begin(conn: DuckDBConnection, catalog: Catalog, nextAnalysisKey: number): Promise<IngestCall> {
     const call = new IngestCall(conn, catalog, nextAnalysisKey)
-    await conn.run(sqlText('call/unplaced_responses'))
-    await conn.run('BEGIN TRANSACTION')
-    await conn.run(sqlText('schema/staging'))
+    // One round trip: under serving load each one waits for a turn of the event loop.
+    await conn.run(sqlScript(['call/unplaced_responses', 'call/begin', 'schema/staging']))
     call.#analyses = await ChunkWriter.open(conn, 'stg_analyses', ANALYSIS_TYPES)
     call.#mentions = await ChunkWriter.open(conn, 'stg_mentions', MENTION_TYPES)
     call.#citations = await ChunkWriter.open(conn, 'stg_citations', CITATION_TYPES)
@@ -303,9 +302,12 @@ export class IngestCall {
         w!.close()
         await this.breathe()
       }
-    await this.#conn.run(sqlText('call/commit_staging'))
-    this.#stagingCommitted = true
-    await this.#conn.run('BEGIN TRANSACTION')
+    // The staging's COMMIT and the call's BEGIN in one round trip; the COMMIT ran if the BEGIN did.
+    try {
+      await this.#conn.run(sqlScript(['call/commit_staging', 'call/begin']))
+    } finally {
+      this.#stagingCommitted = true
+    }
     const removed = deletions === null ? null : await this.#delete(deletions)
 
     const plan = assignKeys(this.#c, this.#catalog)

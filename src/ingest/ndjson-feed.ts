@@ -1,24 +1,24 @@
 /**
- * Feeds an NDJSON file to an ingest call. Files of a megabyte or more are parsed and validated in a
- * worker thread while this thread appends the staged columns to DuckDB (two cores at work); small
- * files are read in this thread, where a worker's start-up would cost more than it saves. Both
- * paths run the same RecordCollector, so they give the same issues and the same rows.
- * VA_INGEST_WORKER=never|always overrides the choice (tests compare the two paths).
+ * Feeds an NDJSON file to an ingest call. The file is parsed and validated in a worker thread while
+ * this thread appends the staged columns to DuckDB: one worker, started at the first file (or by
+ * `warmNdjsonWorker`) and kept for the next ones, so that a small file (an ingest request's body)
+ * costs this thread a few messages and none of the parsing, whose slices would each wait behind
+ * the requests being served (docs/ARCHITECTURE.md, "Inside the engine"). Both paths run the same
+ * RecordCollector, so they give the same issues and the same rows.
+ * VA_INGEST_WORKER=never reads in this thread (tests compare the two paths); `always` is the default.
  */
-import { statSync } from 'node:fs'
 import { Worker } from 'node:worker_threads'
 import type { IngestCall, RecordLocation } from './call.js'
 import type { CollectorState } from './collector.js'
 import type { AnalysisBatch } from './columns.js'
 import { readNdjsonFile } from './ndjson.js'
 
-/** Below this size a file is read in the ingest thread. */
-export const WORKER_MIN_BYTES = 1 << 20
 const BATCH_ROWS = 2048
 /** Batches the worker may run ahead of the appends. */
 const WINDOW = 4
 
-export interface WorkerData {
+/** One file for the worker to read. */
+export interface WorkerJob {
   path: string
   batchRows: number
   window: number
@@ -30,20 +30,8 @@ export type WorkerMessage =
 
 /** Reads `path` into `call`; file errors are thrown with their `code` (ENOENT, EISDIR, ...). */
 export async function feedNdjsonFile(call: IngestCall, path: string): Promise<void> {
-  if (useWorker(path)) await feedInWorker(call, path)
-  else await feedInThread(call, path)
-}
-
-function useWorker(path: string): boolean {
-  const mode = process.env.VA_INGEST_WORKER
-  if (mode === 'never') return false
-  if (mode === 'always') return true
-  try {
-    const st = statSync(path)
-    return st.isFile() && st.size >= WORKER_MIN_BYTES
-  } catch {
-    return false // the in-thread reader reports the error
-  }
+  if (process.env.VA_INGEST_WORKER === 'never') await feedInThread(call, path)
+  else await feedInWorker(call, path)
 }
 
 async function feedInThread(call: IngestCall, path: string): Promise<void> {
@@ -55,24 +43,71 @@ async function feedInThread(call: IngestCall, path: string): Promise<void> {
   }
 }
 
-function feedInWorker(call: IngestCall, path: string): Promise<void> {
-  const workerData: WorkerData = { path, batchRows: BATCH_ROWS, window: WINDOW }
+/** The NDJSON worker kept between files (null: none running). */
+let shared: Worker | null = null
+/** The file being read by it: the next one waits for this one. */
+let queue: Promise<unknown> = Promise.resolve()
+
+function startWorker(): Worker {
   // From the TypeScript sources (tests, tsx) the worker loads its .ts module through tsx.
   const worker = import.meta.url.endsWith('.ts')
     ? new Worker(
         `import('tsx/esm/api').then((t) => t.tsImport(${JSON.stringify(new URL('./ndjson-worker.ts', import.meta.url).href)}, ${JSON.stringify(import.meta.url)}))`,
-        { eval: true, workerData },
+        { eval: true },
       )
-    : new Worker(new URL('./ndjson-worker.js', import.meta.url), { workerData })
+    : new Worker(new URL('./ndjson-worker.js', import.meta.url))
+  // Idle, it keeps no process alive; a failed or stopped worker is replaced at the next file.
+  worker.unref()
+  const forget = () => {
+    if (shared === worker) shared = null
+  }
+  worker.once('error', forget)
+  worker.once('exit', forget)
+  return worker
+}
+
+/**
+ * Starts the NDJSON worker ahead of the first file (a service that takes ingest requests), so
+ * that the first request does not wait for its start-up.
+ */
+export function warmNdjsonWorker(): void {
+  if (process.env.VA_INGEST_WORKER !== 'never') shared ??= startWorker()
+}
+
+/** The worker's thread id (tests: the same worker reads the next file), or null when none runs. */
+export function ndjsonWorkerId(): number | null {
+  return shared?.threadId ?? null
+}
+
+function feedInWorker(call: IngestCall, path: string): Promise<void> {
+  const run = queue.then(() => readInWorker(call, path))
+  queue = run.catch(() => undefined)
+  return run
+}
+
+function readInWorker(call: IngestCall, path: string): Promise<void> {
+  const worker = (shared ??= startWorker())
+  const job: WorkerJob = { path, batchRows: BATCH_ROWS, window: WINDOW }
+  worker.ref()
   return new Promise<void>((resolve, reject) => {
     let settled = false
-    const fail = (e: unknown) => {
-      if (settled) return
+    const detach = () => {
       settled = true
+      worker.off('message', onMessage)
+      worker.off('error', fail)
+      worker.off('exit', onExit)
+      worker.unref()
+    }
+    function fail(e: unknown) {
+      if (settled) return
+      detach()
+      // A file left half read: this worker is not reused.
+      if (shared === worker) shared = null
       void worker.terminate()
       reject(e)
     }
-    worker.on('message', (m: WorkerMessage) => {
+    const onExit = (code: number) => fail(new Error(`the NDJSON worker stopped (exit code ${code})`))
+    function onMessage(m: WorkerMessage) {
       if (settled) return
       try {
         if (m.kind === 'batch') {
@@ -80,17 +115,20 @@ function feedInWorker(call: IngestCall, path: string): Promise<void> {
           worker.postMessage(0)
         } else if (m.kind === 'done') {
           call.adopt(m.state)
-          settled = true
-          void worker.terminate()
+          detach()
           resolve()
         } else {
-          fail(Object.assign(new Error(m.message), m.code === undefined ? {} : { code: m.code }))
+          // The file could not be read (missing, a directory, ...): the worker itself is fine.
+          detach()
+          reject(Object.assign(new Error(m.message), m.code === undefined ? {} : { code: m.code }))
         }
       } catch (e) {
         fail(e)
       }
-    })
+    }
+    worker.on('message', onMessage)
     worker.on('error', fail)
-    worker.on('exit', (code) => fail(new Error(`the NDJSON worker stopped (exit code ${code})`)))
+    worker.on('exit', onExit)
+    worker.postMessage(job)
   })
 }

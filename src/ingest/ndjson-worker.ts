@@ -1,42 +1,61 @@
 /**
  * The NDJSON worker: reads a file, parses and validates every line with a RecordCollector, and
  * posts the analyses to the ingest thread as column batches (their buffers transferred), at most
- * `window` batches ahead of the acknowledgements so memory stays bounded. Ends with the
- * collector's state, or with the error that stopped the reading.
+ * `window` batches ahead of the acknowledgements so memory stays bounded. Ends each file with the
+ * collector's state, or with the error that stopped the reading. It stays up between files: the
+ * ingest thread sends it one job (a file) at a time, each read with a new collector.
  */
-import { parentPort, workerData } from 'node:worker_threads'
+import { parentPort } from 'node:worker_threads'
 import { BatchBuilder, transferList } from './columns.js'
 import { RecordCollector } from './collector.js'
 import type { RecordLocation } from './handles.js'
-import type { WorkerData, WorkerMessage } from './ndjson-feed.js'
+import type { WorkerJob, WorkerMessage } from './ndjson-feed.js'
 import { readNdjsonFile } from './ndjson.js'
 
 const port = parentPort!
-const { path, batchRows, window } = workerData as WorkerData
 let inFlight = 0
 let wake: (() => void) | null = null
-port.on('message', () => {
+/** The files sent while one is read (the ingest thread sends one at a time; kept in order anyway). */
+const jobs: WorkerJob[] = []
+let reading = false
+const post = (m: WorkerMessage, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer)
+
+port.on('message', (m: number | WorkerJob) => {
+  if (typeof m !== 'number') {
+    jobs.push(m)
+    if (!reading) void readJobs()
+    return
+  }
   inFlight--
   const w = wake
   wake = null
   w?.()
 })
-const post = (m: WorkerMessage, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer)
-const builder = new BatchBuilder(batchRows, (batch) => {
-  inFlight++
-  post({ kind: 'batch', batch }, transferList(batch))
-})
-const collector = new RecordCollector(builder)
-try {
-  for await (const item of readNdjsonFile(path)) {
-    const loc: RecordLocation = { line: item.line }
-    if ('error' in item) collector.issue(loc, 'record', item.error)
-    else collector.add(item.value, loc)
-    if (inFlight >= window) await new Promise<void>((r) => (wake = r))
+
+async function readJobs(): Promise<void> {
+  reading = true
+  for (let job = jobs.shift(); job !== undefined; job = jobs.shift()) await read(job)
+  reading = false
+}
+
+async function read({ path, batchRows, window }: WorkerJob): Promise<void> {
+  inFlight = 0
+  const builder = new BatchBuilder(batchRows, (batch) => {
+    inFlight++
+    post({ kind: 'batch', batch }, transferList(batch))
+  })
+  const collector = new RecordCollector(builder)
+  try {
+    for await (const item of readNdjsonFile(path)) {
+      const loc: RecordLocation = { line: item.line }
+      if ('error' in item) collector.issue(loc, 'record', item.error)
+      else collector.add(item.value, loc)
+      if (inFlight >= window) await new Promise<void>((r) => (wake = r))
+    }
+    builder.end()
+    post({ kind: 'done', state: collector.state() })
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException
+    post({ kind: 'error', message: String(err?.message ?? e), ...(err?.code ? { code: err.code } : {}) })
   }
-  builder.end()
-  post({ kind: 'done', state: collector.state() })
-} catch (e) {
-  const err = e as NodeJS.ErrnoException
-  post({ kind: 'error', message: String(err?.message ?? e), ...(err?.code ? { code: err.code } : {}) })
 }

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { IngestError, openEngine, ValidationError, type Engine } from '../../src/index.js'
+import { ndjsonWorkerId } from '../../src/ingest/ndjson-feed.js'
 import {
   analysis,
   base,
@@ -53,11 +54,13 @@ async function payloads(engine: Engine) {
 }
 
 /** Ingests each file in turn with one path; the store's counts, payloads and each call's outcome. */
-async function run(mode: 'never' | 'always', files: string[]) {
-  process.env.VA_INGEST_WORKER = mode
+async function run(mode: 'never' | 'always' | 'default', files: string[], workers: unknown[] = []) {
+  if (mode === 'default') delete process.env.VA_INGEST_WORKER
+  else process.env.VA_INGEST_WORKER = mode
   const engine = await openEngine()
   const outcomes: unknown[] = []
   for (const f of files) {
+    workers.push(ndjsonWorkerId())
     outcomes.push(
       await engine.ingestFile(f).then(
         (r) => ({ ok: r }),
@@ -69,6 +72,7 @@ async function run(mode: 'never' | 'always', files: string[]) {
               : { other: String(e) },
       ),
     )
+    workers.push(ndjsonWorkerId())
   }
   const result = { outcomes, stats: await engine.stats(), payloads: await payloads(engine) }
   await engine.close()
@@ -184,5 +188,25 @@ describe('NDJSON worker', () => {
     const inWorker = await run('always', files)
     expect(inWorker).toEqual(inThread)
     expect(inWorker.outcomes[1]).toMatchObject({ validation: expect.stringContaining('no such file') })
+  })
+
+  it('reads every file, small ones too, in one worker kept between calls, refused and missing files included', async () => {
+    const small = () => writeNdjson([...base(), analysis({})])
+    const files = [
+      writeNdjson(bigCall(5).slice(0, 2200)), // two batches
+      small(),
+      writeNdjson([...bigCall(6).slice(0, 300), '{"type":"analysis",']),
+      join(dir, 'missing.ndjson'),
+      small(),
+    ]
+    const workers: unknown[] = []
+    const inWorker = await run('default', files, workers)
+    const inThread = await run('never', files)
+    expect(inWorker).toEqual(inThread)
+    expect(inWorker.outcomes[2]).toMatchObject({ total: 1 })
+    // Before each file and after it: one worker, started by the first file and kept.
+    const id = workers[1]
+    expect(typeof id).toBe('number')
+    expect(workers.slice(1)).toEqual(Array(workers.length - 1).fill(id))
   })
 })

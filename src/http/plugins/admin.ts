@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { DETAIL } from '../../api/index.js'
-import { isIngestError } from '../../index.js'
+import { isIngestError, warmNdjsonWorker } from '../../index.js'
 import { sha256, type ServiceContext } from '../context.js'
 import { NDJSON_MEDIA_TYPES, ingestGate, makeSpoolDir, spoolIngestBody } from '../edge/index.js'
 import { ADMIN_SCHEME } from '../openapi.js'
@@ -67,6 +67,8 @@ export const adminPlugin: FastifyPluginAsync<AdminOptions> = async (
   ) => done(null, payload)
   app.removeAllContentTypeParsers()
   app.addContentTypeParser(NDJSON_MEDIA_TYPES, passThrough)
+  // The bodies are read by the NDJSON worker: started now, not by the first request.
+  warmNdjsonWorker()
 
   app.withTypeProvider<ZodTypeProvider>().route({
     method: 'POST',
