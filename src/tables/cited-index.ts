@@ -282,15 +282,30 @@ export function sumByDay(
   const sparse = (to - from) * 4 < n
   const met = new Int32Array(sparse ? to - from : 0)
   let m = 0
-  for (let i = from; i < to; i++) {
-    const c = combo[i]!
-    const x = count[i]!
-    const k = key[i]!
-    if (x === 0 || k >= n || (mask !== null && mask[c] === 0)) continue
-    if (sparse && sums[k] === 0) met[m++] = k
-    sums[k]! += x
-    if (bitOf !== undefined) bits[k]! |= bitOf[c]!
-  }
+  // The common case (no row filter, no bits) in loops of its own: it reads two columns a row.
+  if (mask === null && bitOf === undefined && !sparse)
+    for (let i = from; i < to; i++) {
+      const k = key[i]!
+      if (k < n) sums[k]! += count[i]!
+    }
+  else if (mask === null && bitOf === undefined)
+    for (let i = from; i < to; i++) {
+      const k = key[i]!
+      const x = count[i]!
+      if (x === 0 || k >= n) continue
+      if (sums[k] === 0) met[m++] = k
+      sums[k]! += x
+    }
+  else
+    for (let i = from; i < to; i++) {
+      const c = combo[i]!
+      const x = count[i]!
+      const k = key[i]!
+      if (x === 0 || k >= n || (mask !== null && mask[c] === 0)) continue
+      if (sparse && sums[k] === 0) met[m++] = k
+      sums[k]! += x
+      if (bitOf !== undefined) bits[k]! |= bitOf[c]!
+    }
   let keys: Int32Array
   if (sparse) keys = met.subarray(0, m).sort()
   else {

@@ -50,7 +50,7 @@ const callArb = fc.record({
   startDay: fc.integer({ min: -30, max: 45 }),
   length: fc.integer({ min: 1, max: 40 }),
   // Key bounds from far below the keys met (dense path) to far above them (sparse path).
-  n: fc.integer({ min: 1, max: 5000 }),
+  n: fc.oneof(fc.integer({ min: 1, max: 320 }), fc.integer({ min: 1, max: 5000 })),
   mask: fc.option(fc.array(fc.integer({ min: 0, max: 1 }), { minLength: COMBOS, maxLength: COMBOS })),
   bits: fc.boolean(),
 })
@@ -96,6 +96,18 @@ describe('sums of the window by key', () => {
       expect([...got.key]).toEqual(Array.from({ length: 16 }, (_, k) => k))
       expect([...got.sum]).toEqual(new Array<number>(16).fill(4))
     }
+  })
+
+  it('leave nothing of the keys at or above the bound for a later call with a larger bound', () => {
+    const w = { startDay: 0, endDay: 0 }
+    const row = (key: number): Row => ({ day: 0, key, combo: 0, count: 1 })
+    sumByDay(byDayOf([]), w, null, 10_000) // the scratch grows
+    // Many rows for a bound of 8 (the pass over the keys), keys 8-63 above it.
+    sumByDay(byDayOf(Array.from({ length: 64 }, (_, i) => row(i))), w, null, 8)
+    // Then 40 rows of key 0 under a bound of 100: the pass over the keys again.
+    const got = sumByDay(byDayOf(Array.from({ length: 40 }, () => row(0))), w, null, 100)
+    expect([...got.key]).toEqual([0])
+    expect([...got.sum]).toEqual([40])
   })
 })
 
