@@ -110,9 +110,13 @@ export function topByValue(
   k: number,
   id?: Int32Array,
 ): { top: number[]; total: number } {
-  const rankOf = (j: number) => rank[id === undefined ? j : id[j]!]!
+  let rankOf = rank
+  if (id !== undefined) {
+    rankOf = new Int32Array(id.length)
+    for (let j = 0; j < id.length; j++) rankOf[j] = rank[id[j]!]!
+  }
   const better = (a: number, b: number) =>
-    value[a]! > value[b]! || (value[a] === value[b] && rankOf(a) < rankOf(b))
+    value[a]! > value[b]! || (value[a] === value[b] && rankOf[a]! < rankOf[b]!)
   // A heap of the best k so far, its worst at the root; most candidates lose to the root on
   // value alone, so its value is kept at hand.
   const heap: number[] = []
