@@ -12,9 +12,10 @@
  * notes (not timed).
  *
  *   node dist/bench/suites/segments.js --dataset=L [--quick] [--store=STORE.duckdb]
- *     [--segments='unfiltered;country=DE'] [--days=365] [--iterations=N]
+ *     [--segments='unfiltered;country=DE'] [--days=365] [--iterations=N] [--rows=citations,fanout-queries]
  * (--store: a store of the dataset reused when there; --segments: the named filters only, by their
- * names below, `;`-separated; --days: 30, 365 or both; --iterations: the engine's timed calls). The dataset's records are generated again
+ * names below, `;`-separated; --days: 30, 365 or both; --iterations: the engine's timed calls;
+ * --rows: those rows of the endpoint table only, by id, `,`-separated). The dataset's records are generated again
  * for each peer rather than held: 511k analyses held in the heap made every timed call pay for
  * scavenging a multi-GB heap.
  */
@@ -80,6 +81,14 @@ function chosenSegments(): [string, Segment][] {
   const unknown = names.filter((n) => !all.some(([k]) => k === n))
   if (unknown.length > 0) throw new Error(`--segments: unknown ${unknown.join(', ')}`)
   return all.filter(([k]) => names.includes(k))
+}
+/** The rows timed: all, or those named by `--rows` (`,`-separated ids). */
+function chosenRows(all: Endpoint[]): Endpoint[] {
+  if (typeof args.rows !== 'string') return all
+  const ids = args.rows.split(',')
+  const unknown = ids.filter((id) => !all.some((row) => row.id === id))
+  if (unknown.length > 0) throw new Error(`--rows: unknown ${unknown.join(', ')}`)
+  return all.filter((row) => ids.includes(row.id))
 }
 const DAYS = typeof args.days === 'string' ? args.days.split(',').map(Number) : [30, 365]
 /** The engine's timing (`--iterations=N`: N timed calls after the profile's warm-up). */
@@ -159,7 +168,7 @@ async function main(): Promise<void> {
   const missing = ROWS.filter((row) => PEERS[row.id] === undefined).map((row) => row.id)
   if (missing.length > 0)
     out.notes.push(`rows with days but no naive peer here (not timed): ${missing.join(', ')}`)
-  const rows = ROWS.filter((row) => PEERS[row.id] !== undefined)
+  const rows = chosenRows(ROWS.filter((row) => PEERS[row.id] !== undefined))
   for (const [name, s] of chosenSegments()) {
     const naive = await stopwatch(() => NaiveSql.load(passing(records(), s)))
     out.setup[`naive-sql ${name}: load`] = naive.ms

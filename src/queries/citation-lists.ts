@@ -47,32 +47,51 @@ export async function citationScope(base: QueryContext, params: CitationListPara
 }
 
 /**
- * Every URL's citation entries in the window, from rows whose combo passes (`mask` null: all pass):
- * from each URL's running sum when all pass and the window holds many rows per URL, else from the
- * window's rows by day (see `readByDay`).
+ * The URLs cited in the window (`url`, ascending) and their citation entries (`freq[j]` for
+ * `url[j]`, positive): the window's URLs only, not the domain's whole catalogue.
  */
-export function urlFrequencies(rows: CitedUrlRows, w: DayWindow, mask: Uint8Array | null, n: number) {
-  const freq = new Float64Array(n)
+export interface UrlFrequencies {
+  readonly url: Int32Array
+  readonly freq: Float64Array
+}
+
+/**
+ * Every URL's citation entries in the window, from rows whose combo passes (`mask` null: all pass),
+ * for URL indexes below `n`: from each URL's running sum when all pass and the window holds many
+ * rows per URL, else from the window's rows by day (see `readByDay`, `sumByDay`).
+ */
+export function urlFrequencies(
+  rows: CitedUrlRows,
+  w: DayWindow,
+  mask: Uint8Array | null,
+  n: number,
+): UrlFrequencies {
   const urls = Math.min(n, rows.urlStart.length - 1)
   if (readByDay(rows.byDay, w, mask !== null, urls)) {
-    sumByDay(rows.byDay, w, mask, freq)
-    return freq
+    const { key, sum } = sumByDay(rows.byDay, w, mask, n)
+    return { url: key, freq: sum }
   }
   const { urlStart, day, entriesBefore, urlFirstDay, urlLastDay, urlEntries } = rows
   const { startDay, endDay } = w
+  const url = new Int32Array(urls)
+  const freq = new Float64Array(urls)
+  let j = 0
   for (let u = 0; u < urls; u++) {
     const first = urlFirstDay[u]!
     const last = urlLastDay[u]!
     if (last < startDay || first > endDay) continue // none in the window (or no rows)
-    if (first >= startDay && last <= endDay) {
-      freq[u] = urlEntries[u]!
-      continue
+    let f: number
+    if (first >= startDay && last <= endDay) f = urlEntries[u]!
+    else {
+      const end = urlStart[u + 1]!
+      const from = segmentFrom(day, w, urlStart[u]!, end)
+      f = entriesBefore[segmentTo(day, w, from, end)]! - entriesBefore[from]!
     }
-    const end = urlStart[u + 1]!
-    const from = segmentFrom(day, w, urlStart[u]!, end)
-    freq[u] = entriesBefore[segmentTo(day, w, from, end)]! - entriesBefore[from]!
+    if (f === 0) continue
+    url[j] = u
+    freq[j++] = f
   }
-  return freq
+  return { url: url.subarray(0, j), freq: freq.subarray(0, j) }
 }
 
 /** `null` when every combo passes (the loops then skip the test). */
@@ -81,16 +100,23 @@ export function maskOrNull(mask: Uint8Array): Uint8Array | null {
 }
 
 /**
- * The first `k` of the candidates (indexes with a positive `value`) by value descending, then
- * rank ascending, in that order; and how many candidates there were.
+ * The first `k` of the candidates (positions j with a positive `value[j]`, whose rank is
+ * `rank[id[j]]`, or `rank[j]` without `id`) by value descending, then rank ascending, in that
+ * order; and how many candidates there were.
  */
 export function topByValue(
   value: Float64Array,
   rank: Int32Array,
   k: number,
+  id?: Int32Array,
 ): { top: number[]; total: number } {
+  let rankOf = rank
+  if (id !== undefined) {
+    rankOf = new Int32Array(id.length)
+    for (let j = 0; j < id.length; j++) rankOf[j] = rank[id[j]!]!
+  }
   const better = (a: number, b: number) =>
-    value[a]! > value[b]! || (value[a] === value[b] && rank[a]! < rank[b]!)
+    value[a]! > value[b]! || (value[a] === value[b] && rankOf[a]! < rankOf[b]!)
   // A heap of the best k so far, its worst at the root; most candidates lose to the root on
   // value alone, so its value is kept at hand.
   const heap: number[] = []

@@ -241,12 +241,94 @@ export function byDayRange(byDay: ByDay, w: DayWindow): [from: number, to: numbe
   return [at(w.startDay), at(w.endDay + 1)]
 }
 
-/** Adds the count of each row of the window whose combo passes to `sums` at its key. */
-export function sumByDay(byDay: ByDay, w: DayWindow, mask: Uint8Array | null, sums: Float64Array): void {
+/**
+ * Positive sums by key, compact: key `key[j]` has sum `sum[j]` (and, when asked, the OR of its
+ * rows' bits `bits[j]`), each key once, ascending.
+ */
+export interface KeySums {
+  readonly key: Int32Array
+  readonly sum: Float64Array
+  readonly bits: Int32Array
+}
+
+/**
+ * Dense scratch columns shared by every call of `sumByDay`: all zero between calls (each call
+ * clears what it wrote before it returns; it never awaits, so no other call sees them in between).
+ */
+let scratchSum = new Float64Array(0)
+let scratchBits = new Int32Array(0)
+
+/**
+ * The count of the window's rows whose combo passes (`mask` null: all pass), summed by key (keys
+ * below `n` only), with the OR of `bitOf[combo]` over those rows when `bitOf` is given. The work is
+ * the window's rows, plus a pass over the `n` keys only when the window holds at least n / 4
+ * rows (else the keys met are listed as they are met, then sorted).
+ */
+export function sumByDay(
+  byDay: ByDay,
+  w: DayWindow,
+  mask: Uint8Array | null,
+  n: number,
+  bitOf?: Int32Array,
+): KeySums {
   const [from, to] = byDayRange(byDay, w)
+  if (scratchSum.length < n) {
+    scratchSum = new Float64Array(n)
+    scratchBits = new Int32Array(n)
+  }
+  const sums = scratchSum
+  const bits = scratchBits
   const { key, combo, count } = byDay
-  if (mask === null) for (let i = from; i < to; i++) sums[key[i]!]! += count[i]!
-  else for (let i = from; i < to; i++) if (mask[combo[i]!] === 1) sums[key[i]!]! += count[i]!
+  const sparse = (to - from) * 4 < n
+  const met = new Int32Array(sparse ? to - from : 0)
+  let m = 0
+  // The common case (no row filter, no bits) in loops of its own: it reads two columns a row.
+  if (mask === null && bitOf === undefined && !sparse)
+    for (let i = from; i < to; i++) {
+      const k = key[i]!
+      if (k < n) sums[k]! += count[i]!
+    }
+  else if (mask === null && bitOf === undefined)
+    for (let i = from; i < to; i++) {
+      const k = key[i]!
+      const x = count[i]!
+      if (x === 0 || k >= n) continue
+      if (sums[k] === 0) met[m++] = k
+      sums[k]! += x
+    }
+  else
+    for (let i = from; i < to; i++) {
+      const c = combo[i]!
+      const x = count[i]!
+      const k = key[i]!
+      if (x === 0 || k >= n || (mask !== null && mask[c] === 0)) continue
+      if (sparse && sums[k] === 0) met[m++] = k
+      sums[k]! += x
+      if (bitOf !== undefined) bits[k]! |= bitOf[c]!
+    }
+  let keys: Int32Array
+  if (sparse) keys = met.subarray(0, m).sort()
+  else {
+    const all = new Int32Array(n)
+    let j = 0
+    for (let k = 0; k < n; k++) if (sums[k]! > 0) all[j++] = k
+    keys = all.subarray(0, j)
+  }
+  const out: KeySums = {
+    key: keys,
+    sum: new Float64Array(keys.length),
+    bits: new Int32Array(bitOf === undefined ? 0 : keys.length),
+  }
+  for (let j = 0; j < keys.length; j++) {
+    const k = keys[j]!
+    out.sum[j] = sums[k]!
+    sums[k] = 0
+    if (bitOf !== undefined) {
+      out.bits[j] = bits[k]!
+      bits[k] = 0
+    }
+  }
+  return out
 }
 
 /** Columns of rows sorted by day (a stable counting sort: rows of one day keep their order). */

@@ -45,8 +45,9 @@ export async function computeCitations(
     get(citedUrlRows),
   ])
   const mask = maskOrNull(comboMask(rows.combos, filter))
-  const freq = urlFrequencies(rows, window, mask, urls.text.length)
-  const { top, total } = topByValue(freq, urls.rank, p.limit)
+  const { url, freq } = urlFrequencies(rows, window, mask, urls.text.length)
+  const { top: topAt, total } = topByValue(freq, urls.rank, p.limit, url)
+  const top = topAt.map((j) => url[j]!)
   const d = urlDetails(rows, window, mask, top, domain.prompts.length)
   const owners = hostOwners(domain)
   const items = top.map((u, s): CitationItem => {
@@ -59,7 +60,7 @@ export async function computeCitations(
       domain: host,
       title: d.title[s]! < 0 ? null : titles.text[d.title[s]!]!,
       page_type: d.pageType[s]! < 0 ? null : pageTypes.text[d.pageType[s]!]!,
-      frequency: freq[u]!,
+      frequency: freq[topAt[s]!]!,
       responses: d.responses[s]!,
       prompt_count: prompts,
       brand_mentions: d.brand[s]!,

@@ -40,18 +40,18 @@ export async function computeCitedDomains(
     get(citedHostRows),
   ])
   const urlMask = maskOrNull(comboMask(rows.combos, filter))
-  const urlFreq = urlFrequencies(rows, window, urlMask, urlHost.length)
+  const cited = urlFrequencies(rows, window, urlMask, urlHost.length)
   const nHosts = hosts.text.length
   const freq = new Float64Array(nHosts)
   const urls = new Float64Array(nHosts)
   let all = 0
-  urlFreq.forEach((f, u) => {
-    if (f === 0) return
-    const h = urlHost[u]!
+  for (let j = 0; j < cited.url.length; j++) {
+    const f = cited.freq[j]!
+    const h = urlHost[cited.url[j]!]!
     freq[h]! += f
     urls[h]! += 1
     all += f
-  })
+  }
   const { top, total } = topByValue(freq, hosts.rank, p.limit)
   const slotOf = new Int32Array(nHosts).fill(-1)
   top.forEach((h, s) => (slotOf[h] = s))

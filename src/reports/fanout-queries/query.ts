@@ -7,7 +7,14 @@
  * its queries was emitted; its queries by count descending then UTF-16 order, the prompts by the sum
  * of their counts descending then id.
  */
-import { byDayRange, fanoutRows, readByDay, TEXTS, type FanoutRows } from '../../tables/cited-index.js'
+import {
+  fanoutRows,
+  readByDay,
+  sumByDay,
+  TEXTS,
+  type FanoutRows,
+  type KeySums,
+} from '../../tables/cited-index.js'
 import { compareText } from '../../foundation/compare.js'
 import { parseRequest, type QueryContext } from '../../queries/context.js'
 import { channelNames, comboMask, resolveModelFilter, type ModelFilter } from '../../queries/model-filter.js'
@@ -21,32 +28,22 @@ import type {
 } from './contract.js'
 
 /**
- * Adds to each (prompt, query) pair its analyses in the window and the bits of their channels (bit
- * c-1 for channel number c): from the rows of the window by day (a short window, or a raw model
- * id), else from the running sum of each group (one pair, one channel) the filter keeps.
+ * The (prompt, query) pairs emitted in the window (`key`, ascending, so each prompt's pairs are a
+ * run as in `rows`), their analyses (`sum`) and the bits of their channels (`bits`, bit c-1 for
+ * channel number c): from the rows of the window by day (a short window, or a raw model id), else
+ * from the running sum of each group (one pair, one channel) the filter keeps.
  */
-function countPairs(
-  rows: FanoutRows,
-  w: DayWindow,
-  filter: ModelFilter,
-  counts: Float64Array,
-  channels: Int32Array,
-): void {
-  const { groupStart, groupPair, groupChannel, day, analysesBefore, byDay } = rows
+function countPairs(rows: FanoutRows, w: DayWindow, filter: ModelFilter): KeySums {
+  const { groupStart, groupPair, groupChannel, pairPrompt, day, analysesBefore, byDay } = rows
   // A channel filter keeps or drops whole groups; a raw model id, rows.
   if (readByDay(byDay, w, filter.modelKey !== -1, groupPair.length)) {
     const mask = comboMask(rows.combos, filter)
     const bit = Int32Array.from(rows.combos.channel, (c) => 1 << (c - 1))
-    const [from, to] = byDayRange(byDay, w)
-    const { key, combo, count } = byDay
-    for (let i = from; i < to; i++) {
-      const c = combo[i]!
-      if (mask[c] === 0) continue
-      counts[key[i]!]! += count[i]!
-      channels[key[i]!]! |= bit[c]!
-    }
-    return
+    return sumByDay(byDay, w, mask, pairPrompt.length, bit)
   }
+  const out = { key: new Int32Array(pairPrompt.length), sum: new Float64Array(pairPrompt.length) }
+  const bits = new Int32Array(pairPrompt.length)
+  let j = -1
   for (let g = 0; g < groupPair.length; g++) {
     const channel = groupChannel[g]!
     if (filter.channel !== 0 && channel !== filter.channel) continue
@@ -54,9 +51,12 @@ function countPairs(
     const from = segmentFrom(day, w, groupStart[g]!, end)
     const n = analysesBefore[segmentTo(day, w, from, end)]! - analysesBefore[from]!
     if (n === 0) continue
-    counts[groupPair[g]!]! += n
-    channels[groupPair[g]!]! |= 1 << (channel - 1)
+    // Groups are numbered by pair: a pair's groups come one after another.
+    if (j < 0 || out.key[j] !== groupPair[g]) out.key[++j] = groupPair[g]!
+    out.sum[j]! += n
+    bits[j]! |= 1 << (channel - 1)
   }
+  return { key: out.key.subarray(0, j + 1), sum: out.sum.subarray(0, j + 1), bits: bits.subarray(0, j + 1) }
 }
 
 export async function computeFanoutQueries(
@@ -78,21 +78,19 @@ export async function computeFanoutQueries(
     ctx.aggregates.derived(TEXTS.queries, domain.key),
     ctx.aggregates.derived(fanoutRows, domain.key),
   ])
-  const nPairs = rows.pairPrompt.length
-  const counts = new Float64Array(nPairs)
-  const channels = new Int32Array(nPairs)
-  countPairs(rows, window, filter, counts, channels)
-  // Pairs are numbered by (prompt, query): each prompt's pairs are a run.
+  const counted = countPairs(rows, window, filter)
+  const { key: pairs, sum: counts, bits: channels } = counted
+  // Each prompt's pairs are a run (j: position in `counted`).
   const ranked: { item: FanoutPromptItem; sum: number }[] = []
   const rank = queries.rank
   const { pairPrompt, pairQuery } = rows
   const byCount = (a: number, b: number) =>
-    counts[b]! - counts[a]! || rank[pairQuery[a]!]! - rank[pairQuery[b]!]!
-  for (let start = 0; start < nPairs;) {
-    const idx = pairPrompt[start]!
+    counts[b]! - counts[a]! || rank[pairQuery[pairs[a]!]!]! - rank[pairQuery[pairs[b]!]!]!
+  for (let start = 0; start < pairs.length;) {
+    const idx = pairPrompt[pairs[start]!]!
     let end = start
     const list: number[] = []
-    for (; end < nPairs && pairPrompt[end] === idx; end++) if (counts[end]! > 0) list.push(end)
+    for (; end < pairs.length && pairPrompt[pairs[end]!] === idx; end++) list.push(end)
     start = end
     const prompt = domain.prompts[idx]
     if (list.length === 0 || prompt === undefined) continue
@@ -100,7 +98,11 @@ export async function computeFanoutQueries(
     let sum = 0
     const fanout = list.map((q): FanoutQueryItem => {
       sum += counts[q]!
-      return { query: queries.text[pairQuery[q]!]!, count: counts[q]!, channels: channelNames(channels[q]!) }
+      return {
+        query: queries.text[pairQuery[pairs[q]!]!]!,
+        count: counts[q]!,
+        channels: channelNames(channels[q]!),
+      }
     })
     ranked.push({ item: { id: prompt.id, text: prompt.text, fanout_queries: fanout }, sum })
   }
