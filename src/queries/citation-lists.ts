@@ -110,13 +110,13 @@ export function topByValue(
   k: number,
   id?: Int32Array,
 ): { top: number[]; total: number } {
-  let rankOf = rank
-  if (id !== undefined) {
-    rankOf = new Int32Array(id.length)
-    for (let j = 0; j < id.length; j++) rankOf[j] = rank[id[j]!]!
-  }
-  const better = (a: number, b: number) =>
-    value[a]! > value[b]! || (value[a] === value[b] && rankOf[a]! < rankOf[b]!)
+  // The rank is read only on a tie of values, through `id` when given (no column of ranks is
+  // gathered for all candidates: most never tie with the heap).
+  const better =
+    id === undefined
+      ? (a: number, b: number) => value[a]! > value[b]! || (value[a] === value[b] && rank[a]! < rank[b]!)
+      : (a: number, b: number) =>
+          value[a]! > value[b]! || (value[a] === value[b] && rank[id[a]!]! < rank[id[b]!]!)
   // A heap of the best k so far, its worst at the root; most candidates lose to the root on
   // value alone, so its value is kept at hand.
   const heap: number[] = []
