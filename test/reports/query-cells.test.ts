@@ -107,6 +107,16 @@ describe('/query over cells: whole and cut cells', () => {
           dimensions: ['date', 'country'],
           entity: 'all',
         })
+      // One entity shown: share of voice still counts every entity of the domain.
+      for (let days = 1; days <= 40; days += 3)
+        await expectSame(engine, (q) => model.computeQuery(q), {
+          domainId: DOMAIN,
+          now: NOW,
+          days,
+          dimensions: ['prompt', 'channel'],
+          entity: 'brand',
+          compare: 'previous',
+        })
       expect(rows).toBeGreaterThan(500)
     } finally {
       await engine.close()
