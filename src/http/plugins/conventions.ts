@@ -3,7 +3,8 @@
  * VA_CORS_ORIGINS (@fastify/cors, off when the list is empty; a preflight is answered before any
  * key is read), a weak ETag on every 200 of a GET or HEAD and 304 on a matching If-None-Match (the
  * request was authenticated and counted by then, so a 304 carries the rate-limit and contract
- * headers like a 200), gzip or br above 1 KB when the client accepts it (@fastify/compress).
+ * headers like a 200), gzip or br above 1 KB when the client accepts it (a JSON body sent as
+ * bytes here, once per body and encoding; any other by @fastify/compress, with the same choice).
  * HEAD on every GET route is Fastify's `exposeHeadRoutes` (src/http/server.ts).
  */
 import { createHash } from 'node:crypto'
@@ -103,9 +104,9 @@ const compressors: Record<Encoding, (body: Buffer) => Promise<Buffer>> = {
 }
 
 /**
- * The encoded forms of a JSON body sent as bytes (a report's answer), by encoding, for as long as
- * the body lives: a body kept by the response cache is compressed once per encoding (in libuv's
- * pool, off the event loop), then every hit writes those bytes.
+ * The encoded forms of a JSON body sent as bytes (a report's answer, the OpenAPI document), by
+ * encoding, for as long as the body lives: a body kept by the response cache is compressed once
+ * per encoding (in libuv's pool, off the event loop), then every hit writes those bytes.
  */
 const encodedBodies = new WeakMap<Buffer, Partial<Record<Encoding, Promise<Buffer>>>>()
 
@@ -151,7 +152,7 @@ const conventions: FastifyPluginAsync<ConventionsOptions> = async (app, options)
     const etag = typeof given === 'string' ? given : etagOf(payload)
     reply.header('etag', etag)
     if (!ifNoneMatchHits(request.headers['if-none-match'], etag)) {
-      // A report's JSON bytes are compressed here (and kept with the cached body); any other
+      // JSON bytes are compressed here (and kept with the body: a cached one); any other
       // body by @fastify/compress, which leaves a body with a Content-Encoding as it is.
       return Buffer.isBuffer(payload) && reply.getHeader('content-type') === JSON_TYPE
         ? encodedBody(request, reply, payload)
