@@ -3,7 +3,8 @@
  * store with the engine of a given tree (this one, or a peer such as the previous main, built:
  * `<tree>/dist/src/index.js` and `<tree>/dist/src/http/index.js`), starts its HTTP service on
  * 127.0.0.1 (a free port) with a fixed clock, prints one JSON line `{ url }`, then answers the
- * parent's IPC messages: `cpu` (this process's CPU time so far, Node and DuckDB threads together),
+ * parent's IPC messages: `cpu` (this process's CPU time so far, Node and DuckDB threads together,
+ * and the event loop's delays since the last `cpu`: the longest stall and the p99, in ms),
  * `profile-start` and `profile-stop` (a V8 CPU profile of what runs between the two, written to the
  * file the stop names) and `close` (graceful shutdown, then exit).
  *
@@ -11,6 +12,7 @@
  */
 import { writeFileSync } from 'node:fs'
 import { Session } from 'node:inspector/promises'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { Engine, OpenEngineOptions } from '../../src/types.js'
@@ -51,6 +53,9 @@ const server = await startServer({
   ...options.server,
 })
 const cpuAtStart = process.cpuUsage()
+// Sampled every ms: a stall shows as a delay of about its length.
+const loop = monitorEventLoopDelay({ resolution: 1 })
+loop.enable()
 const inspector = new Session()
 process.on('message', (message: unknown) => {
   if (message === 'profile-start') {
@@ -68,7 +73,12 @@ process.on('message', (message: unknown) => {
     })
   } else if (message === 'cpu') {
     const cpu = process.cpuUsage(cpuAtStart)
-    process.send?.({ cpuMs: (cpu.user + cpu.system) / 1000 })
+    const ms = (ns: number) => +(ns / 1e6).toFixed(1)
+    process.send?.({
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      loop: { max_ms: ms(loop.max), p99_ms: ms(loop.percentile(99)) },
+    })
+    loop.reset()
   } else if (message === 'close') {
     void server
       .close()

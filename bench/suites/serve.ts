@@ -16,7 +16,8 @@
  *               hits and 1-60 day misses: the server's RSS slope (first 20 % left out) < 5 MB/min
  *
  * Every figure comes with the server's CPU time per request (Node and DuckDB threads together,
- * less sensitive to a shared machine than requests/s). `--peer-tree=<dir>` runs every phase again
+ * less sensitive to a shared machine than requests/s) and its event loop's longest stall and p99
+ * delay over the phase (`loop_max_ms`, `loop_p99_ms`: what a /healthz probe can wait). `--peer-tree=<dir>` runs every phase again
  * against another built tree (the previous main) on a copy of the same store, one tree after the
  * other in the same run, in alternating rounds (`--rounds`, default 2: A B B A), medians reported. `--cpu-prof` profiles the server of each tree during each timed phase
  * (bench/out/serve-profile-<tree>/<phase>.cpuprofile) and summarizes the profiles (top self and
@@ -138,10 +139,17 @@ async function expectedBody(engine: Engine, a: Ask): Promise<string> {
   return JSON.stringify(a.row.payload.parse(payload))
 }
 
+/** The server's event loop since the previous reading: its longest stall and p99 delay. */
+interface LoopDelay {
+  max_ms: number
+  p99_ms: number
+}
+
 interface Server {
   url: string
   child: ChildProcess
-  cpuMs(): Promise<number>
+  /** The server's CPU time so far (ms), and its event loop's delays since the last call. */
+  cpu(): Promise<{ cpuMs: number; loop: LoopDelay }>
   /** Profiles what the server runs during `during` into `file` (when `file` is set). */
   profiled<T>(file: string | undefined, during: () => Promise<T>): Promise<T>
   stop(): Promise<void>
@@ -167,9 +175,9 @@ async function startServer(tree: Tree, store: string, server: Record<string, unk
   const s: Server = {
     url,
     child,
-    cpuMs: () =>
+    cpu: () =>
       new Promise((done) => {
-        child.once('message', (m) => done((m as { cpuMs: number }).cpuMs))
+        child.once('message', (m) => done(m as { cpuMs: number; loop: LoopDelay }))
         child.send('cpu')
       }),
     profiled: async (file, during) => {
@@ -214,6 +222,9 @@ interface LoadFigures {
   errors: number
   non2xx: number
   cpu_ms_per_request: number
+  /** The server's longest event-loop stall during the phase, and its p99 delay. */
+  loop_max_ms: number
+  loop_p99_ms: number
 }
 
 async function load(
@@ -222,7 +233,7 @@ async function load(
   requests: autocannon.Request[],
   seconds: number,
 ): Promise<LoadFigures> {
-  const cpu0 = await server.cpuMs()
+  const cpu0 = (await server.cpu()).cpuMs
   const r = await autocannon({
     url: server.url,
     connections: CONNECTIONS,
@@ -230,7 +241,8 @@ async function load(
     headers,
     requests,
   })
-  const cpu = (await server.cpuMs()) - cpu0
+  const after = await server.cpu()
+  const cpu = after.cpuMs - cpu0
   return {
     requests: r.requests.total,
     rps: Math.round(r.requests.average),
@@ -241,6 +253,8 @@ async function load(
     errors: r.errors + r.timeouts,
     non2xx: r.non2xx,
     cpu_ms_per_request: +(cpu / Math.max(1, r.requests.total)).toFixed(3),
+    loop_max_ms: after.loop.max_ms,
+    loop_p99_ms: after.loop.p99_ms,
   }
 }
 

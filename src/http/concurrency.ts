@@ -1,7 +1,11 @@
 /**
  * Bounds how many engine queries run at once. A request that finds every slot taken waits in a
  * bounded queue; when the queue is full too it is refused at once (the caller answers 503 with
- * Retry-After) instead of piling up without limit.
+ * Retry-After) instead of piling up without limit. Queries start back to back for at most
+ * TURN_BUDGET_MS, then the next one waits for a later turn of the event loop (docs/RELIABILITY.md,
+ * "/healthz under load"): a report's computation is a synchronous stretch of ~1 ms, and 20 of them
+ * started back to back (a slot handed from one to the next as each ends) held the loop for tens of
+ * ms, while /healthz and cached answers waited behind them.
  */
 import { VisibilityError } from '../index.js'
 
@@ -17,6 +21,9 @@ export class OverloadedError extends VisibilityError {
   }
 }
 
+/** How long queries may keep starting back to back before the next one waits for a later turn. */
+export const TURN_BUDGET_MS = 2
+
 /**
  * @example
  * const limiter = new QueryLimiter({ maxConcurrent: 4, maxQueued: 64 })
@@ -27,6 +34,11 @@ export class QueryLimiter {
   readonly maxQueued: number
   #active = 0
   readonly #queue: Array<() => void> = []
+  /** Queries holding a slot, waiting for their turn of the event loop to start (oldest first). */
+  readonly #starting: Array<() => void> = []
+  #pumping = false
+  /** Until when (performance.now()) queries start without waiting for a turn. */
+  #budgetEnds = 0
 
   constructor(options: { maxConcurrent: number; maxQueued: number }) {
     if (!Number.isInteger(options.maxConcurrent) || options.maxConcurrent < 1) {
@@ -47,7 +59,33 @@ export class QueryLimiter {
     return this.#queue.length
   }
 
-  /** Runs `task` when a slot is free; throws OverloadedError when the queue is full. */
+  /**
+   * Starts the oldest query that holds a slot and opens a budget for more, then leaves the rest to
+   * later turns: an immediate set while immediates run waits for the next turn, after the sockets
+   * were read.
+   */
+  readonly #pump = (): void => {
+    this.#budgetEnds = performance.now() + TURN_BUDGET_MS
+    this.#starting.shift()?.()
+    if (this.#starting.length > 0) setImmediate(this.#pump)
+    else this.#pumping = false
+  }
+
+  /** Resolves on a later turn of the event loop (one query a turn, and the ones within its budget). */
+  #turn(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.#starting.push(resolve)
+      if (!this.#pumping) {
+        this.#pumping = true
+        setImmediate(this.#pump)
+      }
+    })
+  }
+
+  /**
+   * Runs `task` when a slot is free, at once while the budget of the turn lasts, else on a later
+   * turn; throws OverloadedError when the queue is full.
+   */
   async run<T>(task: () => Promise<T>): Promise<T> {
     if (this.#active >= this.maxConcurrent) {
       if (this.#queue.length >= this.maxQueued) throw new OverloadedError()
@@ -55,6 +93,8 @@ export class QueryLimiter {
     } else {
       this.#active += 1
     }
+    // Behind the queries already waiting for a turn, or on a later turn once the budget is spent.
+    if (this.#starting.length > 0 || performance.now() >= this.#budgetEnds) await this.#turn()
     try {
       return await task()
     } finally {
@@ -62,6 +102,8 @@ export class QueryLimiter {
       // Hand the slot straight to the next waiter; otherwise free it.
       if (next !== undefined) next()
       else this.#active -= 1
+      // Within the budget, the oldest query waiting for a turn starts now.
+      if (performance.now() < this.#budgetEnds) this.#starting.shift()?.()
     }
   }
 }

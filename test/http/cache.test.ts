@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ResponseCache } from '../../src/http/cache.js'
-import { QueryLimiter, OverloadedError } from '../../src/http/concurrency.js'
+import { QueryLimiter, OverloadedError, TURN_BUDGET_MS } from '../../src/http/concurrency.js'
 
 describe('ResponseCache', () => {
   it('answers MISS, then HIT until the lifetime ends on the injected clock', async () => {
@@ -56,7 +56,48 @@ describe('ResponseCache', () => {
   })
 })
 
+/** Resolves after `n` turns of the event loop. */
+async function turns(n: number): Promise<void> {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve))
+}
+
 describe('QueryLimiter', () => {
+  /** Starts 12 tasks of `ms` each at once (4 slots, 8 queued); each task's turn, in start order. */
+  async function startTurns(ms: number): Promise<number[]> {
+    const limiter = new QueryLimiter({ maxConcurrent: 4, maxQueued: 16 })
+    // A turn counter: an immediate that sets itself again runs once per turn.
+    let turn = 0
+    let ticking = true
+    const tick = () => {
+      turn += 1
+      if (ticking) setImmediate(tick)
+    }
+    setImmediate(tick)
+    const started: Array<[number, number]> = []
+    // Synchronous tasks (a report computed from memory).
+    const all = Array.from({ length: 12 }, (_, i) =>
+      limiter.run(async () => {
+        started.push([i, turn])
+        const until = performance.now() + ms
+        while (performance.now() < until);
+      }),
+    )
+    await Promise.all(all)
+    ticking = false
+    expect(started.map(([i]) => i)).toEqual([...Array(12).keys()])
+    expect(limiter.active).toBe(0)
+    return started.map(([, t]) => t)
+  }
+
+  it('starts tasks back to back only within the budget of a turn, so the sockets are read between', async () => {
+    // Each task outlasts the budget: one task a turn.
+    const long = await startTurns(TURN_BUDGET_MS + 1)
+    expect(new Set(long).size, `turns: ${long.join(' ')}`).toBe(12)
+    // Short tasks share turns (the budget keeps the throughput of a busy server).
+    const short = await startTurns(0)
+    expect(new Set(short).size, `turns: ${short.join(' ')}`).toBeLessThanOrEqual(3)
+  })
+
   it('runs at most maxConcurrent tasks, queues maxQueued, refuses the rest', async () => {
     const limiter = new QueryLimiter({ maxConcurrent: 2, maxQueued: 1 })
     let running = 0
@@ -75,6 +116,9 @@ describe('QueryLimiter', () => {
     await expect(task()).rejects.toBeInstanceOf(OverloadedError)
     expect(limiter.active).toBe(2)
     expect(limiter.queued).toBe(1)
+    // a and b start on the next two turns of the event loop.
+    await turns(2)
+    expect(releases).toHaveLength(2)
     releases.shift()!()
     await a
     await new Promise((resolve) => setImmediate(resolve))

@@ -3,19 +3,25 @@
  * VA_CORS_ORIGINS (@fastify/cors, off when the list is empty; a preflight is answered before any
  * key is read), a weak ETag on every 200 of a GET or HEAD and 304 on a matching If-None-Match (the
  * request was authenticated and counted by then, so a 304 carries the rate-limit and contract
- * headers like a 200), gzip or br above 1 KB when the client accepts it (@fastify/compress).
+ * headers like a 200), gzip or br above 1 KB when the client accepts it (a JSON body sent as
+ * bytes here, once per body and encoding; any other by @fastify/compress, with the same choice).
  * HEAD on every GET route is Fastify's `exposeHeadRoutes` (src/http/server.ts).
  */
 import { createHash } from 'node:crypto'
+import { promisify } from 'node:util'
+import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib'
+import { negotiate } from '@fastify/accept-negotiator'
 import fastifyCompress from '@fastify/compress'
 import fastifyCors from '@fastify/cors'
-import type { FastifyPluginAsync } from 'fastify'
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
+import { JSON_TYPE } from '../edge/index.js'
 
 /** Bodies smaller than this many bytes are sent uncompressed. */
 export const COMPRESS_THRESHOLD = 1024
 /** The encodings offered, preferred first. */
 export const ENCODINGS = ['br', 'gzip'] as const
+export type Encoding = (typeof ENCODINGS)[number]
 
 /** Response headers a browser script may read (Access-Control-Expose-Headers). */
 export const EXPOSED_HEADERS = [
@@ -60,6 +66,67 @@ export function ifNoneMatchHits(header: string | undefined, etag: string): boole
   })
 }
 
+/**
+ * The encoding a response is sent in for an Accept-Encoding header, or null for identity: the
+ * choice @fastify/compress makes (its negotiator over ENCODINGS, `*` and `x-gzip` read as gzip).
+ * @example
+ * acceptedEncoding('gzip, br') // 'br'
+ */
+export function acceptedEncoding(header: string | undefined): Encoding | null {
+  if (header === undefined) return null
+  return negotiate(header.toLowerCase().replace(/\*|x-gzip/gu, 'gzip'), [...ENCODINGS]) as Encoding | null
+}
+
+/**
+ * Adds `value` to the Vary header unless it is listed (any case; CORS may have set Origin).
+ * @example
+ * addVary(reply, 'Accept')
+ */
+export function addVary(reply: FastifyReply, value: string): void {
+  const current = reply.getHeader('vary')
+  const values =
+    current === undefined
+      ? []
+      : String(current)
+          .split(',')
+          .map((v) => v.trim())
+  if (!values.some((v) => v.toLowerCase() === value.toLowerCase())) values.push(value)
+  reply.header('vary', values.join(', '))
+}
+
+const brotliAsync = promisify(brotliCompress)
+const gzipAsync = promisify(gzip)
+/** @fastify/compress's options: brotli at quality 4, gzip at zlib's defaults. */
+const BROTLI_OPTIONS = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } }
+const compressors: Record<Encoding, (body: Buffer) => Promise<Buffer>> = {
+  br: (body) => brotliAsync(body, BROTLI_OPTIONS),
+  gzip: (body) => gzipAsync(body),
+}
+
+/**
+ * The encoded forms of a JSON body sent as bytes (a report's answer, the OpenAPI document), by
+ * encoding, for as long as the body lives: a body kept by the response cache is compressed once
+ * per encoding (in libuv's pool, off the event loop), then every hit writes those bytes.
+ */
+const encodedBodies = new WeakMap<Buffer, Partial<Record<Encoding, Promise<Buffer>>>>()
+
+/**
+ * `body` in the encoding the request accepts (setting Content-Encoding and Vary), or `body` itself
+ * when it is below COMPRESS_THRESHOLD, the client accepts no offered encoding or asked for none
+ * (X-No-Compression).
+ */
+async function encodedBody(request: FastifyRequest, reply: FastifyReply, body: Buffer): Promise<Buffer> {
+  if (body.length < COMPRESS_THRESHOLD || request.headers['x-no-compression'] !== undefined) return body
+  const encoding = acceptedEncoding(request.headers['accept-encoding'])
+  if (encoding === null) return body
+  let forms = encodedBodies.get(body)
+  if (forms === undefined) encodedBodies.set(body, (forms = {}))
+  const encoded = await (forms[encoding] ??= compressors[encoding](body))
+  addVary(reply, 'accept-encoding')
+  reply.header('content-encoding', encoding)
+  return encoded
+}
+
 const conventions: FastifyPluginAsync<ConventionsOptions> = async (app, options) => {
   const origins = new Set(options.corsOrigins ?? [])
   if (origins.size > 0) {
@@ -84,7 +151,13 @@ const conventions: FastifyPluginAsync<ConventionsOptions> = async (app, options)
     const given = reply.getHeader('etag')
     const etag = typeof given === 'string' ? given : etagOf(payload)
     reply.header('etag', etag)
-    if (!ifNoneMatchHits(request.headers['if-none-match'], etag)) return payload
+    if (!ifNoneMatchHits(request.headers['if-none-match'], etag)) {
+      // JSON bytes are compressed here (and kept with the body: a cached one); any other
+      // body by @fastify/compress, which leaves a body with a Content-Encoding as it is.
+      return Buffer.isBuffer(payload) && reply.getHeader('content-type') === JSON_TYPE
+        ? encodedBody(request, reply, payload)
+        : payload
+    }
     reply.code(304)
     reply.removeHeader('content-type')
     reply.removeHeader('content-length')

@@ -6,7 +6,7 @@
  * A list payload is also offered as CSV (`Accept: text/csv` or `format=csv`, src/http/csv.ts),
  * written from the same (cached) JSON body.
  */
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import Negotiator from 'negotiator'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import {
@@ -21,13 +21,13 @@ import type { ApiKeyInfo } from '../../index.js'
 import type { CachedBody, CacheStatus } from '../cache.js'
 import type { ServiceContext } from '../context.js'
 import { CSV_TYPE, csvLayouts, toCsv } from '../csv.js'
+import { JSON_TYPE } from '../edge/index.js'
 import { payloadCheck } from '../payload-check.js'
 import { payloadSerializer } from '../payload-serialize.js'
 import { errorSchema } from '../schemas.js'
-import { etagOf } from './conventions.js'
+import { addVary, etagOf } from './conventions.js'
 import { methodNotAllowed } from './headers.js'
 
-const JSON_TYPE = 'application/json; charset=utf-8'
 /** The answers of every row besides its 200 (403: check 3, the key's team, on every row). */
 const ERRORS = {
   400: errorSchema,
@@ -105,19 +105,6 @@ export const CSV_LAYOUTS = csvLayouts(ENDPOINTS as readonly Endpoint[])
 
 type Format = 'json' | 'csv' | 'invalid' | 'json-only'
 const formats = new WeakMap<FastifyRequest, Format>()
-
-/** Adds `value` to the Vary header (CORS may have set Origin). */
-function addVary(reply: FastifyReply, value: string): void {
-  const current = reply.getHeader('vary')
-  const values =
-    current === undefined
-      ? []
-      : String(current)
-          .split(',')
-          .map((v) => v.trim())
-  if (!values.some((v) => v.toLowerCase() === value.toLowerCase())) values.push(value)
-  reply.header('vary', values.join(', '))
-}
 
 /**
  * The format a request asked for: `format` when given (taken out of the query before its schema
