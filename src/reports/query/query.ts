@@ -13,8 +13,9 @@
  * by one, read from the blocks of days the window overlaps (in a row) or, when the cut cells hold
  * fewer analyses than those blocks, cell by cell; with the date dimension every analysis in the
  * window goes to its day's group.
- * The groups kept by min_responses are sorted by the ranks of their codes (strings by UTF-16 code
- * units, null last), and only the page's rows are built.
+ * Every group's responses are counted first: the groups kept by min_responses are sorted by the
+ * ranks of their codes (strings by UTF-16 code units, null last), and only the page's groups get
+ * their other sums (mentions, positions, sentiments, citations: most of the work) and rows.
  */
 import type { DomainRow } from '../../catalog.js'
 import { compareText } from '../../foundation/compare.js'
@@ -87,11 +88,14 @@ interface Plan {
   stride: number[]
 }
 
-/** Sums of one window's groups: per group, and per group and entity slot (group * slots + slot). */
+/**
+ * Sums of one window's groups: the responses of every group (min_responses and the paging need
+ * them all), the other sums of the groups whose rows are built only (the page's: `summed` numbers
+ * them, -1 for the others), per summed group p and per p and entity slot (p * slots + slot).
+ */
 class Sums {
-  readonly responses: Int32Array
-  readonly citationsTotal: Int32Array
   readonly sovTotal: Int32Array
+  readonly citationsTotal: Int32Array
   readonly mentions: Int32Array
   readonly posSum: Float64Array
   readonly posCnt: Int32Array
@@ -99,36 +103,42 @@ class Sums {
   readonly sentCnt: Int32Array
   readonly citations: Int32Array
   constructor(
-    groups: number,
+    readonly responses: Int32Array,
+    readonly summed: Int32Array,
+    summedGroups: number,
     readonly slots: number,
   ) {
-    this.responses = new Int32Array(groups)
-    this.citationsTotal = new Int32Array(groups)
-    this.sovTotal = new Int32Array(groups)
-    this.mentions = new Int32Array(groups * slots)
-    this.posSum = new Float64Array(groups * slots)
-    this.posCnt = new Int32Array(groups * slots)
-    this.sentSum = new Float64Array(groups * slots)
-    this.sentCnt = new Int32Array(groups * slots)
-    this.citations = new Int32Array(groups * slots)
+    const n = summedGroups * slots
+    this.sovTotal = new Int32Array(summedGroups)
+    this.citationsTotal = new Int32Array(summedGroups)
+    this.mentions = new Int32Array(n)
+    this.posSum = new Float64Array(n)
+    this.posCnt = new Int32Array(n)
+    this.sentSum = new Float64Array(n)
+    this.sentCnt = new Int32Array(n)
+    this.citations = new Int32Array(n)
   }
 }
 
-/** Group numbers by key: a dense table when the keys are few, a map otherwise. */
+/**
+ * Group numbers by key: a dense table when the keys are few, a map otherwise. The table holds
+ * group + 1 (0: none), so a new zeroed array serves: filled with -1 it cost more than the rest of
+ * a 30-day request on L (up to 4 MB written per request, most of it never read).
+ */
 class GroupIndex {
   readonly #dense: Int32Array | null
   readonly #map = new Map<number, number>()
   readonly keys: number[] = []
   constructor(keySpace: number) {
-    this.#dense = keySpace <= 1 << 20 ? new Int32Array(keySpace).fill(-1) : null
+    this.#dense = keySpace <= 1 << 20 ? new Int32Array(keySpace) : null
   }
   get(key: number): number {
-    return this.#dense !== null ? this.#dense[key]! : (this.#map.get(key) ?? -1)
+    return this.#dense !== null ? this.#dense[key]! - 1 : (this.#map.get(key) ?? -1)
   }
   add(key: number): number {
     const g = this.keys.length
     this.keys.push(key)
-    if (this.#dense !== null) this.#dense[key] = g
+    if (this.#dense !== null) this.#dense[key] = g + 1
     else this.#map.set(key, g)
     return g
   }
@@ -194,17 +204,16 @@ export async function computeQuery(ctx: QueryContext, params: QueryParams): Prom
   const sites = { slotOf, hostStart, hostSlot }
 
   const index = new GroupIndex(plan.stride.length === 0 ? 1 : plan.stride[0]! * plan.dims[0]!.cardinality)
-  const current = sumsOf(plan, window, index, true, entities.length, sites)
-  let previous: Sums | null = null
+  const visits = visitsOf(plan, window, index, true)
+  let before: WindowVisits | null = null
   if (p.compare === 'previous') {
     const days = window.endDay - window.startDay + 1
-    const before = { startDay: window.startDay - days, endDay: window.startDay - 1 }
-    previous = sumsOf(plan, before, index, false, entities.length, sites)
+    before = visitsOf(plan, { startDay: window.startDay - days, endDay: window.startDay - 1 }, index, false)
   }
 
   // The groups kept, in order; then the page's rows.
   const kept: number[] = []
-  for (let g = 0; g < index.keys.length; g++) if (current.responses[g]! >= p.minResponses) kept.push(g)
+  for (let g = 0; g < index.keys.length; g++) if (visits.responses[g]! >= p.minResponses) kept.push(g)
   // A group's sort key: its codes' ranks in the same mixed radix (the first dimension slowest).
   const { dims, stride } = plan
   const nDims = dims.length
@@ -224,7 +233,14 @@ export async function computeQuery(ctx: QueryContext, params: QueryParams): Prom
   const total = kept.length * E
   const items: QueryRow[] = []
   const from = (p.page - 1) * p.limit
-  for (let r = from; r < Math.min(total, from + p.limit); r++) {
+  const to = Math.min(total, from + p.limit)
+  // Only the page's groups get their other sums (numbered in page order; -1: not summed).
+  const summed = new Int32Array(keys.length).fill(-1)
+  let nSummed = 0
+  for (let x = Math.floor(from / E); x < Math.ceil(to / E); x++) summed[kept[x]!] = nSummed++
+  const current = sumsOf(plan, visits, summed, nSummed, E, sites)
+  const previous = before === null ? null : sumsOf(plan, before, summed, nSummed, E, sites)
+  for (let r = from; r < to; r++) {
     const g = kept[Math.floor(r / E)]!
     const s = r % E
     const row: Record<string, unknown> = {}
@@ -273,15 +289,16 @@ function rowOf(
   s: number,
   previous: Sums | null,
 ): QueryRow {
-  const at = g * sums.slots + s
+  const summed = sums.summed[g]!
+  const at = summed * sums.slots + s
   const n = sums.responses[g]!
   const k = sums.mentions[at]!
   const visibility = (k / n) * 100
-  const sovTotal = sums.sovTotal[g]!
+  const sovTotal = sums.sovTotal[summed]!
   const posCnt = sums.posCnt[at]!
   const sentCnt = sums.sentCnt[at]!
   const citations = sums.citations[at]!
-  const citationsTotal = sums.citationsTotal[g]!
+  const citationsTotal = sums.citationsTotal[summed]!
   // Stored one by one (the fields in the payload's order): an object literal assigned onto the row
   // costs several times more per row.
   row.entity_id = e.id
@@ -486,7 +503,7 @@ interface Sites {
   hostSlot: Int32Array
 }
 
-/** Adds mention rows r0 to r1 (one entity each) to group g's sums. */
+/** Adds mention rows r0 to r1 (one entity each) to summed group g's sums. */
 function addMentionRows(
   rows: MentionRows,
   r0: number,
@@ -513,7 +530,7 @@ function addMentionRows(
   }
 }
 
-/** Adds citation host rows r0 to r1 to group g's citations of the slots whose site each host is. */
+/** Adds citation host rows r0 to r1 to summed group g's citations of the slots whose site each host is. */
 function addHostRows(rows: HostRows, r0: number, r1: number, g: number, sites: Sites, sums: Sums): void {
   const { hostStart, hostSlot } = sites
   const base = g * sums.slots
@@ -524,21 +541,28 @@ function addHostRows(rows: HostRows, r0: number, r1: number, g: number, sites: S
   }
 }
 
+/** A window's cells and analyses as sumsOf reads them, and the responses of every group. */
+interface WindowVisits {
+  /** Per cell: 1 when the window holds it whole, 2 when it cuts it (0: misses it or the model filter drops it). */
+  state: Uint8Array
+  /** The groups of the cells looked up (not dated): gStart[c] to gStart[c + 1] in gList. */
+  gStart: Int32Array
+  gList: Int32Array
+  /** The analyses in the window of the cells it cuts, and the groups each adds to: visitStart[x] to visitStart[x + 1] in visitGroup. */
+  visits: Int32Array
+  visitStart: Int32Array
+  visitGroup: Int32Array
+  responses: Int32Array
+}
+
 /**
- * The sums of window `w`'s groups: a cell's groups are looked up once (new ones numbered when
- * `create`: the request's window; else a cell only adds to the groups already there: the previous
- * window of a comparison). A cell the window holds whole adds its totals; then the analyses of the
- * blocks the window overlaps are read in a row, those in the window of a cell it cuts added one by
- * one. With the date dimension every analysis in the window finds its day's group.
+ * Window `w`'s groups and their responses: a cell's groups are looked up once (new ones numbered
+ * when `create`: the request's window; else a cell only adds to the groups already there: the
+ * previous window of a comparison). A cell the window holds whole adds its analyses; then the
+ * analyses of the blocks the window overlaps are read in a row, those in the window of a cell it
+ * cuts added one by one. With the date dimension every analysis in the window finds its day's group.
  */
-function sumsOf(
-  plan: Plan,
-  w: DayWindow,
-  index: GroupIndex,
-  create: boolean,
-  slots: number,
-  sites: Sites,
-): Sums {
+function visitsOf(plan: Plan, w: DayWindow, index: GroupIndex, create: boolean): WindowVisits {
   const f = plan.facts
   const { cellKeyStart, cellKeys, dateStride, buckets, startDay } = plan
   const dated = dateStride >= 0
@@ -546,8 +570,6 @@ function sumsOf(
   const from = w.startDay
   const to = w.endDay + 1
 
-  // Per cell: 1 when the window holds it whole, 2 when it cuts it (0: misses it or the model filter
-  // drops it). The groups of the cells looked up (not dated): gStart[c] to gStart[c + 1] in gList.
   const state = new Uint8Array(nCells)
   const gStart = new Int32Array(nCells + 1)
   const gList = new Int32Array(dated ? 0 : cellKeys.length)
@@ -590,19 +612,65 @@ function sumsOf(
         if (index.get(cellKeys[k]! + dk) < 0) index.add(cellKeys[k]! + dk)
     }
 
-  const sums = new Sums(index.keys.length, slots)
-  const { responses, citationsTotal } = sums
+  const responses = new Int32Array(index.keys.length)
+  for (let c = 0; c < nCells; c++) {
+    if (state[c] !== 1) continue
+    for (let x = gStart[c]!; x < gStart[c + 1]!; x++) responses[gList[x]!]! += f.cellResponses[c]!
+  }
+  const visitStart = new Int32Array(visits.length + 1)
+  let visitGroup = new Int32Array(visits.length)
+  let nV = 0
+  for (let x = 0; x < visits.length; x++) {
+    const i = visits[x]!
+    const c = cell[i]!
+    const dk = dated ? (buckets[day[i]! - startDay]! - startDay) * dateStride : 0
+    visitStart[x] = nV
+    for (let k = cellKeyStart[c]!; k < cellKeyStart[c + 1]!; k++) {
+      const g = index.get(cellKeys[k]! + dk)
+      if (g < 0) continue
+      responses[g]!++
+      if (nV === visitGroup.length) {
+        const grown = new Int32Array(nV * 2 + 1)
+        grown.set(visitGroup)
+        visitGroup = grown
+      }
+      visitGroup[nV++] = g
+    }
+  }
+  visitStart[visits.length] = nV
+  return { state, gStart, gList, visits, visitStart, visitGroup, responses }
+}
+
+/**
+ * The sums of a window's groups (`v`, from visitsOf) but the responses for the groups `summed`
+ * numbers (nSummed of them; -1: not summed): the whole cells' totals, then the cut cells' analyses
+ * one by one, in visitsOf's order.
+ */
+function sumsOf(
+  plan: Plan,
+  v: WindowVisits,
+  summed: Int32Array,
+  nSummed: number,
+  slots: number,
+  sites: Sites,
+): Sums {
+  const f = plan.facts
+  const nCells = f.cellPrompt.length
+  const { state, gStart, gList, visits, visitStart, visitGroup } = v
+  const sums = new Sums(v.responses, summed, nSummed, slots)
+  const { citationsTotal } = sums
   const { slotOf } = sites
   for (let c = 0; c < nCells; c++) {
     if (state[c] !== 1) continue
     for (let x = gStart[c]!; x < gStart[c + 1]!; x++) {
-      const g = gList[x]!
-      responses[g]! += f.cellResponses[c]!
+      const g = summed[gList[x]!]!
+      if (g < 0) continue
       citationsTotal[g]! += f.cellCitations[c]!
       addMentionRows(f.cellMention, f.cellMentionStart[c]!, f.cellMentionStart[c + 1]!, g, slotOf, sums)
       addHostRows(f.cellHost, f.cellHostStart[c]!, f.cellHostStart[c + 1]!, g, sites, sums)
     }
   }
+  if (nSummed === 0) return sums
   // The visits' rows added here rather than through addMentionRows/addHostRows: the same sums,
   // without two calls per visit (the calls stay until the optimizing compiler inlines them, and
   // the first calls after a segment's facts are built run before it does).
@@ -619,20 +687,13 @@ function sumsOf(
   const sCitations = sums.citations
   for (let x = 0; x < visits.length; x++) {
     const i = visits[x]!
-    const c = cell[i]!
-    const dk = dated ? (buckets[day[i]! - startDay]! - startDay) * dateStride : 0
-    const m0 = mentionStart[i]!
-    const m1 = mentionStart[i + 1]!
-    const h0 = hostStart[i]!
-    const h1 = hostStart[i + 1]!
-    for (let k = cellKeyStart[c]!; k < cellKeyStart[c + 1]!; k++) {
-      const g = index.get(cellKeys[k]! + dk)
+    for (let y = visitStart[x]!; y < visitStart[x + 1]!; y++) {
+      const g = summed[visitGroup[y]!]!
       if (g < 0) continue
-      responses[g]!++
       citationsTotal[g]! += citations[i]!
       const base = g * slots
       // An analysis's mention rows count 1 each (one analysis).
-      for (let r = m0; r < m1; r++) {
+      for (let r = mentionStart[i]!; r < mentionStart[i + 1]!; r++) {
         const e = mEntity[r]!
         const slot = e < nSlot ? slotOf[e]! : -2
         if (slot === -2) continue // no entity of the domain
@@ -645,7 +706,7 @@ function sumsOf(
         sSentSum[at]! += sentSum[r]!
         sSentCnt[at]! += sentCnt[r]!
       }
-      for (let r = h0; r < h1; r++) {
+      for (let r = hostStart[i]!; r < hostStart[i + 1]!; r++) {
         const h = hHost[r]!
         const n = hCount[r]!
         for (let y = siteStart[h]!; y < siteStart[h + 1]!; y++) sCitations[base + hostSlot[y]!]! += n
