@@ -47,4 +47,8 @@ CREATE OR REPLACE TEMP TABLE stg_final (
   seq INTEGER, analysis_key BIGINT, id UUID, domain_key INTEGER, prompt_idx INTEGER, channel UTINYINT,
   model_key INTEGER, answered_ms BIGINT, day DATE, country VARCHAR);
 CREATE OR REPLACE TEMP TABLE stg_affected (domain_key INTEGER, day DATE);
+-- The call's values the ingest steps read (one row, src/ingest/pipeline.ts): the first free
+-- analysis_key and the aggregates' chunk size in stored analyses. A table, not parameters, so that
+-- the steps run as one script in one round trip.
+CREATE OR REPLACE TEMP TABLE stg_call (base BIGINT, chunk_rows BIGINT);
 CREATE OR REPLACE TEMP TABLE stg_old (analysis_key BIGINT);
