@@ -22,14 +22,7 @@ import { IngestError } from '../errors.js'
 import type { IngestResult } from '../types.js'
 import { BatchBuilder, type AnalysisBatch } from './columns.js'
 import { applyToCatalog, assignKeys, stageDimensions, stageMaps, type KeyPlan } from './dimensions.js'
-import {
-  AFFECTED_DOMAINS_QUERY,
-  STAGED_QUERY,
-  resultRows,
-  runIngestSteps,
-  type BulkFacts,
-  type StagedRows,
-} from './pipeline.js'
+import { STAGED_QUERY, resultRows, runIngestSteps, type BulkFacts, type StagedRows } from './pipeline.js'
 import { checkReferences } from './references.js'
 import { RecordCollector, type CollectorState } from './collector.js'
 import {
@@ -332,7 +325,7 @@ export class IngestCall {
     const { unique, ...rows } = staged as unknown as Omit<StagedRows, 'old' | 'appended_responses'> & {
       unique: boolean
     }
-    const counts = await runIngestSteps(this.#conn, {
+    const { counts, changedDays } = await runIngestSteps(this.#conn, {
       unique,
       rows: { ...rows, old: 0, appended_responses: this.#responses.rowCount + this.appendedResponses },
       base: nextAnalysisKey,
@@ -347,16 +340,11 @@ export class IngestCall {
       ...counts,
       ...(removed === null ? {} : { deleted: removed.counts }),
     }
-    const affected = resultRows(await this.#conn.run(sqlText(AFFECTED_DOMAINS_QUERY)))
     const catalog = this.#catalog
     const finalPlan = plan
     return {
       result,
-      changedDays: affected.map((r) => ({
-        domainKey: r.domain_key as number,
-        from: r.from_day as number,
-        to: r.to_day as number,
-      })),
+      changedDays,
       deletedFrom: [...new Set(removed?.domains ?? [])],
       applyToCatalog: () => applyToCatalog(this.#c, catalog, finalPlan),
       nextAnalysisKey: nextAnalysisKey + this.#c.seq,

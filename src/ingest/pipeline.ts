@@ -11,9 +11,11 @@ import {
   BIGINT,
   INTEGER,
   type DuckDBConnection,
+  type DuckDBListValue,
   type DuckDBMaterializedResult,
   type DuckDBValue,
 } from '@duckdb/node-api'
+import type { DomainChange } from '../db/changes.js'
 import { ChunkWriter } from '../db/chunk-writer.js'
 import { sqlScript, sqlText } from '../db/sql.js'
 
@@ -185,6 +187,8 @@ export const AFFECTED_DOMAINS_QUERY = 'ingest/affected_domains'
  * per-group states of some aggregates cannot be spilled).
  */
 export const AGGREGATE_CHUNK_ANALYSES = 100_000
+/** The chunk size of a record call: VA_INGEST_CHUNK_ANALYSES (tests: many chunks), else the default. */
+const aggregateChunkAnalyses = () => Number(process.env.VA_INGEST_CHUNK_ANALYSES) || AGGREGATE_CHUNK_ANALYSES
 /** The queries that cut the affected pairs into chunks and select one chunk. */
 export const AGGREGATE_CHUNK_QUERIES = ['ingest/affected_chunks', 'ingest/affected_chunk'] as const
 /** Run in the steps' script after the cut: keeps the first chunk's pairs in stg_affected. */
@@ -229,6 +233,12 @@ const trace = (sql: string, t0: ReturnType<typeof mark>) => {
   process.stderr.write(`${sql} ${(performance.now() - t0.wall).toFixed(1)} ms (cpu ${cpuMs.toFixed(1)} ms)\n`)
 }
 
+/** What the steps did: the fact counts, and the days whose aggregates changed, by domain. */
+export interface StepsDone {
+  counts: Record<FactCount, number>
+  changedDays: DomainChange[]
+}
+
 /** The rows of a materialized result, as objects, read without a round trip per chunk. */
 export function resultRows(r: DuckDBMaterializedResult): Record<string, DuckDBValue>[] {
   const names = r.columnNames()
@@ -238,7 +248,8 @@ export function resultRows(r: DuckDBMaterializedResult): Record<string, DuckDBVa
 }
 
 /**
- * Runs the steps in order, skipping those with nothing to do; returns the fact counts. The caller
+ * Runs the steps in order, skipping those with nothing to do; returns the fact counts and the
+ * changed days. The caller
  * owns the transaction. The call's values the steps read (its key base, the aggregates' chunk
  * size) go to stg_call first, through an appender (no round trip). Then every step, the first
  * chunk of the aggregates and the call's summary (sql/ingest/call_summary.sql: the counts, the
@@ -250,8 +261,8 @@ export function resultRows(r: DuckDBMaterializedResult): Record<string, DuckDBVa
 export async function runIngestSteps(
   conn: DuckDBConnection,
   call: { base: number; unique: boolean; rows: StagedRows; bulk?: BulkFacts | null },
-): Promise<Record<FactCount, number>> {
-  const chunkRows = call.bulk?.aggregateChunkAnalyses ?? AGGREGATE_CHUNK_ANALYSES
+): Promise<StepsDone> {
+  const chunkRows = call.bulk?.aggregateChunkAnalyses ?? aggregateChunkAnalyses()
   const values = await ChunkWriter.open(conn, 'stg_call', [BIGINT, BIGINT])
   values.push(BigInt(call.base), BigInt(chunkRows))
   values.close()
@@ -268,9 +279,30 @@ export async function runIngestSteps(
   for (const s of INGEST_STEPS) if (s.phase === 'aggregates') script.push(stepFile(s, call.unique).sql)
   script.push(CALL_SUMMARY_QUERY)
   const summary = resultRows(await conn.run(sqlScript(script)))[0]!
-  const { chunks, ...counts } = summary as Record<FactCount | 'chunks', number>
-  if (chunks > 0) await runChunks(conn, 1, chunks, () => conn.run(sqlScript(aggregateSteps(call.unique))))
-  return counts
+  const { chunks, affected_domains, affected_from, affected_to, ...counts } = summary as Record<
+    FactCount | 'chunks',
+    number
+  > &
+    Record<'affected_domains' | 'affected_from' | 'affected_to', DuckDBListValue | null>
+  if (chunks > 0) {
+    await runChunks(conn, 1, chunks, () => conn.run(sqlScript(aggregateSteps(call.unique))))
+    return { counts, changedDays: await readChangedDays(conn) }
+  }
+  const list = (l: DuckDBListValue | null) => (l?.items ?? []) as number[]
+  const [keys, from, to] = [list(affected_domains), list(affected_from), list(affected_to)]
+  return {
+    counts,
+    changedDays: keys.map((domainKey, i) => ({ domainKey, from: from[i]!, to: to[i]! })),
+  }
+}
+
+/** The call's changed days by domain (sql/ingest/affected_domains.sql). */
+async function readChangedDays(conn: DuckDBConnection): Promise<DomainChange[]> {
+  return resultRows(await conn.run(sqlText(AFFECTED_DOMAINS_QUERY))).map((r) => ({
+    domainKey: r.domain_key as number,
+    from: r.from_day as number,
+    to: r.to_day as number,
+  }))
 }
 
 const aggregateSteps = (unique: boolean) =>
@@ -300,7 +332,7 @@ async function runChunks(conn: DuckDBConnection, from: number, to: number, run: 
 async function runStepByStep(
   conn: DuckDBConnection,
   call: { unique: boolean; rows: StagedRows; bulk?: BulkFacts | null; base: number },
-): Promise<Record<FactCount, number>> {
+): Promise<StepsDone> {
   const counts = noFacts()
   const rows: StagedRows = { ...call.rows, old: 0 }
   const tracing = Boolean(process.env.VA_TRACE_INGEST)
@@ -340,5 +372,5 @@ async function runStepByStep(
   // A call within one chunk keeps stg_affected whole: nothing to select.
   if (chunks > 0) await runChunks(conn, 0, chunks, runAggregates)
   else await runAggregates()
-  return counts
+  return { counts, changedDays: await readChangedDays(conn) }
 }

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { openEngine } from '../../src/index.js'
 import { analysis, base, COMPETITOR, OTHER_PROMPT, prompt } from '../support/records.js'
-import { onStoreFile } from '../support/store-file.js'
+import { tableHashes as snapshot } from '../support/store-file.js'
 
 /** When set, a failing statement runs right after that step's file in the script that holds it. */
 const plant = vi.hoisted(() => ({ after: null as string | null }))
@@ -33,20 +33,6 @@ const dirs: string[] = []
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true })
 })
-
-/** Every table of the store: its rows and a hash over them. */
-const snapshot = (path: string) =>
-  onStoreFile(path, async ({ rows, objects }) => {
-    const tables = await rows(
-      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' ORDER BY 1",
-    )
-    const out: Record<string, unknown> = {}
-    for (const [t] of tables)
-      out[t as string] = (
-        await objects(`SELECT count(*)::INTEGER AS n, sum(hash(x))::VARCHAR AS h FROM "${t as string}" x`)
-      )[0]
-    return out
-  })
 
 const id = (n: number) => `a3000000-0000-4000-8000-${String(n).padStart(12, '0')}`
 const first = [
