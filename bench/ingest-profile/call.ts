@@ -78,7 +78,8 @@ async function buildStore(): Promise<string[][]> {
       if (batches.length >= 200) break
     }
   }
-  const engine = await openEngine({ path: join(cache, 'store.duckdb') })
+  // The store's one large ingest (660k analyses) runs out of the default limit's memory.
+  const engine = await openEngine({ path: join(cache, 'store.duckdb'), memoryLimitMB: 1024 })
   await engine.ingestFile(initial)
   await engine.close()
   rmSync(initial)

@@ -1,6 +1,6 @@
--- Run before the aggregates phase (src/ingest/pipeline.ts, runIngestSteps). Parameters: $rows
--- BIGINT (analyses per chunk).
--- The affected (domain, day) pairs cut into chunks of about $rows stored analyses each, in order of
+-- Run before the aggregates phase (src/ingest/pipeline.ts, runIngestSteps). Parameters: none
+-- (analyses per chunk: stg_call's chunk_rows).
+-- The affected (domain, day) pairs cut into chunks of about chunk_rows stored analyses each, in order of
 -- (domain, day): the aggregate steps run once per chunk, so the memory of their joins, sorts and
 -- windows is bounded by a chunk, not by the call (a pair is never split: one chunk may hold a
 -- larger day whole).
@@ -12,5 +12,5 @@ WITH sizes AS (
   GROUP BY s.domain_key, s.day
 )
 SELECT domain_key, day,
-       ((sum(n) OVER (ORDER BY domain_key, day ROWS UNBOUNDED PRECEDING) - n) // $rows)::INTEGER AS chunk
+       ((sum(n) OVER (ORDER BY domain_key, day ROWS UNBOUNDED PRECEDING) - n) // (SELECT chunk_rows FROM stg_call))::INTEGER AS chunk
 FROM sizes

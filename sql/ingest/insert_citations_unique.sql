@@ -1,7 +1,8 @@
 -- Ingest step insert_citations (variant for distinct
 -- analysis ids); phase facts (the list: src/ingest/pipeline.ts).
--- Parameters: $base BIGINT (the first free analysis_key; a row's key is $base + seq).
+-- Parameters: none.
 -- Runs after: final_analyses, delete_old_citations, call_texts.
+-- A row's key is base + seq: base, the first free analysis_key, is stg_call's (one row).
 -- insert_citations for a call whose analysis ids are all distinct (see insert_mentions_unique).
 -- A cited URL's index and its host's are found together: the call's (URL, host) pairs are joined
 -- to their host entries first (stg_texts, a few rows per distinct URL), so each citation is probed
@@ -14,7 +15,7 @@ WITH urls AS (
   JOIN stg_texts h ON h.domain_key = u.domain_key AND h.kind = 2 AND h.text = u.host
   WHERE u.kind = 1
 )
-SELECT $base + c.seq, dm.domain_key, DATE '1970-01-01' + c.day, c.url, c.host, c.ord, u.url_idx, u.host_idx,
+SELECT (SELECT base FROM stg_call) + c.seq, dm.domain_key, DATE '1970-01-01' + c.day, c.url, c.host, c.ord, u.url_idx, u.host_idx,
        t.idx, p.idx
 FROM stg_citations c
 JOIN stg_domain_map dm ON dm.h = c.domain_h

@@ -1,11 +1,12 @@
 -- Ingest step insert_theme_occurrences (variant for distinct
 -- analysis ids); phase facts (the list: src/ingest/pipeline.ts).
--- Parameters: $base BIGINT (the first free analysis_key; a row's key is $base + seq).
+-- Parameters: none.
 -- Runs after: final_analyses, delete_old_theme_occurrences.
+-- A row's key is base + seq: base, the first free analysis_key, is stg_call's (one row).
 -- insert_theme_occurrences for a call whose analysis ids are all distinct (see
 -- insert_mentions_unique).
 INSERT INTO theme_occurrences
-SELECT $base + t.seq, dm.domain_key, DATE '1970-01-01' + t.day, t.channel, mm.model_key, tm.theme_idx,
+SELECT (SELECT base FROM stg_call) + t.seq, dm.domain_key, DATE '1970-01-01' + t.day, t.channel, mm.model_key, tm.theme_idx,
        t.occurrences
 FROM stg_theme_occ t
 JOIN stg_domain_map dm ON dm.h = t.domain_h

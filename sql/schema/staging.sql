@@ -47,4 +47,14 @@ CREATE OR REPLACE TEMP TABLE stg_final (
   seq INTEGER, analysis_key BIGINT, id UUID, domain_key INTEGER, prompt_idx INTEGER, channel UTINYINT,
   model_key INTEGER, answered_ms BIGINT, day DATE, country VARCHAR);
 CREATE OR REPLACE TEMP TABLE stg_affected (domain_key INTEGER, day DATE);
+-- The call's values the ingest steps read (one row, src/ingest/pipeline.ts): the first free
+-- analysis_key and the aggregates' chunk size in stored analyses. A table, not parameters, so that
+-- the steps run as one script in one round trip.
+CREATE OR REPLACE TEMP TABLE stg_call (base BIGINT, chunk_rows BIGINT);
+-- The domains whose aggregates the call changes, with the range of their changed days (days since
+-- 1970-01-01): read by sql/ingest/affected_domains.sql and sql/ingest/call_summary.sql.
+CREATE OR REPLACE TEMP VIEW stg_affected_domains AS
+SELECT domain_key, (min(day) - DATE '1970-01-01')::INTEGER AS from_day,
+       (max(day) - DATE '1970-01-01')::INTEGER AS to_day
+FROM stg_affected GROUP BY domain_key;
 CREATE OR REPLACE TEMP TABLE stg_old (analysis_key BIGINT);

@@ -12,6 +12,7 @@ import {
   UTINYINT,
   VARCHAR,
   type DuckDBConnection,
+  type DuckDBMaterializedResult,
   type DuckDBType,
 } from '@duckdb/node-api'
 import type { Catalog } from '../catalog.js'
@@ -20,14 +21,8 @@ import { sqlScript, sqlText } from '../db/sql.js'
 import { IngestError } from '../errors.js'
 import type { IngestResult } from '../types.js'
 import { BatchBuilder, type AnalysisBatch } from './columns.js'
-import { applyToCatalog, assignKeys, stageDimensions, stageMaps } from './dimensions.js'
-import {
-  AFFECTED_DOMAINS_QUERY,
-  STAGED_QUERY,
-  runIngestSteps,
-  type BulkFacts,
-  type StagedRows,
-} from './pipeline.js'
+import { applyToCatalog, assignKeys, stageDimensions, stageMaps, type KeyPlan } from './dimensions.js'
+import { STAGED_QUERY, resultRows, runIngestSteps, type BulkFacts, type StagedRows } from './pipeline.js'
 import { checkReferences } from './references.js'
 import { RecordCollector, type CollectorState } from './collector.js'
 import {
@@ -302,27 +297,35 @@ export class IngestCall {
         w!.close()
         await this.breathe()
       }
-    // The staging's COMMIT and the call's BEGIN in one round trip; the COMMIT ran if the BEGIN did.
+    // With no deletions the keys are known now: the dimensions and handle maps are staged with the
+    // staging's rows, and the staging's COMMIT, the call's BEGIN and the staged rows' query make one
+    // round trip. A call that deletes stages them after its deletion pass (the catalog read again).
+    let plan = deletions === null ? assignKeys(this.#c, this.#catalog) : null
+    if (plan !== null) await this.#stageKeys(plan)
+    let script = ['call/commit_staging', 'call/begin']
+    if (plan !== null) script = [...script, STAGED_QUERY]
+    let opened: DuckDBMaterializedResult
     try {
-      await this.#conn.run(sqlScript(['call/commit_staging', 'call/begin']))
+      opened = await this.#conn.run(sqlScript(script))
     } finally {
+      // The COMMIT ran if any later statement did.
       this.#stagingCommitted = true
     }
     const removed = deletions === null ? null : await this.#delete(deletions)
-
-    const plan = assignKeys(this.#c, this.#catalog)
-    await stageDimensions(this.#conn, this.#c, plan)
-    await stageMaps(this.#conn, this.#c, plan)
-
-    // Whether the call repeats an analysis id, asked of DuckDB (it spills; a set of ids in JS would
-    // grow with the call), and the rows of each staging table (the steps with none are skipped).
+    if (plan === null) {
+      plan = assignKeys(this.#c, this.#catalog)
+      await this.#stageKeys(plan)
+      opened = await this.#conn.run(sqlText(STAGED_QUERY))
+    }
     if (process.env.VA_TRACE_INGEST)
       process.stderr.write(`stage: up to the staged query ${(performance.now() - t0).toFixed(1)} ms\n`)
-    const staged = (await this.#conn.runAndReadAll(sqlText(STAGED_QUERY))).getRowObjects()[0]!
+    // Whether the call repeats an analysis id, asked of DuckDB (it spills; a set of ids in JS would
+    // grow with the call), and the rows of each staging table (the steps with none are skipped).
+    const staged = resultRows(opened)[0]!
     const { unique, ...rows } = staged as unknown as Omit<StagedRows, 'old' | 'appended_responses'> & {
       unique: boolean
     }
-    const counts = await runIngestSteps(this.#conn, {
+    const { counts, changedDays } = await runIngestSteps(this.#conn, {
       unique,
       rows: { ...rows, old: 0, appended_responses: this.#responses.rowCount + this.appendedResponses },
       base: nextAnalysisKey,
@@ -337,21 +340,23 @@ export class IngestCall {
       ...counts,
       ...(removed === null ? {} : { deleted: removed.counts }),
     }
-    const affected = await this.#conn.runAndReadAll(sqlText(AFFECTED_DOMAINS_QUERY))
     const catalog = this.#catalog
+    const finalPlan = plan
     return {
       result,
-      changedDays: affected.getRows().map(([domainKey, from, to]) => ({
-        domainKey: domainKey as number,
-        from: from as number,
-        to: to as number,
-      })),
+      changedDays,
       deletedFrom: [...new Set(removed?.domains ?? [])],
-      applyToCatalog: () => applyToCatalog(this.#c, catalog, plan),
+      applyToCatalog: () => applyToCatalog(this.#c, catalog, finalPlan),
       nextAnalysisKey: nextAnalysisKey + this.#c.seq,
       catalog,
       deletedTeams: deletions?.storedTeams ?? [],
     }
+  }
+
+  /** Stages the call's dimension rows and handle -> key maps (plan: their keys). */
+  async #stageKeys(plan: KeyPlan): Promise<void> {
+    await stageDimensions(this.#conn, this.#c, plan)
+    await stageMaps(this.#conn, this.#c, plan)
   }
 
   /**

@@ -25,7 +25,7 @@ export interface WorkerJob {
 }
 export type WorkerMessage =
   | { kind: 'batch'; batch: AnalysisBatch }
-  | { kind: 'done'; state: CollectorState }
+  | { kind: 'done'; state: CollectorState; batch?: AnalysisBatch }
   | { kind: 'error'; message: string; code?: string }
 
 /** Reads `path` into `call`; file errors are thrown with their `code` (ENOENT, EISDIR, ...). */
@@ -114,6 +114,7 @@ function readInWorker(call: IngestCall, path: string): Promise<void> {
           call.addBatch(m.batch)
           worker.postMessage(0)
         } else if (m.kind === 'done') {
+          if (m.batch) call.addBatch(m.batch)
           call.adopt(m.state)
           detach()
           resolve()

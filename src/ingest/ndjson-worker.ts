@@ -6,7 +6,7 @@
  * ingest thread sends it one job (a file) at a time, each read with a new collector.
  */
 import { parentPort } from 'node:worker_threads'
-import { BatchBuilder, transferList } from './columns.js'
+import { BatchBuilder, transferList, type AnalysisBatch } from './columns.js'
 import { RecordCollector } from './collector.js'
 import type { RecordLocation } from './handles.js'
 import type { WorkerJob, WorkerMessage } from './ndjson-feed.js'
@@ -40,9 +40,15 @@ async function readJobs(): Promise<void> {
 
 async function read({ path, batchRows, window }: WorkerJob): Promise<void> {
   inFlight = 0
+  // Each batch is held until the next one is built, so that the last one goes with the file's
+  // end: a small file (an ingest request's body) is one message, one turn of the ingest thread.
+  let held: AnalysisBatch | null = null
   const builder = new BatchBuilder(batchRows, (batch) => {
-    inFlight++
-    post({ kind: 'batch', batch }, transferList(batch))
+    if (held !== null) {
+      inFlight++
+      post({ kind: 'batch', batch: held }, transferList(held))
+    }
+    held = batch
   })
   const collector = new RecordCollector(builder)
   try {
@@ -53,7 +59,11 @@ async function read({ path, batchRows, window }: WorkerJob): Promise<void> {
       if (inFlight >= window) await new Promise<void>((r) => (wake = r))
     }
     builder.end()
-    post({ kind: 'done', state: collector.state() })
+    const last: AnalysisBatch | null = held
+    post(
+      { kind: 'done', state: collector.state(), ...(last === null ? {} : { batch: last }) },
+      last === null ? [] : transferList(last),
+    )
   } catch (e) {
     const err = e as NodeJS.ErrnoException
     post({ kind: 'error', message: String(err?.message ?? e), ...(err?.code ? { code: err.code } : {}) })

@@ -7,7 +7,16 @@
  * Before the first step, IngestCall has filled the staging tables (stg_analyses, stg_mentions, ...,
  * sql/schema/staging.sql) and the handle -> key maps (stg_*_map).
  */
-import { BIGINT, INTEGER, type DuckDBConnection } from '@duckdb/node-api'
+import {
+  BIGINT,
+  INTEGER,
+  type DuckDBConnection,
+  type DuckDBListValue,
+  type DuckDBMaterializedResult,
+  type DuckDBValue,
+} from '@duckdb/node-api'
+import type { DomainChange } from '../db/changes.js'
+import { ChunkWriter } from '../db/chunk-writer.js'
 import { sqlScript, sqlText } from '../db/sql.js'
 
 export type IngestPhase =
@@ -16,9 +25,6 @@ export type IngestPhase =
   | 'dimensions' // teams, domains, prompts, competitors, themes, models (upsert by id), texts
   | 'facts' // analyses, mentions, citations, theme occurrences, fan-out queries, answer texts
   | 'aggregates' // the agg_* rows of the affected days: cleared, then recomputed
-
-/** A parameter a step binds: `base`, the first free analysis_key (BIGINT). */
-export type StepParam = 'base'
 
 /** The counts of an IngestResult that a step's changed rows are. */
 export type FactCount = 'analyses' | 'mentions' | 'citations' | 'theme_occurrences' | 'fanout_queries'
@@ -57,13 +63,12 @@ export interface IngestStep {
   /** The step's SQL file: sql/ingest/<id>.sql. */
   readonly id: string
   readonly phase: IngestPhase
-  readonly params: readonly StepParam[]
   /** Steps that must have run before this one. */
   readonly after: readonly string[]
   /** The count the step's changed rows are, if any. */
   readonly counts?: FactCount
   /** The file run instead when the call's analysis ids are all distinct (cheaper: fewer joins). */
-  readonly unique?: { readonly id: string; readonly params: readonly StepParam[] }
+  readonly unique?: { readonly id: string }
   /** Runs only when one of these inputs has rows (absent: always; the aggregates run per chunk). */
   readonly when?: readonly StepInput[]
 }
@@ -72,8 +77,8 @@ const step = (
   id: string,
   phase: IngestPhase,
   after: string[],
-  more: Partial<Pick<IngestStep, 'params' | 'counts' | 'unique' | 'when'>> = {},
-): IngestStep => ({ id, phase, params: [], after, ...more })
+  more: Partial<Pick<IngestStep, 'counts' | 'unique' | 'when'>> = {},
+): IngestStep => ({ id, phase, after, ...more })
 
 const OLD = { when: ['old'] } as const satisfies Partial<IngestStep>
 const TEXTS = { when: ['citations', 'fanout'] } as const satisfies Partial<IngestStep>
@@ -85,9 +90,8 @@ const aggregate = (table: string, sources: string[]): IngestStep[] => [
 
 export const INGEST_STEPS: readonly IngestStep[] = [
   step('final_analyses', 'resolve', [], {
-    params: ['base'],
     when: ['analyses'],
-    unique: { id: 'final_analyses_unique', params: ['base'] },
+    unique: { id: 'final_analyses_unique' },
   }),
   step('collect_old', 'resolve', ['final_analyses'], { when: ['analyses'] }),
   step('affected_old', 'resolve', ['collect_old'], { when: ['old'] }),
@@ -122,28 +126,28 @@ export const INGEST_STEPS: readonly IngestStep[] = [
   step('insert_mentions', 'facts', ['final_analyses', 'delete_old_mentions'], {
     counts: 'mentions',
     when: ['mentions'],
-    unique: { id: 'insert_mentions_unique', params: ['base'] },
+    unique: { id: 'insert_mentions_unique' },
   }),
   step('insert_citations', 'facts', ['final_analyses', 'delete_old_citations', 'call_texts'], {
     counts: 'citations',
     when: ['citations'],
-    unique: { id: 'insert_citations_unique', params: ['base'] },
+    unique: { id: 'insert_citations_unique' },
   }),
   step('insert_theme_occurrences', 'facts', ['final_analyses', 'delete_old_theme_occurrences'], {
     counts: 'theme_occurrences',
     when: ['theme_occ'],
-    unique: { id: 'insert_theme_occurrences_unique', params: ['base'] },
+    unique: { id: 'insert_theme_occurrences_unique' },
   }),
   step('insert_fanout_queries', 'facts', ['final_analyses', 'delete_old_fanout_queries', 'call_texts'], {
     counts: 'fanout_queries',
     when: ['fanout'],
-    unique: { id: 'insert_fanout_queries_unique', params: ['base'] },
+    unique: { id: 'insert_fanout_queries_unique' },
   }),
 
   // An analysis's answer text: no count of its own (it is part of the analysis), no aggregate.
   step('insert_analysis_responses', 'facts', ['final_analyses', 'delete_old_analysis_responses'], {
     when: ['responses'],
-    unique: { id: 'insert_analysis_responses_unique', params: ['base'] },
+    unique: { id: 'insert_analysis_responses_unique' },
   }),
   // The texts the record path appended straight into analysis_responses (src/ingest/call.ts).
   step('drop_repeated_analysis_responses', 'facts', ['final_analyses'], { when: ['appended_responses'] }),
@@ -183,8 +187,14 @@ export const AFFECTED_DOMAINS_QUERY = 'ingest/affected_domains'
  * per-group states of some aggregates cannot be spilled).
  */
 export const AGGREGATE_CHUNK_ANALYSES = 100_000
+/** The chunk size of a record call: VA_INGEST_CHUNK_ANALYSES (tests: many chunks), else the default. */
+const aggregateChunkAnalyses = () => Number(process.env.VA_INGEST_CHUNK_ANALYSES) || AGGREGATE_CHUNK_ANALYSES
 /** The queries that cut the affected pairs into chunks and select one chunk. */
 export const AGGREGATE_CHUNK_QUERIES = ['ingest/affected_chunks', 'ingest/affected_chunk'] as const
+/** Run in the steps' script after the cut: keeps the first chunk's pairs in stg_affected. */
+export const FIRST_CHUNK_QUERY = 'ingest/affected_first_chunk'
+/** Read at the end of the steps' script: the fact counts and the last chunk's number. */
+export const CALL_SUMMARY_QUERY = 'ingest/call_summary'
 /** Read before the steps: whether the call's analysis ids are all distinct, and each input's rows. */
 export const STAGED_QUERY = 'ingest/staged'
 
@@ -200,12 +210,10 @@ export interface BulkFacts {
 }
 
 /** The SQL id a step runs, and its parameters, for a call (unique: its analysis ids are all distinct). */
-export function stepFile(s: IngestStep, unique: boolean): { sql: string; params: readonly StepParam[] } {
+export function stepFile(s: IngestStep, unique: boolean): { sql: string } {
   const f = unique && s.unique ? s.unique : s
-  return { sql: `ingest/${f.id}`, params: f.params }
+  return { sql: `ingest/${f.id}` }
 }
-
-const PARAM_TYPES = { base: BIGINT } as const
 
 /**
  * Whether a step runs for a call: when one of its inputs has rows (`old` counted once collect_old
@@ -225,16 +233,106 @@ const trace = (sql: string, t0: ReturnType<typeof mark>) => {
   process.stderr.write(`${sql} ${(performance.now() - t0.wall).toFixed(1)} ms (cpu ${cpuMs.toFixed(1)} ms)\n`)
 }
 
+/** What the steps did: the fact counts, and the days whose aggregates changed, by domain. */
+export interface StepsDone {
+  counts: Record<FactCount, number>
+  changedDays: DomainChange[]
+}
+
+/** The rows of a materialized result, as objects, read without a round trip per chunk. */
+export function resultRows(r: DuckDBMaterializedResult): Record<string, DuckDBValue>[] {
+  const names = r.columnNames()
+  const rows: Record<string, DuckDBValue>[] = []
+  for (let i = 0; i < r.chunkCount; i++) rows.push(...r.getChunk(i).getRowObjects(names))
+  return rows
+}
+
 /**
- * Runs the steps in order, skipping those with nothing to do; returns the fact counts. The caller
- * owns the transaction. Consecutive steps without parameters or counts go to DuckDB as one
- * multi-statement text (one round trip through Node's thread pool, which the readers share), except
- * under VA_TRACE_INGEST, which times each step.
+ * Runs the steps in order, skipping those with nothing to do; returns the fact counts and the
+ * changed days. The caller
+ * owns the transaction. The call's values the steps read (its key base, the aggregates' chunk
+ * size) go to stg_call first, through an appender (no round trip). Then every step, the first
+ * chunk of the aggregates and the call's summary (sql/ingest/call_summary.sql: the counts, the
+ * number of chunks) run as one multi-statement script: one round trip through Node's thread pool,
+ * which the readers share, and one turn of the event loop (each one waits behind the requests
+ * served). A call whose affected days hold more than a chunk runs the other chunks after it, one
+ * script each. VA_TRACE_INGEST runs and times each step on its own.
  */
 export async function runIngestSteps(
   conn: DuckDBConnection,
-  call: Record<StepParam, number> & { unique: boolean; rows: StagedRows; bulk?: BulkFacts | null },
-): Promise<Record<FactCount, number>> {
+  call: { base: number; unique: boolean; rows: StagedRows; bulk?: BulkFacts | null },
+): Promise<StepsDone> {
+  const chunkRows = call.bulk?.aggregateChunkAnalyses ?? aggregateChunkAnalyses()
+  const values = await ChunkWriter.open(conn, 'stg_call', [BIGINT, BIGINT])
+  values.push(BigInt(call.base), BigInt(chunkRows))
+  values.close()
+  const tracing = Boolean(process.env.VA_TRACE_INGEST)
+  if (tracing || call.bulk) return runStepByStep(conn, call)
+  // collect_old's rows are not known before the script runs: the steps on the replaced analyses
+  // run whenever the call has analyses (with none replaced they change nothing).
+  const rows: StagedRows = { ...call.rows, old: call.rows.analyses }
+  const script: string[] = []
+  for (const s of INGEST_STEPS)
+    if (s.phase !== 'aggregates' && stepRuns(s, rows)) script.push(stepFile(s, call.unique).sql)
+  const [cut] = AGGREGATE_CHUNK_QUERIES
+  script.push(cut, FIRST_CHUNK_QUERY)
+  for (const s of INGEST_STEPS) if (s.phase === 'aggregates') script.push(stepFile(s, call.unique).sql)
+  script.push(CALL_SUMMARY_QUERY)
+  const summary = resultRows(await conn.run(sqlScript(script)))[0]!
+  const { chunks, affected_domains, affected_from, affected_to, ...counts } = summary as Record<
+    FactCount | 'chunks',
+    number
+  > &
+    Record<'affected_domains' | 'affected_from' | 'affected_to', DuckDBListValue | null>
+  if (chunks > 0) {
+    await runChunks(conn, 1, chunks, () => conn.run(sqlScript(aggregateSteps(call.unique))))
+    return { counts, changedDays: await readChangedDays(conn) }
+  }
+  const list = (l: DuckDBListValue | null) => (l?.items ?? []) as number[]
+  const [keys, from, to] = [list(affected_domains), list(affected_from), list(affected_to)]
+  return {
+    counts,
+    changedDays: keys.map((domainKey, i) => ({ domainKey, from: from[i]!, to: to[i]! })),
+  }
+}
+
+/** The call's changed days by domain (sql/ingest/affected_domains.sql). */
+async function readChangedDays(conn: DuckDBConnection): Promise<DomainChange[]> {
+  return resultRows(await conn.run(sqlText(AFFECTED_DOMAINS_QUERY))).map((r) => ({
+    domainKey: r.domain_key as number,
+    from: r.from_day as number,
+    to: r.to_day as number,
+  }))
+}
+
+const aggregateSteps = (unique: boolean) =>
+  INGEST_STEPS.filter((s) => s.phase === 'aggregates').map((s) => stepFile(s, unique).sql)
+
+/**
+ * Runs `run` for each chunk `from`..`to` of the affected (domain, day) pairs (stg_affected_all),
+ * with that chunk's pairs in stg_affected; then puts the whole set back, for what reads
+ * stg_affected after the steps.
+ */
+async function runChunks(conn: DuckDBConnection, from: number, to: number, run: () => Promise<unknown>) {
+  const select = async (chunk: number) => {
+    await conn.run('DELETE FROM stg_affected')
+    await conn.run(sqlText(AGGREGATE_CHUNK_QUERIES[1]), { chunk }, { chunk: INTEGER })
+  }
+  for (let chunk = from; chunk <= to; chunk++) {
+    await select(chunk)
+    await run()
+  }
+  await select(-1)
+}
+
+/**
+ * The steps one statement at a time (VA_TRACE_INGEST times each one), and a bulk path's facts
+ * (src/ingest/flat-bulk.ts), whose write runs between the steps and the aggregates.
+ */
+async function runStepByStep(
+  conn: DuckDBConnection,
+  call: { unique: boolean; rows: StagedRows; bulk?: BulkFacts | null; base: number },
+): Promise<StepsDone> {
   const counts = noFacts()
   const rows: StagedRows = { ...call.rows, old: 0 }
   const tracing = Boolean(process.env.VA_TRACE_INGEST)
@@ -248,16 +346,13 @@ export async function runIngestSteps(
   }
   const runStep = async (s: IngestStep) => {
     const file = stepFile(s, call.unique)
-    if (file.params.length === 0 && !s.counts && s.id !== 'collect_old' && !tracing) {
+    if (!s.counts && s.id !== 'collect_old' && !tracing) {
       pending.push(file.sql)
       return
     }
     await flush()
-    const bind = file.params.length > 0
-    const values = bind ? Object.fromEntries(file.params.map((p) => [p, call[p]])) : undefined
-    const types = bind ? Object.fromEntries(file.params.map((p) => [p, PARAM_TYPES[p]])) : undefined
     const t0 = mark()
-    const r = await conn.run(sqlText(file.sql), values, types)
+    const r = await conn.run(sqlText(file.sql))
     if (s.counts) counts[s.counts] = r.rowsChanged
     if (s.id === 'collect_old') rows.old = r.rowsChanged
     trace(file.sql, t0)
@@ -267,21 +362,15 @@ export async function runIngestSteps(
   await flush()
   if (call.bulk) Object.assign(counts, await call.bulk.write(conn, call.base))
   // The aggregates phase, one chunk of affected (domain, day) pairs at a time.
-  const [cut, select] = AGGREGATE_CHUNK_QUERIES
-  const chunkRows = call.bulk?.aggregateChunkAnalyses ?? AGGREGATE_CHUNK_ANALYSES
-  await conn.run(sqlText(cut), { rows: chunkRows }, { rows: BIGINT })
+  await conn.run(sqlText(AGGREGATE_CHUNK_QUERIES[0]))
   const last = await conn.runAndReadAll('SELECT coalesce(max(chunk), -1)::INTEGER FROM stg_affected_all')
   const chunks = last.getRows()[0]![0] as number
-  const selectChunk = async (chunk: number) => {
-    await conn.run('DELETE FROM stg_affected')
-    await conn.run(sqlText(select), { chunk }, { chunk: INTEGER })
-  }
-  for (let chunk = 0; chunk <= chunks; chunk++) {
-    // A call within one chunk keeps stg_affected whole: nothing to select.
-    if (chunks > 0) await selectChunk(chunk)
+  const runAggregates = async () => {
     for (const s of aggregates) await runStep(s)
     await flush()
   }
-  if (chunks > 0) await selectChunk(-1) // the whole set again, for what reads stg_affected after the steps
-  return counts
+  // A call within one chunk keeps stg_affected whole: nothing to select.
+  if (chunks > 0) await runChunks(conn, 0, chunks, runAggregates)
+  else await runAggregates()
+  return { counts, changedDays: await readChangedDays(conn) }
 }

@@ -29,3 +29,17 @@ export async function onStoreFile<T>(
     db.closeSync()
   }
 }
+
+/** Every table of the store file at `path`: its rows and a hash over them (equal stores, equal maps). */
+export const tableHashes = (path: string): Promise<Record<string, unknown>> =>
+  onStoreFile(path, async ({ rows, objects }) => {
+    const tables = await rows(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' ORDER BY 1",
+    )
+    const out: Record<string, unknown> = {}
+    for (const [t] of tables)
+      out[t as string] = (
+        await objects(`SELECT count(*)::INTEGER AS n, sum(hash(x))::VARCHAR AS h FROM "${t as string}" x`)
+      )[0]
+    return out
+  })
