@@ -11,7 +11,7 @@ import { ChunkWriter } from './chunk-writer.js'
 import { sqlIds, sqlText } from './sql.js'
 
 /** The schema version this release writes; older files are migrated on open. */
-export const SCHEMA_VERSION = 10
+export const SCHEMA_VERSION = 9
 
 /** The aggregate tables schema version 2 adds: an older file gets them filled from its raw tables. */
 const AGGREGATES_OF_V2 = ['agg_channel_prompts', 'agg_entity_prompt_day', 'agg_citation_day'] as const
