@@ -266,8 +266,7 @@ export async function runIngestSteps(
   const values = await ChunkWriter.open(conn, 'stg_call', [BIGINT, BIGINT])
   values.push(BigInt(call.base), BigInt(chunkRows))
   values.close()
-  const tracing = Boolean(process.env.VA_TRACE_INGEST)
-  if (tracing || call.bulk) return runStepByStep(conn, call)
+  if (process.env.VA_TRACE_INGEST || call.bulk) return runStepByStep(conn, call)
   // collect_old's rows are not known before the script runs: the steps on the replaced analyses
   // run whenever the call has analyses (with none replaced they change nothing).
   const rows: StagedRows = { ...call.rows, old: call.rows.analyses }
@@ -276,7 +275,7 @@ export async function runIngestSteps(
     if (s.phase !== 'aggregates' && stepRuns(s, rows)) script.push(stepFile(s, call.unique).sql)
   const [cut] = AGGREGATE_CHUNK_QUERIES
   script.push(cut, FIRST_CHUNK_QUERY)
-  for (const s of INGEST_STEPS) if (s.phase === 'aggregates') script.push(stepFile(s, call.unique).sql)
+  script.push(...aggregateSteps(call.unique))
   script.push(CALL_SUMMARY_QUERY)
   const summary = resultRows(await conn.run(sqlScript(script)))[0]!
   const { chunks, affected_domains, affected_from, affected_to, ...counts } = summary as Record<

@@ -599,24 +599,11 @@ function visitsOf(plan: Plan, w: DayWindow, index: GroupIndex, create: boolean):
   // The cut cells' analyses in the window are read from the blocks the window overlaps, in a row,
   // or, when the cut cells hold fewer analyses than those blocks, cell by cell (scattered).
   const [lo, hi] = blockRange(f, from, to)
-  // The cut cells' new groups, and with the date dimension every group, before the sums are sized.
   const cuts: Cuts = { state, from, to, blocks: cut > 0 && hi - lo <= cutAnalyses ? [lo, hi] : null }
   const visits = cutVisits(f, cuts)
   const { day, cell } = f
-  if (create)
-    for (let x = 0; x < visits.length; x++) {
-      const i = visits[x]!
-      const c = cell[i]!
-      const dk = dated ? (buckets[day[i]! - startDay]! - startDay) * dateStride : 0
-      for (let k = cellKeyStart[c]!; k < cellKeyStart[c + 1]!; k++)
-        if (index.get(cellKeys[k]! + dk) < 0) index.add(cellKeys[k]! + dk)
-    }
-
-  const responses = new Int32Array(index.keys.length)
-  for (let c = 0; c < nCells; c++) {
-    if (state[c] !== 1) continue
-    for (let x = gStart[c]!; x < gStart[c + 1]!; x++) responses[gList[x]!]! += f.cellResponses[c]!
-  }
+  // Each visit's groups, looked up once (the cut cells' new groups, and with the date dimension
+  // every group, numbered here when `create`): visitStart[x] to visitStart[x + 1] in visitGroup.
   const visitStart = new Int32Array(visits.length + 1)
   let visitGroup = new Int32Array(visits.length)
   let nV = 0
@@ -626,9 +613,11 @@ function visitsOf(plan: Plan, w: DayWindow, index: GroupIndex, create: boolean):
     const dk = dated ? (buckets[day[i]! - startDay]! - startDay) * dateStride : 0
     visitStart[x] = nV
     for (let k = cellKeyStart[c]!; k < cellKeyStart[c + 1]!; k++) {
-      const g = index.get(cellKeys[k]! + dk)
-      if (g < 0) continue
-      responses[g]!++
+      let g = index.get(cellKeys[k]! + dk)
+      if (g < 0) {
+        if (!create) continue
+        g = index.add(cellKeys[k]! + dk)
+      }
       if (nV === visitGroup.length) {
         const grown = new Int32Array(nV * 2 + 1)
         grown.set(visitGroup)
@@ -637,6 +626,13 @@ function visitsOf(plan: Plan, w: DayWindow, index: GroupIndex, create: boolean):
       visitGroup[nV++] = g
     }
   }
+  // The responses, sized once every group is numbered: the whole cells' totals, then the visits.
+  const responses = new Int32Array(index.keys.length)
+  for (let c = 0; c < nCells; c++) {
+    if (state[c] !== 1) continue
+    for (let x = gStart[c]!; x < gStart[c + 1]!; x++) responses[gList[x]!]! += f.cellResponses[c]!
+  }
+  for (let y = 0; y < nV; y++) responses[visitGroup[y]!]!++
   visitStart[visits.length] = nV
   return { state, gStart, gList, visits, visitStart, visitGroup, responses }
 }
@@ -709,7 +705,7 @@ function sumsOf(
       for (let r = hostStart[i]!; r < hostStart[i + 1]!; r++) {
         const h = hHost[r]!
         const n = hCount[r]!
-        for (let y = siteStart[h]!; y < siteStart[h + 1]!; y++) sCitations[base + hostSlot[y]!]! += n
+        for (let z = siteStart[h]!; z < siteStart[h + 1]!; z++) sCitations[base + hostSlot[z]!]! += n
       }
     }
   }
