@@ -27,6 +27,13 @@ import type { Dataset, ExtDataset, ExtQuery } from '../support/arbitraries.js'
 const numRuns = Number(process.env.PROPERTY_RUNS ?? 75)
 /** Each engine costs a few hundred ms to open and fill; shrinking a failure opens many. */
 const timeout = 600_000
+/**
+ * fast-check's own limits, inside the test's: a run that has not settled after 2 minutes fails
+ * (with its dataset and seed, where the test's timeout would report none), and a failure's
+ * shrinking stops after 8 minutes with the smallest counterexample found so far. A passing
+ * property takes well under a minute.
+ */
+const limits = { numRuns, timeout: 120_000, interruptAfterTimeLimit: 480_000, markInterruptAsFailure: true }
 
 /**
  * Runs `check` for each query against a fresh engine and a reference model, after every ingest
@@ -82,7 +89,7 @@ describe('engine equals the reference model on random datasets', () => {
               expect(await engine[method](p)).toEqual(model[method](p))
             }),
           ),
-          { numRuns },
+          limits,
         )
       },
       timeout,
@@ -170,7 +177,7 @@ describe('engine equals the reference model on the listings, rankings and brand 
               },
             ),
         ),
-        { numRuns },
+        limits,
       )
     },
     timeout,
@@ -264,7 +271,7 @@ describe('engine equals the reference model on random datasets with titles, page
               expect(await got).toEqual(want)
             }),
           ),
-          { numRuns },
+          limits,
         )
       },
       timeout,
