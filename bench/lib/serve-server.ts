@@ -76,7 +76,6 @@ process.on('message', (message: unknown) => {
     const ms = (ns: number) => +(ns / 1e6).toFixed(1)
     process.send?.({
       cpuMs: (cpu.user + cpu.system) / 1000,
-      userMs: cpu.user / 1000,
       loop: { max_ms: ms(loop.max), p99_ms: ms(loop.percentile(99)) },
     })
     loop.reset()
