@@ -7,7 +7,7 @@
  *   endpoints (handler): 403/404 domain -> 403 plan -> cache -> engine (cache only after authorization)
  */
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify'
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
+import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import { ENDPOINTS, type EndpointId } from '../api/index.js'
 import { createServiceContext, type ServiceContext, type ServiceContextOptions } from './context.js'
 import {
@@ -30,6 +30,7 @@ import type { WebhookOptions } from '../index.js'
 import { metricsPlugin, retentionPlugin } from './plugins/observe.js'
 import { webhooksPlugin } from './plugins/webhooks.js'
 import { operationsPlugin, OPERATION_PATHS } from './plugins/operations.js'
+import { serviceValidatorCompiler } from './validation.js'
 
 export type { CacheTtlOptions } from './context.js'
 
@@ -113,7 +114,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     ...edgeServerOptions(resolveEdgeOptions(options.edge)),
   }).withTypeProvider<ZodTypeProvider>()
   installContract(app)
-  app.setValidatorCompiler(validatorCompiler)
+  app.setValidatorCompiler(serviceValidatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
 
   await app.register(conventionsPlugin, { corsOrigins: options.corsOrigins ?? [] })

@@ -146,23 +146,24 @@ export function installContract(app: FastifyInstance): void {
       app.addHttpMethod(method, { hasBody: true })
   }
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback style (no promise per request); a refusal is sent without calling `done`.
+  app.addHook('onRequest', (request, reply, done) => {
     const { raw } = request
     if (raw.httpVersionMajor === 1 && raw.httpVersionMinor === 1 && request.headers.host === undefined)
-      return reply.code(400).type(JSON_TYPE).send({ detail: EDGE_DETAIL.hostRequired })
+      return void reply.code(400).type(JSON_TYPE).send({ detail: EDGE_DETAIL.hostRequired })
     const expect = request.headers.expect
     if (expect !== undefined && !/^\s*100-continue\s*$/i.test(expect))
-      return reply
+      return void reply
         .code(417)
         .type(JSON_TYPE)
         .send({ detail: clientDetail(417) })
-    return undefined
+    done()
   })
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id)
     reply.headers(CONTRACT_HEADERS)
     if (hasUnreadBody(request)) reply.header('connection', 'close')
-    return payload
+    done(null, payload)
   })
 }

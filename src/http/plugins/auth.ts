@@ -103,13 +103,14 @@ const auth: FastifyPluginAsync<{ ctx: ServiceContext }> = async (app, { ctx }) =
   })
 
   // A request answered 5xx does not count against the key's limit.
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const caller = request.caller
-    if (caller !== null && reply.statusCode >= 500) {
-      caller.rate = await ctx.limiter.refund(caller.key.id, caller.rate.windowStart)
-      setRateHeaders(reply, caller.rate)
-    }
-    return payload
+    if (caller === null || reply.statusCode < 500) return done(null, payload)
+    Promise.resolve(ctx.limiter.refund(caller.key.id, caller.rate.windowStart)).then((rate) => {
+      caller.rate = rate
+      setRateHeaders(reply, rate)
+      done(null, payload)
+    }, done)
   })
 }
 

@@ -144,9 +144,10 @@ const conventions: FastifyPluginAsync<ConventionsOptions> = async (app, options)
 
   // Before compression (a route-level hook of @fastify/compress, run after this one): the tag is
   // the hash of the identity body.
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (reply.statusCode !== 200 || (request.method !== 'GET' && request.method !== 'HEAD')) return payload
-    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (reply.statusCode !== 200 || (request.method !== 'GET' && request.method !== 'HEAD'))
+      return done(null, payload)
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload)
     // A report's answer comes with its tag (hashed once per cached body: src/http/plugins/endpoints.ts).
     const given = reply.getHeader('etag')
     const etag = typeof given === 'string' ? given : etagOf(payload)
@@ -154,14 +155,14 @@ const conventions: FastifyPluginAsync<ConventionsOptions> = async (app, options)
     if (!ifNoneMatchHits(request.headers['if-none-match'], etag)) {
       // JSON bytes are compressed here (and kept with the body: a cached one); any other
       // body by @fastify/compress, which leaves a body with a Content-Encoding as it is.
-      return Buffer.isBuffer(payload) && reply.getHeader('content-type') === JSON_TYPE
-        ? encodedBody(request, reply, payload)
-        : payload
+      if (!Buffer.isBuffer(payload) || reply.getHeader('content-type') !== JSON_TYPE)
+        return done(null, payload)
+      return void encodedBody(request, reply, payload).then((body) => done(null, body), done)
     }
     reply.code(304)
     reply.removeHeader('content-type')
     reply.removeHeader('content-length')
-    return ''
+    done(null, '')
   })
 
   await app.register(fastifyCompress, {

@@ -47,6 +47,23 @@ export type EndpointAnswer = { body: string | Buffer; cache: CacheStatus | null;
 const etagFor = (value: CachedBody) => () => (value.etag ??= etagOf(value.body))
 
 /**
+ * Cache keys by parameters object, per endpoint: a route's valid query string validates to the same
+ * frozen values each time (src/http/validation.ts), so its key is written once. Only frozen
+ * parameters are remembered (others could change after their key was written).
+ */
+const cacheKeys = new WeakMap<Endpoint, WeakMap<object, string>>()
+
+/** The response cache's key of a request: the endpoint and its normalized parameters. */
+function cacheKeyOf(endpoint: Endpoint, params: Readonly<Record<string, unknown>>): string {
+  if (!Object.isFrozen(params)) return JSON.stringify([endpoint.id, params])
+  let keys = cacheKeys.get(endpoint)
+  if (keys === undefined) cacheKeys.set(endpoint, (keys = new WeakMap()))
+  let key = keys.get(params)
+  if (key === undefined) keys.set(params, (key = JSON.stringify([endpoint.id, params])))
+  return key
+}
+
+/**
  * Checks 5-6 and the answer of one read request whose key passed checks 1-3 and whose parameters
  * are valid and normalized: the domain check of the row's access class, then the response cache
  * (only after authorization, keyed by endpoint and normalized parameters, never by key) or the
@@ -88,8 +105,11 @@ export async function answerEndpoint(
     const value = await compute()
     return { body: value.body, cache: null, etag: etagFor(value) }
   }
-  const cacheKey = JSON.stringify([endpoint.id, params])
-  const { value, status } = await cache.getOrCompute(cacheKey, ctx.ttlMs[endpoint.cache], compute)
+  const { value, status } = await cache.getOrCompute(
+    cacheKeyOf(endpoint, params),
+    ctx.ttlMs[endpoint.cache],
+    compute,
+  )
   return { body: value.body, cache: status, etag: etagFor(value) }
 }
 
@@ -146,8 +166,9 @@ export const endpointsPlugin: FastifyPluginAsync<{ ctx: ServiceContext }> = asyn
         response: { 200: endpoint.payload, ...ERRORS, ...(notFound && { 404: errorSchema }) },
       },
       onRequest: app.authenticate,
-      preValidation: async (request: FastifyRequest) => {
+      preValidation: (request: FastifyRequest, _reply, done) => {
         formats.set(request, requestedFormat(request, layout !== undefined))
+        done()
       },
       handler: async (request, reply) => {
         const format = formats.get(request) ?? 'json'
@@ -160,7 +181,10 @@ export const endpointsPlugin: FastifyPluginAsync<{ ctx: ServiceContext }> = asyn
         if (layout !== undefined) addVary(reply, 'Accept')
         if (format === 'csv' && layout !== undefined)
           return reply.type(CSV_TYPE).send(toCsv(layout, JSON.parse(answer.body.toString())))
-        return reply.type(JSON_TYPE).header('etag', answer.etag()).send(answer.body)
+        // Returned, not sent: an async handler that returns `reply` makes Fastify wait for the
+        // response's end (end-of-stream listeners on every request).
+        reply.type(JSON_TYPE).header('etag', answer.etag())
+        return answer.body
       },
     })
     app.route(methodNotAllowed(app, endpoint.path, 'GET'))

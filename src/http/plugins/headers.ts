@@ -25,11 +25,11 @@ const headers: FastifyPluginAsync = async (app) => {
     closing = true
   })
 
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close')
     // Every 200 says whether it came from the cache; only report bodies ever do.
     if (reply.statusCode === 200 && !reply.hasHeader('x-cache')) reply.header('x-cache', 'MISS')
-    return payload
+    done(null, payload)
   })
 
   app.setErrorHandler((error, request, reply) => {
@@ -42,12 +42,17 @@ const headers: FastifyPluginAsync = async (app) => {
   })
 
   // Unknown routes answer 404 before any body is parsed; nothing new starts while closing.
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback style (no promise per request); a refusal is sent without calling `done`.
+  app.addHook('onRequest', (request, reply, done) => {
     if (closing) {
-      return reply.code(503).header('retry-after', '5').type(JSON_TYPE).send({ detail: DETAIL.unavailable })
+      return void reply
+        .code(503)
+        .header('retry-after', '5')
+        .type(JSON_TYPE)
+        .send({ detail: DETAIL.unavailable })
     }
-    if (request.is404) return reply.code(404).type(JSON_TYPE).send({ detail: DETAIL.notFound })
-    return undefined
+    if (request.is404) return void reply.code(404).type(JSON_TYPE).send({ detail: DETAIL.notFound })
+    done()
   })
 
   app.setNotFoundHandler((_request, reply) =>

@@ -14,7 +14,7 @@ const CACHED_ROUTES: ReadonlySet<string> = new Set(
 )
 
 const metrics: FastifyPluginAsync<{ ctx: ServiceContext }> = async (app, { ctx }) => {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? null
     const cache = route !== null && CACHED_ROUTES.has(route) ? reply.getHeader('x-cache') : undefined
     ctx.metrics.observeRequest({
@@ -24,6 +24,7 @@ const metrics: FastifyPluginAsync<{ ctx: ServiceContext }> = async (app, { ctx }
       seconds: reply.elapsedTime / 1000,
       cache: typeof cache === 'string' ? cache : undefined,
     })
+    done()
   })
 }
 
