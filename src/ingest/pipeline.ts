@@ -233,6 +233,23 @@ const trace = (sql: string, t0: ReturnType<typeof mark>) => {
   process.stderr.write(`${sql} ${(performance.now() - t0.wall).toFixed(1)} ms (cpu ${cpuMs.toFixed(1)} ms)\n`)
 }
 
+/**
+ * VA_PROFILE_INGEST=DIR (with VA_TRACE_INGEST): DuckDB's own profile of each traced step, as JSON
+ * in DIR/<n>-<step>.json (operators, their time and the rows they scanned).
+ */
+let profiles = 0
+async function profiled<T>(conn: DuckDBConnection, sql: string, run: () => Promise<T>): Promise<T> {
+  const dir = process.env.VA_PROFILE_INGEST
+  if (!dir) return run()
+  const file = `${dir}/${String(profiles++).padStart(3, '0')}-${sql.replace(/\W+/g, '_')}.json`
+  await conn.run(`PRAGMA enable_profiling='json'; PRAGMA profiling_output='${file.replace(/'/g, "''")}'`)
+  try {
+    return await run()
+  } finally {
+    await conn.run('PRAGMA disable_profiling')
+  }
+}
+
 /** What the steps did: the fact counts, and the days whose aggregates changed, by domain. */
 export interface StepsDone {
   counts: Record<FactCount, number>
@@ -351,7 +368,7 @@ async function runStepByStep(
     }
     await flush()
     const t0 = mark()
-    const r = await conn.run(sqlText(file.sql))
+    const r = await profiled(conn, file.sql, () => conn.run(sqlText(file.sql)))
     if (s.counts) counts[s.counts] = r.rowsChanged
     if (s.id === 'collect_old') rows.old = r.rowsChanged
     trace(file.sql, t0)
@@ -361,7 +378,7 @@ async function runStepByStep(
   await flush()
   if (call.bulk) Object.assign(counts, await call.bulk.write(conn, call.base))
   // The aggregates phase, one chunk of affected (domain, day) pairs at a time.
-  await conn.run(sqlText(AGGREGATE_CHUNK_QUERIES[0]))
+  await profiled(conn, AGGREGATE_CHUNK_QUERIES[0], () => conn.run(sqlText(AGGREGATE_CHUNK_QUERIES[0])))
   const last = await conn.runAndReadAll('SELECT coalesce(max(chunk), -1)::INTEGER FROM stg_affected_all')
   const chunks = last.getRows()[0]![0] as number
   const runAggregates = async () => {
@@ -371,5 +388,8 @@ async function runStepByStep(
   // A call within one chunk keeps stg_affected whole: nothing to select.
   if (chunks > 0) await runChunks(conn, 0, chunks, runAggregates)
   else await runAggregates()
+  // The one-script path's summary, profiled here only (its counts are the steps' own here).
+  if (process.env.VA_PROFILE_INGEST)
+    await profiled(conn, CALL_SUMMARY_QUERY, () => conn.run(sqlText(CALL_SUMMARY_QUERY)))
   return { counts, changedDays: await readChangedDays(conn) }
 }

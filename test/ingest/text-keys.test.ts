@@ -12,7 +12,17 @@ import { gunzipSync } from 'node:zlib'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { afterAll, describe, expect, it } from 'vitest'
 import { openEngine, SCHEMA_VERSION, type Engine } from '../../src/index.js'
-import { analysis, base, DOMAIN, NOW } from '../support/records.js'
+import {
+  analysis,
+  base,
+  domain,
+  DOMAIN,
+  NOW,
+  OTHER_DOMAIN,
+  prompt,
+  PROMPT,
+  TEAM,
+} from '../support/records.js'
 
 const fixture = (path: string) => new URL(`../../fixtures/${path}`, import.meta.url).pathname
 const dir = mkdtempSync(join(tmpdir(), 'va-text-keys-'))
@@ -118,6 +128,51 @@ describe('the text dictionaries keyed by SHA-256', () => {
     expect(added.filter((e) => e.kind === FANOUT_KIND).map(({ text, idx }) => ({ text, idx }))).toEqual([
       { text: 'zzz new query', idx: top(FANOUT_KIND) + 1 },
     ])
+  })
+
+  it('a call naming several domains gives each new text the next index of its own dictionary', async () => {
+    // A new text takes the next index of its own (domain, kind) dictionary (sql/ingest/call_texts.sql,
+    // `top`), whatever the other domains of the call, or of the store, hold.
+    const path = join(dir, 'domains.duckdb')
+    const third = '7d2a8e3c-0b4f-4a5d-9ce1-3f4a5b6c7d8e'
+    const otherPrompt = 'b0000000-0000-4000-8000-0000000000b1'
+    const thirdPrompt = 'b0000000-0000-4000-8000-0000000000b2'
+    const urls = (host: string, n: number) =>
+      Array.from({ length: n }, (_, i) => ({ url: `https://${host}/${i}` }))
+    const at = (domainId: string, promptId: string, citations: { url: string }[]) =>
+      analysis({ domain_id: domainId, prompt_id: promptId, mentions: [], themes: [], citations })
+    const engine = await openEngine({ path })
+    await engine.ingest([
+      ...base(),
+      domain({ id: OTHER_DOMAIN, team_id: TEAM, brand_name: 'Initech', website: 'initech.com' }),
+      prompt({ id: otherPrompt, domain_id: OTHER_DOMAIN, text: 'best crm' }),
+      domain({ id: third, team_id: TEAM, brand_name: 'Umbrella', website: 'umbrella.com' }),
+      prompt({ id: thirdPrompt, domain_id: third, text: 'best erp' }),
+      at(DOMAIN, PROMPT, urls('a.example', 3)),
+      at(OTHER_DOMAIN, otherPrompt, urls('a.example', 1)),
+      at(third, thirdPrompt, urls('a.example', 6)),
+    ])
+    // Each of the two domains: one stored URL again and one new one; the third is not named.
+    await engine.ingest([
+      at(OTHER_DOMAIN, otherPrompt, [{ url: 'https://a.example/0' }, { url: 'https://b.example/new' }]),
+      at(DOMAIN, PROMPT, [{ url: 'https://b.example/new' }, { url: 'https://a.example/2' }]),
+    ])
+    await engine.close()
+    const all = await entries(path)
+    expectKeyed(all)
+    const urlsOf = (domainId: string) =>
+      all.filter((e) => e.domain === domainId && e.kind === URL_KIND).map((e) => [e.idx, e.text])
+    expect(urlsOf(DOMAIN)).toEqual([
+      [0, 'https://a.example/0'],
+      [1, 'https://a.example/1'],
+      [2, 'https://a.example/2'],
+      [3, 'https://b.example/new'],
+    ])
+    expect(urlsOf(OTHER_DOMAIN)).toEqual([
+      [0, 'https://a.example/0'],
+      [1, 'https://b.example/new'],
+    ])
+    expect(urlsOf(third)).toHaveLength(6)
   })
 
   it('a file of schema version 4 is migrated with every stored text keyed, and ingests as a new one', async () => {
