@@ -54,8 +54,12 @@ describe('query facts in blocks of days', () => {
         for (let i = 0; i < f.day.length; i++)
           if (f.day[i]! >= from && f.day[i]! < to && cut[f.cell[i]!] === 2) want.push(i)
         const blocks = blockRange(f, from, to)
-        const fromBlocks = [...cutVisits(f, { state: cut, from, to, blocks })].sort((a, b) => a - b)
-        const byCell = [...cutVisits(f, { state: cut, from, to, blocks: null })].sort((a, b) => a - b)
+        const fromBlocks = [...cutVisits(f, { state: cut, from, to, blocks, inBlocks: true })].sort(
+          (a, b) => a - b,
+        )
+        const byCell = [...cutVisits(f, { state: cut, from, to, blocks, inBlocks: false })].sort(
+          (a, b) => a - b,
+        )
         expect(fromBlocks).toEqual(want)
         expect(byCell).toEqual(want)
       }),

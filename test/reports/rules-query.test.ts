@@ -2,7 +2,7 @@
  * Rules of GET /api/v1/query (docs/API.md, "GET /api/v1/query") beyond the golden cases and the
  * differential test: each bad parameter is a 400 naming it, before the domain check, with the same
  * sentence in the library and the CLI; a re-ingested prompt's tags and topic move its analyses at
- * once; the statistics at their edges.
+ * once, and a new prompt's rows sort by its id at once; the statistics at their edges.
  */
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -131,6 +131,30 @@ describe('GET /api/v1/query: parameters', () => {
     expect((await engine.computeQuery({ domainId: D.acme1, now: new Date(NOW), tag: 'a' })).data.total).toBe(
       0,
     )
+  })
+
+  it("a new prompt's rows take their place in the prompt order at once (the ranks are not kept stale)", async () => {
+    const rows = async () =>
+      (
+        await engine.computeQuery({ domainId: D.acme1, now: new Date(NOW), dimensions: ['prompt'] })
+      ).data.items.map((r) => [r.prompt_id, r.responses])
+    expect(await rows()).toEqual([[P, 2]])
+    // An id that sorts before P's, with one analysis in the window.
+    const first = '10000000-0000-4000-8000-000000000001'
+    await engine.ingest([
+      prompt({ id: first, domain_id: D.acme1 }),
+      analysis({
+        domain_id: D.acme1,
+        prompt_id: first,
+        answered_at: '2026-11-17T10:00:00Z',
+        mentions: [mention('brand', 1)],
+        themes: [],
+      }),
+    ])
+    expect(await rows()).toEqual([
+      [first, 1],
+      [P, 2],
+    ])
   })
 })
 

@@ -3,8 +3,8 @@
  * the raw tables (sql/queries/query/) over the analyses that pass the segment filters (the query's
  * SQL selects from `segment_analyses`, the one filter rule of every report: without filters, every
  * analysis) and kept by the aggregate store like an aggregate table (rebuilt after a commit changes
- * the domain; one per segment, src/queries/segment.ts). The prompts' topics and tags are a second
- * structure.
+ * the domain; one per segment, src/queries/segment.ts). The prompts' topics and tags, and their ids
+ * in sort order, are a second structure.
  *
  * The analyses are sorted by (block of BLOCK_DAYS days, prompt, channel, day): a window's analyses
  * lie in the few blocks it overlaps, read in a row (not scattered over the whole history), and in a
@@ -17,6 +17,8 @@
  * date) are read analysis by analysis.
  */
 import type { Derived } from '../../tables/aggregates.js'
+import type { ReadPool } from '../../db/read-pool.js'
+import { compareText } from '../../foundation/compare.js'
 import { countingOrder, groupStarts } from '../../foundation/counting.js'
 import { CHANNELS } from '../../foundation/vocabulary.js'
 
@@ -106,12 +108,17 @@ export function blockStarts(day: Int32Array): { firstBlock: number; blockStart: 
   return { firstBlock, blockStart }
 }
 
-/** The cells a window cuts (state 2) and how their analyses in the window are read: the blocks' analyses lo to hi in a row, or (null) cell by cell. */
+/**
+ * The cells a window cuts (state 2) and how their analyses in the window are read: the blocks'
+ * analyses blocks[0] to blocks[1] in a row (`inBlocks`), or cell by cell. Always the same fields
+ * and kinds (no null), so the code reading them keeps one shape (src/reports/query/query.ts).
+ */
 export interface Cuts {
   state: Uint8Array
   from: number
   to: number
-  blocks: [number, number] | null
+  blocks: [number, number]
+  inBlocks: boolean
 }
 
 /** The analyses in the window of the cells it cuts. */
@@ -120,10 +127,10 @@ export function cutVisits(
   cuts: Cuts,
 ): Int32Array {
   const { day, cell, cellStart, cellOrder } = f
-  const { state, from, to, blocks } = cuts
-  let out = new Int32Array(blocks === null ? 64 : blocks[1] - blocks[0])
+  const { state, from, to, blocks, inBlocks } = cuts
+  let out = new Int32Array(inBlocks ? blocks[1] - blocks[0] : 64)
   let n = 0
-  if (blocks !== null)
+  if (inBlocks)
     for (let i = blocks[0]; i < blocks[1]; i++) {
       const d = day[i]!
       if (d >= from && d < to && state[cell[i]!] === 2) out[n++] = i
@@ -362,10 +369,29 @@ export function factsBytes(f: QueryFacts): number {
   return arrays(f)
 }
 
-/** The topics and tags of a domain's prompts, by prompt index. */
+/** Sort ranks of values (null last; strings by UTF-16 code units). */
+export function ranksOf(values: readonly (string | null)[]): Int32Array {
+  const order = values.map((_, i) => i)
+  order.sort((a, b) => {
+    const x = values[a]!
+    const y = values[b]!
+    if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1
+    return compareText(x, y)
+  })
+  const rank = new Int32Array(values.length)
+  order.forEach((code, r) => (rank[code] = r))
+  return rank
+}
+
+/**
+ * The topics and tags of a domain's prompts, by prompt index; and their ids by index ('' for an
+ * index without a prompt) with each one's sort rank (ranked once, not at every request).
+ */
 export interface PromptSegments {
   readonly topic: ReadonlyMap<number, string>
   readonly tags: ReadonlyMap<number, readonly string[]>
+  readonly promptIds: readonly string[]
+  readonly promptRank: Int32Array
 }
 
 /**
@@ -374,7 +400,9 @@ export interface PromptSegments {
  * the domain's prompt rows (the catalog puts a new row object for every ingested prompt), so new
  * rows name a new structure, built at its first use.
  */
-export function promptSegmentsOf(prompts: readonly (object | undefined)[]): Derived<PromptSegments> {
+export function promptSegmentsOf(
+  prompts: readonly ({ readonly idx: number; readonly id: string } | undefined)[],
+): Derived<PromptSegments> {
   let hash = 0x811c9dc5
   for (const row of prompts) {
     let id = 0
@@ -385,8 +413,15 @@ export function promptSegmentsOf(prompts: readonly (object | undefined)[]): Deri
     hash = Math.imul(hash ^ id, 0x01000193) >>> 0
   }
   return {
-    ...promptSegments,
     name: `query_prompt_segments:${prompts.length}:${hash}:${lastRowIdOf(prompts)}`,
+    async build(pool, domainKey) {
+      const { topic, tags, rows } = await loadPromptSegments(pool, domainKey)
+      const byIdx: string[] = []
+      for (const prompt of prompts) if (prompt !== undefined) byIdx[prompt.idx] = prompt.id
+      const promptIds = Array.from({ length: byIdx.length }, (_, i) => byIdx[i] ?? '')
+      const value = { topic, tags, promptIds, promptRank: ranksOf(promptIds) }
+      return { value, rows: rows + promptIds.length }
+    },
   }
 }
 
@@ -396,22 +431,23 @@ let lastRowId = 0
 const lastRowIdOf = (prompts: readonly (object | undefined)[]): number =>
   prompts.reduce<number>((m, r) => (r === undefined ? m : Math.max(m, rowIds.get(r) ?? 0)), 0)
 
-const promptSegments: Derived<PromptSegments> = {
-  name: 'query_prompt_segments',
-  async build(pool, domainKey) {
-    const values = { domain_key: domainKey }
-    const [[tIdx, tTopic], [gIdx, gTag]] = await Promise.all([
-      pool.loadStrings('queries/query/prompt_topics', values, ['prompt_idx', 'topic']),
-      pool.loadStrings('queries/query/prompt_tags', values, ['prompt_idx', 'tag']),
-    ])
-    const topic = new Map<number, string>()
-    tIdx!.forEach((idx, i) => topic.set(Number(idx), tTopic![i]!))
-    const tags = new Map<number, string[]>()
-    gIdx!.forEach((idx, i) => {
-      const list = tags.get(Number(idx)) ?? []
-      list.push(gTag![i]!)
-      tags.set(Number(idx), list)
-    })
-    return { value: { topic, tags }, rows: tIdx!.length + gIdx!.length }
-  },
+/** The prompts' topics and tags by prompt index, and how many rows they were read from. */
+async function loadPromptSegments(
+  pool: Pick<ReadPool, 'loadStrings'>,
+  domainKey: number,
+): Promise<{ topic: Map<number, string>; tags: Map<number, string[]>; rows: number }> {
+  const values = { domain_key: domainKey }
+  const [[tIdx, tTopic], [gIdx, gTag]] = await Promise.all([
+    pool.loadStrings('queries/query/prompt_topics', values, ['prompt_idx', 'topic']),
+    pool.loadStrings('queries/query/prompt_tags', values, ['prompt_idx', 'tag']),
+  ])
+  const topic = new Map<number, string>()
+  tIdx!.forEach((idx, i) => topic.set(Number(idx), tTopic![i]!))
+  const tags = new Map<number, string[]>()
+  gIdx!.forEach((idx, i) => {
+    const list = tags.get(Number(idx)) ?? []
+    list.push(gTag![i]!)
+    tags.set(Number(idx), list)
+  })
+  return { topic, tags, rows: tIdx!.length + gIdx!.length }
 }

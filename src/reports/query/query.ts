@@ -21,13 +21,13 @@ import type { DomainRow } from '../../catalog.js'
 import { compareText } from '../../foundation/compare.js'
 import { twoProportionPValue, wilson } from '../../foundation/stats.js'
 import { CHANNELS } from '../../foundation/vocabulary.js'
-import { formatDay, type DayWindow } from '../../foundation/window.js'
+import { formatDay } from '../../foundation/window.js'
 import { ValidationError } from '../../errors.js'
 import { parseParams, resolveScope, type QueryContext } from '../../queries/context.js'
 import { withSegment } from '../../queries/segment.js'
 import { passes, resolveModelFilter, type ModelFilter } from '../../queries/model-filter.js'
 import { isSiteOrSubdomain, siteHost } from '../../schemas/records.js'
-import { blockRange, cutVisits, promptSegmentsOf, queryFacts, type Cuts } from './facts.js'
+import { blockRange, cutVisits, promptSegmentsOf, queryFacts, ranksOf, type Cuts } from './facts.js'
 import type { HostRows, MentionRows, PromptSegments, QueryFacts } from './facts.js'
 import { queryParamsSchema, queryRuleIssues } from './contract.js'
 import type { QueryDimension, QueryParams, QueryPayload, QueryRow } from './contract.js'
@@ -54,24 +54,19 @@ interface Dimension {
   values: readonly (string | null)[]
 }
 
-/** Sort ranks of values (null last; strings by UTF-16 code units). */
-function ranksOf(values: readonly (string | null)[]): Int32Array {
-  const order = values.map((_, i) => i)
-  order.sort((a, b) => {
-    const x = values[a]!
-    const y = values[b]!
-    if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1
-    return compareText(x, y)
-  })
-  const rank = new Int32Array(values.length)
-  order.forEach((code, r) => (rank[code] = r))
-  return rank
+/** A dimension over listed values (code = index; the last one may be null) and their sort ranks. */
+function dimensionOf(
+  name: QueryDimension,
+  field: string,
+  values: readonly (string | null)[],
+  rank: Int32Array,
+): Dimension {
+  return { name, field, cardinality: values.length, rank, values }
 }
 
-/** A dimension over listed values (code = index; the last one may be null). */
-function listDimension(name: QueryDimension, field: string, values: readonly (string | null)[]): Dimension {
-  return { name, field, cardinality: values.length, rank: ranksOf(values), values }
-}
+/** A dimension over listed values, ranked here. */
+const listDimension = (name: QueryDimension, field: string, values: readonly (string | null)[]): Dimension =>
+  dimensionOf(name, field, values, ranksOf(values))
 
 /** What the request keeps and how it groups, resolved against the domain's facts. */
 interface Plan {
@@ -88,12 +83,25 @@ interface Plan {
   stride: number[]
 }
 
+/*
+ * The objects the loops below read are object literals made in one place each (no class
+ * instances, no optional fields, the same typed array kinds whatever the request), so their hidden
+ * classes are the same for every request and stay alive with the literals' boilerplates. A class
+ * instance's hidden class dies with the last instance at a full GC, and V8 then throws away the
+ * optimized code that checks it ("weak objects" in --trace-deopt): every segment's warm-up started
+ * with that code gone and compiled it again on a background thread while it was timed
+ * (bench/NOTES.md, "/query: one shape whatever the request").
+ */
+
 /**
  * Sums of one window's groups: the responses of every group (min_responses and the paging need
  * them all), the other sums of the groups whose rows are built only (the page's: `summed` numbers
  * them, -1 for the others), per summed group p and per p and entity slot (p * slots + slot).
  */
-class Sums {
+interface Sums {
+  readonly responses: Int32Array
+  readonly summed: Int32Array
+  readonly slots: number
   readonly sovTotal: Int32Array
   readonly citationsTotal: Int32Array
   readonly mentions: Int32Array
@@ -102,46 +110,56 @@ class Sums {
   readonly sentSum: Float64Array
   readonly sentCnt: Int32Array
   readonly citations: Int32Array
-  constructor(
-    readonly responses: Int32Array,
-    readonly summed: Int32Array,
-    summedGroups: number,
-    readonly slots: number,
-  ) {
-    const n = summedGroups * slots
-    this.sovTotal = new Int32Array(summedGroups)
-    this.citationsTotal = new Int32Array(summedGroups)
-    this.mentions = new Int32Array(n)
-    this.posSum = new Float64Array(n)
-    this.posCnt = new Int32Array(n)
-    this.sentSum = new Float64Array(n)
-    this.sentCnt = new Int32Array(n)
-    this.citations = new Int32Array(n)
+}
+
+/** Zeroed sums of `summedGroups` groups of `slots` entity slots each. */
+function emptySums(responses: Int32Array, summed: Int32Array, summedGroups: number, slots: number): Sums {
+  const n = summedGroups * slots
+  return {
+    responses,
+    summed,
+    slots,
+    sovTotal: new Int32Array(summedGroups),
+    citationsTotal: new Int32Array(summedGroups),
+    mentions: new Int32Array(n),
+    posSum: new Float64Array(n),
+    posCnt: new Int32Array(n),
+    sentSum: new Float64Array(n),
+    sentCnt: new Int32Array(n),
+    citations: new Int32Array(n),
   }
 }
 
 /**
- * Group numbers by key: a dense table when the keys are few, a map otherwise. The table holds
- * group + 1 (0: none), so a new zeroed array serves: filled with -1 it cost more than the rest of
- * a 30-day request on L (up to 4 MB written per request, most of it never read).
+ * Group numbers by key: a dense table when the keys are few (`sparse` false), a map otherwise. The
+ * table holds group + 1 (0: none), so a new zeroed array serves: filled with -1 it cost more than
+ * the rest of a 30-day request on L (up to 4 MB written per request, most of it never read).
  */
-class GroupIndex {
-  readonly #dense: Int32Array | null
-  readonly #map = new Map<number, number>()
-  readonly keys: number[] = []
-  constructor(keySpace: number) {
-    this.#dense = keySpace <= 1 << 20 ? new Int32Array(keySpace) : null
-  }
-  get(key: number): number {
-    return this.#dense !== null ? this.#dense[key]! - 1 : (this.#map.get(key) ?? -1)
-  }
-  add(key: number): number {
-    const g = this.keys.length
-    this.keys.push(key)
-    if (this.#dense !== null) this.#dense[key] = g + 1
-    else this.#map.set(key, g)
-    return g
-  }
+interface GroupIndex {
+  readonly sparse: boolean
+  readonly dense: Int32Array
+  readonly map: Map<number, number>
+  readonly keys: number[]
+}
+
+/** An empty index of keys below `keySpace`. */
+function groupIndex(keySpace: number): GroupIndex {
+  const sparse = keySpace > 1 << 20
+  return { sparse, dense: new Int32Array(sparse ? 0 : keySpace), map: new Map(), keys: [] }
+}
+
+/** The group of a key, -1 when none. */
+function groupOf(index: GroupIndex, key: number): number {
+  return index.sparse ? (index.map.get(key) ?? -1) : index.dense[key]! - 1
+}
+
+/** Numbers a new key's group. */
+function addGroup(index: GroupIndex, key: number): number {
+  const g = index.keys.length
+  index.keys.push(key)
+  if (index.sparse) index.map.set(key, g)
+  else index.dense[key] = g + 1
+  return g
 }
 
 export async function computeQuery(ctx: QueryContext, params: QueryParams): Promise<QueryPayload> {
@@ -180,13 +198,56 @@ export async function computeQuery(ctx: QueryContext, params: QueryParams): Prom
     withSegment(ctx, p).aggregates.derived(queryFacts, domain.key),
     ctx.aggregates.derived(promptSegmentsOf(domain.prompts), domain.key),
   ])
-  const promptIds: string[] = []
-  for (const prompt of domain.prompts) if (prompt !== undefined) promptIds[prompt.idx] = prompt.id
-  for (let i = promptIds.length; i < facts.promptCount; i++) promptIds.push('')
-  const plan = planOf(ctx, facts, segments, promptIds, p, window, scope.buckets, filter)
+  const plan = planOf(
+    ctx.catalog.modelsByKey,
+    facts,
+    segments,
+    Math.max(segments.promptIds.length, facts.promptCount),
+    p.dimensions,
+    window.startDay,
+    window.endDay,
+    scope.buckets,
+    filter,
+  )
+  const request: PageRequest = {
+    from: window.startDay,
+    to: window.endDay + 1,
+    compare: p.compare === 'previous',
+    minResponses: p.minResponses,
+    page: p.page,
+    limit: p.limit,
+  }
+  const { items, total } = pageOf(plan, entities, sitesOf(domain, facts, entities), request)
+  return {
+    data: {
+      items,
+      total,
+      page: p.page,
+      limit: p.limit,
+      total_pages: Math.max(1, Math.ceil(total / p.limit)),
+    },
+    ...echo,
+  }
+}
 
-  // Entity slots: which facts entity counts in which slot (-1: an entity of the domain not shown,
-  // -2: no entity of the domain); and per host, the slots whose site it is.
+/**
+ * What a request asks of its plan: the window's days [from, to), whether to compare with the
+ * previous window of as many days, min_responses and the page.
+ */
+interface PageRequest {
+  from: number
+  to: number
+  compare: boolean
+  minResponses: number
+  page: number
+  limit: number
+}
+
+/**
+ * The entity slots: which facts entity counts in which slot (-1: an entity of the domain not shown,
+ * -2: no entity of the domain); and per host, the slots whose site it is.
+ */
+function sitesOf(domain: DomainRow, facts: QueryFacts, entities: readonly Entity[]): Sites {
   const maxEntity = domain.competitors.reduce((m, c) => (c === undefined ? m : Math.max(m, c.idx)), 0)
   const slotOf = new Int32Array(maxEntity + 1).fill(-2)
   slotOf[0] = -1
@@ -200,22 +261,26 @@ export async function computeQuery(ctx: QueryContext, params: QueryParams): Prom
       if (isSiteOrSubdomain(facts.hosts[h]!, entities[s]!.site)) hostSlots.push(s)
     hostStart[h + 1] = hostSlots.length
   }
-  const hostSlot = Int32Array.from(hostSlots)
-  const sites = { slotOf, hostStart, hostSlot }
+  return { slotOf, hostStart, hostSlot: Int32Array.from(hostSlots) }
+}
 
-  const index = new GroupIndex(plan.stride.length === 0 ? 1 : plan.stride[0]! * plan.dims[0]!.cardinality)
-  const visits = visitsOf(plan, window, index, true)
-  let before: WindowVisits | null = null
-  if (p.compare === 'previous') {
-    const days = window.endDay - window.startDay + 1
-    before = visitsOf(plan, { startDay: window.startDay - days, endDay: window.startDay - 1 }, index, false)
-  }
+/** The page's rows of a plan and their total (groups kept times entities). */
+function pageOf(
+  plan: Plan,
+  entities: readonly Entity[],
+  sites: Sites,
+  request: PageRequest,
+): { items: QueryRow[]; total: number } {
+  const { dims, stride } = plan
+  const index = groupIndex(stride.length === 0 ? 1 : stride[0]! * dims[0]!.cardinality)
+  const { from: start, to: end } = request
+  const visits = visitsOf(plan, start, end, index, true)
+  const before = request.compare ? visitsOf(plan, 2 * start - end, start, index, false) : null
 
   // The groups kept, in order; then the page's rows.
   const kept: number[] = []
-  for (let g = 0; g < index.keys.length; g++) if (visits.responses[g]! >= p.minResponses) kept.push(g)
+  for (let g = 0; g < index.keys.length; g++) if (visits.responses[g]! >= request.minResponses) kept.push(g)
   // A group's sort key: its codes' ranks in the same mixed radix (the first dimension slowest).
-  const { dims, stride } = plan
   const nDims = dims.length
   const keys = index.keys
   const sortKey = new Float64Array(keys.length)
@@ -232,8 +297,8 @@ export async function computeQuery(ctx: QueryContext, params: QueryParams): Prom
   const E = entities.length
   const total = kept.length * E
   const items: QueryRow[] = []
-  const from = (p.page - 1) * p.limit
-  const to = Math.min(total, from + p.limit)
+  const from = (request.page - 1) * request.limit
+  const to = Math.min(total, from + request.limit)
   // Only the page's groups get their other sums (numbered in page order; -1: not summed).
   const summed = new Int32Array(keys.length).fill(-1)
   let nSummed = 0
@@ -250,16 +315,22 @@ export async function computeQuery(ctx: QueryContext, params: QueryParams): Prom
     }
     items.push(rowOf(row, entities[s]!, current, g, s, previous))
   }
-  return {
-    data: {
-      items,
-      total,
-      page: p.page,
-      limit: p.limit,
-      total_pages: Math.max(1, Math.ceil(total / p.limit)),
-    },
-    ...echo,
-  }
+  if (items.length > 0) keepShape(dims, previous !== null, items[0]!)
+  return { items, total }
+}
+
+/**
+ * One row of each shape made so far (its dimension fields, with or without the comparison): a
+ * row's fields are added one by one, so its hidden class is not a literal's, and it would die
+ * with the last payload that holds such rows, taking the optimized code of the rows' loop with
+ * it (see the note above Sums). At most one row per list of dimensions and comparison (a few
+ * hundred lists).
+ */
+const rowShapes = new Map<string, QueryRow>()
+function keepShape(dims: readonly Dimension[], compared: boolean, row: QueryRow): void {
+  let key = compared ? '+' : '-'
+  for (const dim of dims) key += `${dim.field},`
+  if (!rowShapes.has(key)) rowShapes.set(key, row)
 }
 
 /**
@@ -353,34 +424,38 @@ function entitiesOf(domain: DomainRow, entity: string): Entity[] {
   return competitors.filter((c) => c.id === entity)
 }
 
-/** The filters and dimensions of a request over a domain's facts. */
+/**
+ * The filters and dimensions of a request over a domain's facts (its window: days startDay to
+ * endDay; the catalog's models by key for the model dimension).
+ */
 function planOf(
-  ctx: QueryContext,
+  models: readonly string[],
   facts: QueryFacts,
   segments: PromptSegments,
-  promptIds: string[],
-  p: { dimensions: QueryDimension[] },
-  window: DayWindow,
+  nPrompts: number,
+  dimensions: readonly QueryDimension[],
+  startDay: number,
+  endDay: number,
   buckets: Int32Array,
   filter: ModelFilter,
 ): Plan {
-  const nPrompts = promptIds.length
   const dims: Dimension[] = []
   const kinds: number[] = []
   let topicCode = new Int32Array(0)
   let tagDim = -1
   let tagCodes: Int32Array[] = []
-  for (const name of p.dimensions) {
+  for (const name of dimensions) {
     switch (name) {
       case 'date': {
-        const size = window.endDay - window.startDay + 1
-        dims.push({
-          name,
-          field: 'date',
-          cardinality: size,
-          rank: Int32Array.from({ length: size }, (_, c) => c),
-          values: Array.from({ length: size }, (_, c) => formatDay(window.startDay + c)),
-        })
+        const size = endDay - startDay + 1
+        dims.push(
+          dimensionOf(
+            name,
+            'date',
+            Array.from({ length: size }, (_, c) => formatDay(startDay + c)),
+            Int32Array.from({ length: size }, (_, c) => c),
+          ),
+        )
         kinds.push(DATE)
         break
       }
@@ -389,7 +464,7 @@ function planOf(
         kinds.push(CHANNEL)
         break
       case 'model':
-        dims.push(listDimension(name, 'model', ctx.catalog.modelsByKey))
+        dims.push(listDimension(name, 'model', models))
         kinds.push(MODEL)
         break
       case 'country':
@@ -397,12 +472,16 @@ function planOf(
         kinds.push(COUNTRY)
         break
       case 'prompt':
+        // The prompts' ranks come with their ids (kept per domain); ranked here only when an
+        // analysis names a prompt index past the catalog's.
         dims.push(
-          listDimension(
-            name,
-            'prompt_id',
-            Array.from({ length: nPrompts }, (_, i) => promptIds[i] ?? ''),
-          ),
+          nPrompts === segments.promptIds.length
+            ? dimensionOf(name, 'prompt_id', segments.promptIds, segments.promptRank)
+            : listDimension(
+                name,
+                'prompt_id',
+                Array.from({ length: nPrompts }, (_, i) => segments.promptIds[i] ?? ''),
+              ),
         )
         kinds.push(PROMPT)
         break
@@ -458,7 +537,7 @@ function planOf(
     facts,
     dims,
     buckets,
-    startDay: window.startDay,
+    startDay,
     dateStride: dateDim < 0 ? -1 : stride[dateDim]!,
     cellKeyStart,
     cellKeys: Float64Array.from(keys),
@@ -556,19 +635,17 @@ interface WindowVisits {
 }
 
 /**
- * Window `w`'s groups and their responses: a cell's groups are looked up once (new ones numbered
+ * The groups of the window of days [from, to) and their responses: a cell's groups are looked up once (new ones numbered
  * when `create`: the request's window; else a cell only adds to the groups already there: the
  * previous window of a comparison). A cell the window holds whole adds its analyses; then the
  * analyses of the blocks the window overlaps are read in a row, those in the window of a cell it
  * cuts added one by one. With the date dimension every analysis in the window finds its day's group.
  */
-function visitsOf(plan: Plan, w: DayWindow, index: GroupIndex, create: boolean): WindowVisits {
+function visitsOf(plan: Plan, from: number, to: number, index: GroupIndex, create: boolean): WindowVisits {
   const f = plan.facts
   const { cellKeyStart, cellKeys, dateStride, buckets, startDay } = plan
   const dated = dateStride >= 0
   const nCells = f.cellPrompt.length
-  const from = w.startDay
-  const to = w.endDay + 1
 
   const state = new Uint8Array(nCells)
   const gStart = new Int32Array(nCells + 1)
@@ -587,10 +664,10 @@ function visitsOf(plan: Plan, w: DayWindow, index: GroupIndex, create: boolean):
     }
     if (dated) continue
     for (let k = cellKeyStart[c]!; k < cellKeyStart[c + 1]!; k++) {
-      let g = index.get(cellKeys[k]!)
+      let g = groupOf(index, cellKeys[k]!)
       if (g < 0) {
         if (!create || state[c] === 2) continue // a cut cell's groups come with its analyses
-        g = index.add(cellKeys[k]!)
+        g = addGroup(index, cellKeys[k]!)
       }
       gList[nG++] = g
     }
@@ -598,8 +675,8 @@ function visitsOf(plan: Plan, w: DayWindow, index: GroupIndex, create: boolean):
   gStart[nCells] = nG
   // The cut cells' analyses in the window are read from the blocks the window overlaps, in a row,
   // or, when the cut cells hold fewer analyses than those blocks, cell by cell (scattered).
-  const [lo, hi] = blockRange(f, from, to)
-  const cuts: Cuts = { state, from, to, blocks: cut > 0 && hi - lo <= cutAnalyses ? [lo, hi] : null }
+  const blocks = blockRange(f, from, to)
+  const cuts: Cuts = { state, from, to, blocks, inBlocks: cut > 0 && blocks[1] - blocks[0] <= cutAnalyses }
   const visits = cutVisits(f, cuts)
   const { day, cell } = f
   // Each visit's groups, looked up once (the cut cells' new groups, and with the date dimension
@@ -613,10 +690,10 @@ function visitsOf(plan: Plan, w: DayWindow, index: GroupIndex, create: boolean):
     const dk = dated ? (buckets[day[i]! - startDay]! - startDay) * dateStride : 0
     visitStart[x] = nV
     for (let k = cellKeyStart[c]!; k < cellKeyStart[c + 1]!; k++) {
-      let g = index.get(cellKeys[k]! + dk)
+      let g = groupOf(index, cellKeys[k]! + dk)
       if (g < 0) {
         if (!create) continue
-        g = index.add(cellKeys[k]! + dk)
+        g = addGroup(index, cellKeys[k]! + dk)
       }
       if (nV === visitGroup.length) {
         const grown = new Int32Array(nV * 2 + 1)
@@ -653,7 +730,7 @@ function sumsOf(
   const f = plan.facts
   const nCells = f.cellPrompt.length
   const { state, gStart, gList, visits, visitStart, visitGroup } = v
-  const sums = new Sums(v.responses, summed, nSummed, slots)
+  const sums = emptySums(v.responses, summed, nSummed, slots)
   const { citationsTotal } = sums
   const { slotOf } = sites
   for (let c = 0; c < nCells; c++) {
