@@ -39,7 +39,7 @@ export function attachWebhooks(
   detect: SignalDetector,
 ): WebhookService {
   const hooks = new WebhookService(
-    () => db.instance,
+    () => db.connect(),
     {
       domainTeam: (id) => catalog().domains.get(id)?.team_id ?? null,
       teamExists: (id) => catalog().teams.has(id),

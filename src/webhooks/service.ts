@@ -5,7 +5,7 @@
  * only once `start` is called (a serving process); an engine opened for a one-off command only
  * manages subscriptions.
  */
-import type { DuckDBInstance } from '@duckdb/node-api'
+import type { DuckDBConnection } from '@duckdb/node-api'
 import { ValidationError, type ParamIssue } from '../errors.js'
 import { checkUrl, UnsafeUrlError } from './ssrf.js'
 import {
@@ -117,7 +117,8 @@ export class WebhookService {
   }
 
   constructor(
-    readonly instance: () => DuckDBInstance,
+    /** A new connection to the database the subscriptions and the log are in. */
+    readonly connect: () => Promise<DuckDBConnection>,
     readonly catalog: WebhookCatalog,
     detect: SignalDetector,
   ) {
@@ -148,7 +149,7 @@ export class WebhookService {
 
   async store(): Promise<WebhookStore> {
     if (this.#store !== null) return this.#store
-    this.#opening ??= WebhookStore.open(this.instance(), this.#remote).then((s) => (this.#store = s))
+    this.#opening ??= this.connect().then((c) => (this.#store = WebhookStore.open(c, this.#remote)))
     return this.#opening
   }
 
