@@ -14,11 +14,6 @@ import { sqlText } from './sql.js'
 
 export interface Database {
   readonly instance: DuckDBInstance
-  /**
-   * A new connection whose default database is the store (it is not the instance's own), in the
-   * session's default time zone: a served engine's configuration is locked once open.
-   */
-  connect(): Promise<DuckDBConnection>
   readonly write: DuckDBConnection
   readonly pool: ReadPool
   /** The file's absolute path, or null in memory. */
@@ -46,20 +41,6 @@ export const DEFAULT_MEMORY_LIMIT_MB = 160
 /** The storage format of new database files (docs/ARCHITECTURE.md, "Segments and answers"). */
 export const STORAGE_VERSION = 'v1.5.0'
 
-/**
- * Rows per row group of every table the store writes (DuckDB's default: 122,880). An ingest's
- * appended rows stay in the transaction until a row group is full: 122,880 answer texts (~360 MB on
- * the bench's M) spilled to the temp directory at the 160 MB limit and were read back to be
- * compressed when the appender closed; a row group of 32,768 texts (~96 MB) is compressed and
- * written as it fills (DuckDB alone, M's 126,000 texts appended: 21.2 s CPU, 7.1 s with these;
- * bench/NOTES.md, t9). The size is an option of the file's ATTACH, not stored in the file: rows
- * written before (a file of an older release) keep their row groups, new rows get these.
- */
-export const ROW_GROUP_ROWS = 32_768
-
-/** The store's name in its DuckDB instance (attached, the default database of every connection). */
-const STORE = 'store'
-
 /** Rows a partitioned COPY buffers per partition before writing them. */
 export const PARTITION_FLUSH_ROWS = 65_536
 
@@ -71,18 +52,6 @@ async function connectUtc(instance: DuckDBInstance): Promise<DuckDBConnection> {
   const c = await instance.connect()
   await c.run("SET TimeZone = 'UTC'")
   return c
-}
-
-/** `c` with the store as its default database. */
-async function useStore(c: DuckDBConnection): Promise<DuckDBConnection> {
-  await c.run(`USE ${STORE}`)
-  return c
-}
-
-/** The SQL that attaches the store's file (or a new in-memory store) to an instance. */
-function attachSql(file: string | null, readOnly: boolean): string {
-  const path = file === null ? ':memory:' : file.replaceAll("'", "''")
-  return `ATTACH '${path}' AS ${STORE} (ROW_GROUP_SIZE ${ROW_GROUP_ROWS}${readOnly ? ', READ_ONLY' : ''})`
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
@@ -101,6 +70,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     // this one compresses them (dictionary + FSST): measured 2.4x smaller on the bench's answers.
     storage_compatibility_version: STORAGE_VERSION,
   }
+  if (readOnly) config.access_mode = 'READ_ONLY'
   if (file !== null) {
     if (openFiles.has(file)) {
       throw new ValidationError([
@@ -109,11 +79,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     }
     if (!readOnly) mkdirSync(dirname(file), { recursive: true })
   }
-  // The store is attached to an in-memory instance rather than opened as its default database: its
-  // row group size is an option of ATTACH only (ROW_GROUP_ROWS).
-  const instance = await DuckDBInstance.create(':memory:', config)
+  const instance = await DuckDBInstance.create(file ?? ':memory:', config)
   if (file !== null) openFiles.add(file)
-  const write = await connectUtc(instance)
+  const connect = () => connectUtc(instance)
+  const write = await connect()
   const reads: ReadConnection[] = []
   const close = () => {
     for (const c of reads) c.close()
@@ -122,11 +91,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     if (file !== null) openFiles.delete(file)
   }
   try {
-    await write.run(`${attachSql(file, readOnly)}; USE ${STORE}`)
     await migrate(write, readOnly)
     const n = Math.max(1, Math.min(16, options.readConnections))
     for (let i = 0; i < n; i++) {
-      const c = await useStore(await connectUtc(instance))
+      const c = await connect()
       // The segment filters' one definition, a table macro the segment load queries select from
       // (it names the tables, so it is created once they exist).
       await c.run(sqlText('queries/segment/analyses'))
@@ -139,8 +107,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       await write.run('SET enable_external_access = false')
       await write.run('SET lock_configuration = true')
     }
-    const connect = async () => useStore(await instance.connect())
-    return { instance, connect, write, pool: new ReadPool(reads), file, close }
+    return { instance, write, pool: new ReadPool(reads), file, close }
   } catch (e) {
     close()
     throw e

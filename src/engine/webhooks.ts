@@ -39,7 +39,7 @@ export function attachWebhooks(
   detect: SignalDetector,
 ): WebhookService {
   const hooks = new WebhookService(
-    () => db.connect(),
+    () => db.instance,
     {
       domainTeam: (id) => catalog().domains.get(id)?.team_id ?? null,
       teamExists: (id) => catalog().teams.has(id),

@@ -5,7 +5,7 @@
  * only once `start` is called (a serving process); an engine opened for a one-off command only
  * manages subscriptions.
  */
-import type { DuckDBConnection } from '@duckdb/node-api'
+import type { DuckDBInstance } from '@duckdb/node-api'
 import { ValidationError, type ParamIssue } from '../errors.js'
 import { checkUrl, UnsafeUrlError } from './ssrf.js'
 import {
@@ -117,8 +117,7 @@ export class WebhookService {
   }
 
   constructor(
-    /** A new connection to the database the subscriptions and the log are in. */
-    readonly connect: () => Promise<DuckDBConnection>,
+    readonly instance: () => DuckDBInstance,
     readonly catalog: WebhookCatalog,
     detect: SignalDetector,
   ) {
@@ -149,7 +148,7 @@ export class WebhookService {
 
   async store(): Promise<WebhookStore> {
     if (this.#store !== null) return this.#store
-    this.#opening ??= this.connect().then((c) => (this.#store = WebhookStore.open(c, this.#remote)))
+    this.#opening ??= WebhookStore.open(this.instance(), this.#remote).then((s) => (this.#store = s))
     return this.#opening
   }
 

@@ -6,7 +6,7 @@
  * transactions independently (they touch different tables). See docs/WEBHOOKS.md.
  */
 import { randomBytes, randomUUID } from 'node:crypto'
-import type { DuckDBConnection } from '@duckdb/node-api'
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
 import { Mutex } from '../db/lock.js'
 
 /** A subscription as the admin endpoints show it (never its secret, except once at creation). */
@@ -122,9 +122,12 @@ export class WebhookStore {
     readonly remote: SubscriptionStore | null,
   ) {}
 
-  /** A store on a new connection to the database (the store's own). */
-  static open(conn: DuckDBConnection, remote: SubscriptionStore | null = null): WebhookStore {
-    return new WebhookStore(conn, remote)
+  /** A store on a new connection of the database's instance. */
+  static async open(
+    instance: DuckDBInstance,
+    remote: SubscriptionStore | null = null,
+  ): Promise<WebhookStore> {
+    return new WebhookStore(await instance.connect(), remote)
   }
 
   close(): void {
