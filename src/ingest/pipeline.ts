@@ -10,6 +10,7 @@
 import {
   BIGINT,
   INTEGER,
+  VARCHAR,
   type DuckDBConnection,
   type DuckDBListValue,
   type DuckDBMaterializedResult,
@@ -242,7 +243,10 @@ async function profiled<T>(conn: DuckDBConnection, sql: string, run: () => Promi
   const dir = process.env.VA_PROFILE_INGEST
   if (!dir) return run()
   const file = `${dir}/${String(profiles++).padStart(3, '0')}-${sql.replace(/\W+/g, '_')}.json`
-  await conn.run(`PRAGMA enable_profiling='json'; PRAGMA profiling_output='${file.replace(/'/g, "''")}'`)
+  // The file is bound, never written into the SQL text (test/reliability/sql-safety.test.ts).
+  await conn.run('SET VARIABLE va_profile_file = $file', { file }, { file: VARCHAR })
+  await conn.run("PRAGMA enable_profiling='json'")
+  await conn.run("SET profiling_output = getvariable('va_profile_file')")
   try {
     return await run()
   } finally {
