@@ -8,8 +8,9 @@
  */
 import type { FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify'
 import { validatorCompiler } from 'fastify-type-provider-zod'
+import { LRUCache } from 'lru-cache'
 
-/** Valid query strings remembered per route; at this many, the route's memory starts again. */
+/** Valid query strings remembered per route (the least recently used go first). */
 export const REMEMBERED_QUERIES = 1024
 
 /** What zod's compiled validators return: the parsed values, or the error. */
@@ -31,16 +32,13 @@ function deepFreeze<T>(value: T): T {
  * const check = rememberingQueries(validatorCompiler({ schema, method, url, httpPart: 'querystring' }))
  */
 export function rememberingQueries(validate: Validate, size = REMEMBERED_QUERIES): Validate {
-  const known = new Map<string, Result>()
+  const known = new LRUCache<string, Result>({ max: size })
   return (data) => {
     const text = JSON.stringify(data)
     const hit = known.get(text)
     if (hit !== undefined) return hit
     const result = validate(data)
-    if (result.error === undefined) {
-      if (known.size >= size) known.clear()
-      known.set(text, { value: deepFreeze(result.value) })
-    }
+    if (result.error === undefined) known.set(text, { value: deepFreeze(result.value) })
     return result
   }
 }

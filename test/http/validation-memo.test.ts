@@ -53,7 +53,7 @@ describe('remembered query validation', () => {
     expect(runs.n).toBe(2)
     check({ days: '1' })
     check({ days: '2' })
-    check({ days: '3' }) // the third starts the memory again
+    check({ days: '3' }) // the third pushes out the least recently used, days=1
     check({ days: '1' })
     expect(runs.n).toBe(6)
   })
