@@ -11,6 +11,7 @@ import { computeWithFlags } from '../../src/cli/flags.js'
 import { isValidationError, type Engine } from '../../src/index.js'
 import { twoProportionPValue, wilson } from '../../src/foundation/stats.js'
 import { pValueRef, wilsonInterval } from '../reference/query.js'
+import { blankOf, keptShapes } from '../../src/reports/query/query.js'
 import { D, UNKNOWN_DOMAIN, acmeServer, bearer } from '../http/helpers.js'
 import { analysis, mention, prompt } from '../support/records.js'
 
@@ -155,6 +156,34 @@ describe('GET /api/v1/query: parameters', () => {
       [first, 1],
       [P, 2],
     ])
+  })
+
+  it('the row kept per shape holds no tenant string: every field in order, strings blanked', async () => {
+    const { data } = await engine.computeQuery({
+      domainId: D.acme1,
+      now: new Date(NOW),
+      dimensions: ['prompt', 'channel'],
+      compare: 'previous',
+    })
+    const row = data.items[0]!
+    const blank = blankOf(row)
+    expect(Object.keys(blank)).toEqual(Object.keys(row))
+    for (const [field, value] of Object.entries(row))
+      expect((blank as unknown as Record<string, unknown>)[field]).toEqual(
+        typeof value === 'string' ? '' : value,
+      )
+    const strings = (v: unknown): string[] =>
+      typeof v === 'string'
+        ? [v]
+        : v !== null && typeof v === 'object'
+          ? Object.values(v).flatMap(strings)
+          : []
+    expect(keptShapes().length).toBeGreaterThan(0)
+    expect(
+      keptShapes()
+        .flatMap(strings)
+        .filter((s) => s !== ''),
+    ).toEqual([])
   })
 })
 

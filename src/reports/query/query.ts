@@ -324,13 +324,29 @@ function pageOf(
  * row's fields are added one by one, so its hidden class is not a literal's, and it would die
  * with the last payload that holds such rows, taking the optimized code of the rows' loop with
  * it (see the note above Sums). At most one row per list of dimensions and comparison (a few
- * hundred lists).
+ * hundred lists). What is kept is a blank copy (`blankOf`): no tenant's ids or names stay behind.
  */
 const rowShapes = new Map<string, QueryRow>()
 function keepShape(dims: readonly Dimension[], compared: boolean, row: QueryRow): void {
   let key = compared ? '+' : '-'
   for (const dim of dims) key += `${dim.field},`
-  if (!rowShapes.has(key)) rowShapes.set(key, row)
+  if (!rowShapes.has(key)) rowShapes.set(key, blankOf(row))
+}
+
+/**
+ * A row copied field by field in its order, so the copy takes the same hidden class, with every
+ * string (ids, names, dimension values) blanked; the numbers and the comparison's number-only
+ * objects stay as they are (a string stays a string, so no field changes representation).
+ */
+export function blankOf(row: QueryRow): QueryRow {
+  const copy: Record<string, unknown> = {}
+  for (const [field, value] of Object.entries(row)) copy[field] = typeof value === 'string' ? '' : value
+  return copy as unknown as QueryRow
+}
+
+/** The blank rows kept, one per shape (for tests: that no tenant's string is kept). */
+export function keptShapes(): readonly QueryRow[] {
+  return [...rowShapes.values()]
 }
 
 /**
