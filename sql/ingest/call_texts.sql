@@ -40,9 +40,15 @@ top AS (
   FROM texts t
   GROUP BY t.domain_key, t.kind
 )
+-- A fresh text's place in text order among its dictionary's fresh texts: its row number in one
+-- order over all rows, less that of its (domain, kind)'s first fresh row (the rank of its group).
+-- Not a window partitioned by (domain, kind): DuckDB's partitioned windows cost ~5 ms each whatever
+-- the rows (bench/NOTES.md, "k10"). A (domain, kind)'s fresh texts are distinct, so ties cannot
+-- occur in the row number's order.
 SELECT l.domain_key, l.kind,
        coalesce(l.idx, (coalesce(top.top, -1)
-         + row_number() OVER (PARTITION BY l.domain_key, l.kind, l.idx IS NULL ORDER BY l.text))::INTEGER),
+         + row_number() OVER (ORDER BY l.idx IS NULL, l.domain_key, l.kind, l.text)
+         - rank() OVER (ORDER BY l.idx IS NULL, l.domain_key, l.kind) + 1)::INTEGER),
        l.text, l.host, l.idx IS NULL, l.h
 FROM looked l
 LEFT JOIN top ON top.domain_key = l.domain_key AND top.kind = l.kind
