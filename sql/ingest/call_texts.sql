@@ -1,6 +1,6 @@
 -- Ingest step call_texts; phase dimensions (the list: src/ingest/pipeline.ts).
 -- Parameters: none.
--- Runs after: the staging tables and handle maps (IngestCall.stage).
+-- Runs after: call_domains.
 -- The call's distinct texts (stg_texts) with their index in the per-domain dictionaries (table
 -- texts): cited URLs (kind 1, with their host), cited hosts (2), titles (3), page types (4) and
 -- fan-out queries (5). A stored text keeps its index; a new one (fresh) gets the next free index of
@@ -34,10 +34,12 @@ looked AS (
   LEFT JOIN texts t ON t.domain_key = s.domain_key AND t.kind = s.kind AND t.h = s.h
 ),
 top AS (
-  -- Over every domain, then joined: a perfect-hash aggregate of two small integer columns is
-  -- cheaper than probing the call's domains for each stored entry first.
+  -- Over the range of the call's domain keys (call_domains), then joined: a perfect-hash aggregate
+  -- of two small integer columns behind a constant filter of the scan is cheaper than probing the
+  -- call's domains for each stored entry first.
   SELECT t.domain_key, t.kind, max(t.idx) AS top
   FROM texts t
+  WHERE t.domain_key BETWEEN getvariable('va_call_domains')[1] AND getvariable('va_call_domains')[2]
   GROUP BY t.domain_key, t.kind
 )
 -- A fresh text's place in text order among its dictionary's fresh texts: its row number in one
