@@ -1,6 +1,6 @@
 -- Ingest step call_texts; phase dimensions (the list: src/ingest/pipeline.ts).
 -- Parameters: none.
--- Runs after: the staging tables and handle maps (IngestCall.stage).
+-- Runs after: call_domains.
 -- The call's distinct texts (stg_texts) with their index in the per-domain dictionaries (table
 -- texts): cited URLs (kind 1, with their host), cited hosts (2), titles (3), page types (4) and
 -- fan-out queries (5). A stored text keeps its index; a new one (fresh) gets the next free index of
@@ -34,15 +34,23 @@ looked AS (
   LEFT JOIN texts t ON t.domain_key = s.domain_key AND t.kind = s.kind AND t.h = s.h
 ),
 top AS (
-  -- Over every domain, then joined: a perfect-hash aggregate of two small integer columns is
-  -- cheaper than probing the call's domains for each stored entry first.
+  -- Over the range of the call's domain keys (call_domains), then joined: a perfect-hash aggregate
+  -- of two small integer columns behind a constant filter of the scan is cheaper than probing the
+  -- call's domains for each stored entry first.
   SELECT t.domain_key, t.kind, max(t.idx) AS top
   FROM texts t
+  WHERE t.domain_key BETWEEN getvariable('va_call_domains')[1] AND getvariable('va_call_domains')[2]
   GROUP BY t.domain_key, t.kind
 )
+-- A fresh text's place in text order among its dictionary's fresh texts: its row number in one
+-- order over all rows, less that of its (domain, kind)'s first fresh row (the rank of its group).
+-- Not a window partitioned by (domain, kind): DuckDB's partitioned windows cost ~5 ms each whatever
+-- the rows (bench/NOTES.md, "k10"). A (domain, kind)'s fresh texts are distinct, so ties cannot
+-- occur in the row number's order.
 SELECT l.domain_key, l.kind,
        coalesce(l.idx, (coalesce(top.top, -1)
-         + row_number() OVER (PARTITION BY l.domain_key, l.kind, l.idx IS NULL ORDER BY l.text))::INTEGER),
+         + row_number() OVER (ORDER BY l.idx IS NULL, l.domain_key, l.kind, l.text)
+         - rank() OVER (ORDER BY l.idx IS NULL, l.domain_key, l.kind) + 1)::INTEGER),
        l.text, l.host, l.idx IS NULL, l.h
 FROM looked l
 LEFT JOIN top ON top.domain_key = l.domain_key AND top.kind = l.kind

@@ -48,6 +48,7 @@ async function citationTexts(conn: DuckDBConnection): Promise<void> {
   for (const id of [
     'migrate/v3_stage_citations',
     'migrate/v3_domain_map',
+    'ingest/call_domains',
     'ingest/call_texts',
     'ingest/insert_texts',
     'migrate/v3_update_citations',

@@ -117,7 +117,8 @@ export const INGEST_STEPS: readonly IngestStep[] = [
   step('delete_themes', 'dimensions', [], { when: ['themes'] }),
   step('insert_themes', 'dimensions', ['delete_themes'], { when: ['themes'] }),
   step('insert_models', 'dimensions', [], { when: ['models'] }),
-  step('call_texts', 'dimensions', [], TEXTS),
+  step('call_domains', 'dimensions', [], TEXTS),
+  step('call_texts', 'dimensions', ['call_domains'], TEXTS),
   step('insert_texts', 'dimensions', ['call_texts'], TEXTS),
 
   step('insert_analyses', 'facts', ['final_analyses', 'delete_old_analyses'], {

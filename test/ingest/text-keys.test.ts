@@ -175,6 +175,57 @@ describe('the text dictionaries keyed by SHA-256', () => {
     expect(urlsOf(third)).toHaveLength(6)
   })
 
+  it('a call with several new texts per dictionary numbers them in text order after the stored ones', async () => {
+    // sql/ingest/call_texts.sql: each (domain, kind)'s fresh texts take the indexes after its top,
+    // in text order, whatever the order they arrive in and whatever the call's other dictionaries.
+    const path = join(dir, 'order.duckdb')
+    const otherPrompt = 'b0000000-0000-4000-8000-0000000000c1'
+    const at = (domainId: string, promptId: string, urls: string[], queries: string[]) =>
+      analysis({
+        domain_id: domainId,
+        prompt_id: promptId,
+        mentions: [],
+        themes: [],
+        citations: urls.map((url) => ({ url })),
+        fanout_queries: queries,
+      })
+    const engine = await openEngine({ path })
+    await engine.ingest([
+      ...base(),
+      domain({ id: OTHER_DOMAIN, team_id: TEAM, brand_name: 'Initech', website: 'initech.com' }),
+      prompt({ id: otherPrompt, domain_id: OTHER_DOMAIN, text: 'best crm' }),
+      at(DOMAIN, PROMPT, ['https://a.example/2', 'https://a.example/0', 'https://a.example/1'], ['q b']),
+      at(OTHER_DOMAIN, otherPrompt, ['https://a.example/0'], ['q b']),
+    ])
+    await engine.ingest([
+      at(
+        DOMAIN,
+        PROMPT,
+        ['https://c.example/z', 'https://a.example/1', 'https://b.example/y'],
+        ['q c', 'q b'],
+      ),
+      at(DOMAIN, PROMPT, ['https://a.example/9'], ['q a']),
+      at(OTHER_DOMAIN, otherPrompt, ['https://z.example/', 'https://b.example/y'], ['q a']),
+    ])
+    await engine.close()
+    const all = await entries(path)
+    expectKeyed(all)
+    // Each dictionary's texts by index (entries() orders them by index; the indexes run from 0).
+    const of = (domainId: string, kind: number) => {
+      const d = all.filter((e) => e.domain === domainId && e.kind === kind)
+      expect(d.map((e) => e.idx)).toEqual(d.map((_, i) => i))
+      return d.map((e) => e.text).join(', ')
+    }
+    expect(of(DOMAIN, URL_KIND)).toBe(
+      'https://a.example/0, https://a.example/1, https://a.example/2, https://a.example/9, https://b.example/y, https://c.example/z',
+    )
+    expect(of(DOMAIN, 2)).toBe('a.example, b.example, c.example')
+    expect(of(DOMAIN, FANOUT_KIND)).toBe('q b, q a, q c')
+    expect(of(OTHER_DOMAIN, URL_KIND)).toBe('https://a.example/0, https://b.example/y, https://z.example/')
+    expect(of(OTHER_DOMAIN, 2)).toBe('a.example, b.example, z.example')
+    expect(of(OTHER_DOMAIN, FANOUT_KIND)).toBe('q b, q a')
+  })
+
   it('a file of schema version 4 is migrated with every stored text keyed, and ingests as a new one', async () => {
     const path = join(dir, 'v4.duckdb')
     writeFileSync(path, gunzipSync(readFileSync(fixture('legacy/schema-v4.duckdb.gz'))))
