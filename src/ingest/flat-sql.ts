@@ -34,6 +34,7 @@ import {
 } from '../schemas/records.js'
 import type { IngestCall } from './call.js'
 import { bulkApplies, bulkFacts } from './flat-bulk.js'
+import { mark, trace } from './pipeline.js'
 import { columnsOf, type FlatRows, type FlatTableName } from './flat.js'
 import { checkReferences } from './references.js'
 import { feedFlat } from './sources.js'
@@ -179,13 +180,10 @@ const DROP_FLAT = [
 
 /** The SQL path; null when it staged the call, else why it hands over to the record path. */
 async function trySql(call: IngestCall, conn: DuckDBConnection, source: FlatSource): Promise<string | null> {
-  let t0 = performance.now()
+  let t0 = mark()
   const phase = (name: string) => {
-    if (process.env.VA_TRACE_INGEST)
-      process.stderr.write(
-        `flat ${name} ${(performance.now() - t0).toFixed(1)} ms (at ${performance.now().toFixed(0)})\n`,
-      )
-    t0 = performance.now()
+    if (process.env.VA_TRACE_INGEST) trace(`flat ${name}`, t0, ` (at ${performance.now().toFixed(0)})`)
+    t0 = mark()
   }
   if (!(await source.loadFacts(conn))) return 'a fact column of another type'
   phase('load facts, key child rows')
