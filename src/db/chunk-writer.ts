@@ -83,13 +83,14 @@ export class ChunkWriter {
   }
 
   /**
-   * Appends the first `n` rows of whole columns, 2048 rows a data chunk: typed arrays are copied
-   * into the vectors in one go, strings one by one.
+   * Appends rows `start` up to `n` (excluded) of whole columns, 2048 rows a data chunk: typed
+   * arrays are copied into the vectors in one go, strings one by one (a caller may append a long
+   * column in parts, yielding to the event loop between them).
    */
-  appendColumns(columns: readonly BulkColumn[], n: number, nulls: readonly NullMarker[]): void {
+  appendColumns(columns: readonly BulkColumn[], n: number, nulls: readonly NullMarker[], start = 0): void {
     this.#flushChunk()
     const chunk = this.#chunk
-    for (let off = 0; off < n; off += CHUNK_ROWS) {
+    for (let off = start; off < n; off += CHUNK_ROWS) {
       const k = Math.min(CHUNK_ROWS, n - off)
       chunk.reset()
       chunk.rowCount = k

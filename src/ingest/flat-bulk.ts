@@ -14,7 +14,7 @@ import { BIGINT, LIST, VARCHAR, listValue, type DuckDBConnection } from '@duckdb
 import { sqlScript, sqlText } from '../db/sql.js'
 import { CHANNELS } from '../foundation/vocabulary.js'
 import type { IngestCall } from './call.js'
-import { noFacts, type BulkFacts, type FactCount } from './pipeline.js'
+import { mark, noFacts, profiled, trace, type BulkFacts, type FactCount } from './pipeline.js'
 
 /**
  * Stored analyses per chunk of the bulk write's aggregates phase: large enough that an import of
@@ -66,20 +66,18 @@ export function bulkFacts(drop: readonly string[]): BulkFacts {
     aggregateChunkAnalyses: BULK_AGGREGATE_CHUNK_ANALYSES,
     async write(conn, base) {
       const counts = noFacts()
-      const trace = (sql: string, t0: number) => {
-        if (process.env.VA_TRACE_INGEST)
-          process.stderr.write(`${sql} ${(performance.now() - t0).toFixed(1)} ms\n`)
-      }
-      let t0 = performance.now()
-      await conn.run(
-        sqlText('bulk/keys'),
-        { base, channels: listValue([...CHANNELS]) },
-        { base: BIGINT, channels: LIST(VARCHAR) },
+      let t0 = mark()
+      await profiled(conn, 'bulk/keys', () =>
+        conn.run(
+          sqlText('bulk/keys'),
+          { base, channels: listValue([...CHANNELS]) },
+          { base: BIGINT, channels: LIST(VARCHAR) },
+        ),
       )
       trace('bulk/keys', t0)
       for (const step of INSERTS) {
-        t0 = performance.now()
-        const r = await conn.run(sqlText(step.sql))
+        t0 = mark()
+        const r = await profiled(conn, step.sql, () => conn.run(sqlText(step.sql)))
         if (step.counts) counts[step.counts] = r.rowsChanged
         trace(step.sql, t0)
       }

@@ -14,7 +14,7 @@
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { DOUBLE, INTEGER, LIST, VARCHAR, listValue, type DuckDBConnection } from '@duckdb/node-api'
-import { ChunkWriter, type BulkColumn, type NullMarker } from '../db/chunk-writer.js'
+import { ChunkWriter, type BulkColumn, type NullMarker, type Utf8Column } from '../db/chunk-writer.js'
 import { sqlScript, sqlText } from '../db/sql.js'
 import { CHANNELS } from '../foundation/vocabulary.js'
 import {
@@ -34,7 +34,8 @@ import {
 } from '../schemas/records.js'
 import type { IngestCall } from './call.js'
 import { bulkApplies, bulkFacts } from './flat-bulk.js'
-import { columnsOf, type FlatRows, type FlatTableName } from './flat.js'
+import { mark, trace } from './pipeline.js'
+import { FlatColumns, columnsOf, type FlatRows, type FlatTableName } from './flat.js'
 import { checkReferences } from './references.js'
 import { feedFlat } from './sources.js'
 
@@ -179,13 +180,10 @@ const DROP_FLAT = [
 
 /** The SQL path; null when it staged the call, else why it hands over to the record path. */
 async function trySql(call: IngestCall, conn: DuckDBConnection, source: FlatSource): Promise<string | null> {
-  let t0 = performance.now()
+  let t0 = mark()
   const phase = (name: string) => {
-    if (process.env.VA_TRACE_INGEST)
-      process.stderr.write(
-        `flat ${name} ${(performance.now() - t0).toFixed(1)} ms (at ${performance.now().toFixed(0)})\n`,
-      )
-    t0 = performance.now()
+    if (process.env.VA_TRACE_INGEST) trace(`flat ${name}`, t0, ` (at ${performance.now().toFixed(0)})`)
+    t0 = mark()
   }
   if (!(await source.loadFacts(conn))) return 'a fact column of another type'
   phase('load facts, key child rows')
@@ -355,21 +353,36 @@ export async function importFits(conn: DuckDBConnection, table: FactTable): Prom
 }
 
 /**
+ * Rows of a fact table appended between two yields to the event loop, and handed to the table
+ * (the appender's flush, synchronous) every other slice (rowsSource): 16,384 rows a slice held
+ * an Lq import's loop 170-320 ms on a loaded machine.
+ */
+export const LOAD_SLICE = 4096
+
+/**
  * A source of flat rows held in JavaScript (Arrow tables, row iterables): each fact column is
- * copied into its temp table a data chunk at a time (typed arrays in one go, strings one by one),
- * as long as it holds only what its column takes (text or null; numbers or null, never NaN).
+ * copied into its temp table a data chunk at a time (typed arrays in one go, an Arrow Utf8 column
+ * with no null as its bytes, other strings one by one), as long as it holds only what its column
+ * takes (text or null; numbers or null, never NaN); LOAD_SLICE rows between two yields to the
+ * event loop.
  */
 export function rowsSource(rows: FlatRows): FlatSource {
   return {
     async loadFacts(conn) {
       for (const table of FACT_TABLES) {
-        const picked = columnsOf(rows[table], table)
+        const source = rows[table]
         const specs = Object.entries(FACT_COLUMNS[table])
+        const bytes = new Map<string, Utf8Column>()
+        if (source instanceof FlatColumns && source.bytes !== undefined)
+          for (const [name, spec] of specs) {
+            const b = spec.kind === 'text' ? source.bytes(name) : undefined
+            if (b !== undefined) bytes.set(name, b)
+          }
+        const picked = columnsOf(source, table, new Set(bytes.keys()))
         const columns: BulkColumn[] = []
         const nulls: NullMarker[] = []
         for (const [name, spec] of specs) {
-          const col = picked.cols[picked.names.indexOf(name)]
-          const bulk = bulkColumn(col, picked.n, spec)
+          const bulk = bytes.get(name) ?? bulkColumn(picked.cols[picked.names.indexOf(name)], picked.n, spec)
           if (bulk === null) return false
           columns.push(bulk)
           nulls.push(spec.kind === 'number' ? 'nan' : 'none')
@@ -377,11 +390,16 @@ export function rowsSource(rows: FlatRows): FlatSource {
         await conn.run(sqlText(`flat/create_${table}`))
         const rn = new Int32Array(picked.n)
         for (let i = 0; i < picked.n; i++) rn[i] = i + 1
-        const w = await ChunkWriter.open(conn, `flat_${table}`, [
-          INTEGER,
-          ...specs.map(([, s]) => (s.kind === 'text' ? VARCHAR : DOUBLE)),
-        ])
-        w.appendColumns([rn, ...columns], picked.n, ['none', ...nulls])
+        const w = await ChunkWriter.open(
+          conn,
+          `flat_${table}`,
+          [INTEGER, ...specs.map(([, s]) => (s.kind === 'text' ? VARCHAR : DOUBLE))],
+          { flushRows: 2 * LOAD_SLICE },
+        )
+        for (let from = 0; from < picked.n; from += LOAD_SLICE) {
+          w.appendColumns([rn, ...columns], Math.min(picked.n, from + LOAD_SLICE), ['none', ...nulls], from)
+          await yieldToLoop()
+        }
         w.close()
         await yieldToLoop()
       }

@@ -3,6 +3,7 @@
  * own tables keyed by analysis_id) turned back into records, for Arrow tables and Parquet exports.
  * Values are normalized (Date -> ISO string, bigint -> number) and then validated like any input.
  */
+import type { Utf8Column } from '../db/chunk-writer.js'
 import { ValidationError } from '../errors.js'
 import { countingOrder } from '../foundation/counting.js'
 
@@ -32,10 +33,16 @@ export type FlatTableName = (typeof FLAT_TABLES)[number] | (typeof INPUT_ONLY_TA
  * Iterating it gives the rows as plain objects.
  */
 export class FlatColumns implements Iterable<Record<string, unknown>> {
+  /**
+   * `bytes(name)`, when given: a text column with no null as its UTF-8 bytes (an Arrow Utf8
+   * column's buffers), or undefined when the column is not held so; the SQL path appends those
+   * bytes as they are, with no string made per value (src/ingest/flat-sql.ts).
+   */
   constructor(
     readonly length: number,
     readonly names: readonly string[],
     readonly column: (name: string) => ArrayLike<unknown> | undefined,
+    readonly bytes?: (name: string) => Utf8Column | undefined,
   ) {}
 
   /** Columns given whole (each `length` long). */
@@ -148,6 +155,7 @@ export interface Picked {
 export function columnsOf(
   source: Iterable<Record<string, unknown>> | FlatColumns | undefined,
   table: FlatTableName,
+  skip?: ReadonlySet<string>,
 ): Picked {
   const names = COLUMNS[table]
   if (source === undefined) return { n: 0, names, cols: names.map(() => undefined) }
@@ -155,7 +163,8 @@ export function columnsOf(
   let raw: (ArrayLike<unknown> | undefined)[]
   if (source instanceof FlatColumns) {
     n = source.length
-    raw = names.map((c) => source.column(c))
+    // A skipped column (read another way by the caller) is not decoded.
+    raw = names.map((c) => (skip?.has(c) ? undefined : source.column(c)))
   } else {
     const values: unknown[][] = names.map(() => [])
     const seen = names.map(() => false)

@@ -5,7 +5,8 @@
  * through Arrow's own accessors (the values a row's `toJSON()` gives). Duck-typed on apache-arrow's
  * Vector and Data, so the engine does not load apache-arrow for callers that never pass a table.
  */
-import { Buffer, isAscii } from 'node:buffer'
+import { Buffer, isAscii, isUtf8 } from 'node:buffer'
+import type { Utf8Column } from '../db/chunk-writer.js'
 import { FlatColumns } from './flat.js'
 
 /** apache-arrow's `Type` ids used here (enum Type in apache-arrow/enum). */
@@ -49,20 +50,56 @@ export function isArrowTable(t: unknown): t is ArrowTableLike {
   )
 }
 
-/** An Arrow table's columns for ingest, decoded on first use. */
+/**
+ * An Arrow table's columns for ingest, decoded on first use; a Utf8 column with no null is also
+ * given as its UTF-8 bytes (`bytes`).
+ */
 export function arrowFlatColumns(table: ArrowTableLike): FlatColumns {
   const names = table.schema.fields.map((f) => f.name)
   const decoded = new Map<string, ArrayLike<unknown>>()
-  return new FlatColumns(table.numRows, names, (name) => {
-    if (!names.includes(name)) return undefined
-    let col = decoded.get(name)
-    if (col === undefined) {
-      const vector = table.getChild(name)
-      if (vector === null) return undefined
-      decoded.set(name, (col = columnValues(vector)))
-    }
-    return col
-  })
+  const child = (name: string) => (names.includes(name) ? table.getChild(name) : null)
+  return new FlatColumns(
+    table.numRows,
+    names,
+    (name) => {
+      let col = decoded.get(name)
+      if (col === undefined) {
+        const vector = child(name)
+        if (vector === null) return undefined
+        decoded.set(name, (col = columnValues(vector)))
+      }
+      return col
+    },
+    (name) => {
+      const vector = child(name)
+      return vector === null ? undefined : utf8Bytes(vector)
+    },
+  )
+}
+
+/**
+ * A Utf8 column with no null as one buffer of its values' UTF-8 bytes and each value's end
+ * (its chunks' value buffers, joined when there are several); undefined for any other column, or
+ * when the bytes are not valid UTF-8 (decoded as strings then, as before: invalid sequences
+ * replaced).
+ */
+export function utf8Bytes(vector: ArrowVector): Utf8Column | undefined {
+  if (vector.type.typeId !== TYPE_UTF8 || vector.nullCount > 0) return undefined
+  const parts: Uint8Array[] = []
+  const ends = new Int32Array(vector.length)
+  let k = 0
+  let size = 0
+  for (const d of vector.data) {
+    const offsets = d.valueOffsets!
+    const start = offsets[0]!
+    const bytes = d.values
+    const part = new Uint8Array(bytes.buffer, bytes.byteOffset + start, offsets[d.length]! - start)
+    if (!isUtf8(part)) return undefined
+    for (let i = 1; i <= d.length; i++) ends[k++] = size + offsets[i]! - start
+    size += part.length
+    parts.push(part)
+  }
+  return { utf8: parts.length === 1 ? parts[0]! : Buffer.concat(parts), ends }
 }
 
 /** A column's values by row: strings, numbers, or what Arrow's accessors give (null for null). */

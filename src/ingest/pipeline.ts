@@ -227,12 +227,14 @@ export function stepRuns(s: IngestStep, rows: StagedRows): boolean {
 }
 
 /** A step's start: wall clock and the process's CPU (every thread, DuckDB's included). */
-const mark = () => ({ wall: performance.now(), cpu: process.cpuUsage() })
-const trace = (sql: string, t0: ReturnType<typeof mark>) => {
+export const mark = () => ({ wall: performance.now(), cpu: process.cpuUsage() })
+export const trace = (sql: string, t0: ReturnType<typeof mark>, note = ''): void => {
   if (!process.env.VA_TRACE_INGEST) return
   const cpu = process.cpuUsage(t0.cpu)
   const cpuMs = (cpu.user + cpu.system) / 1000
-  process.stderr.write(`${sql} ${(performance.now() - t0.wall).toFixed(1)} ms (cpu ${cpuMs.toFixed(1)} ms)\n`)
+  process.stderr.write(
+    `${sql} ${(performance.now() - t0.wall).toFixed(1)} ms (cpu ${cpuMs.toFixed(1)} ms)${note}\n`,
+  )
 }
 
 /**
@@ -240,7 +242,7 @@ const trace = (sql: string, t0: ReturnType<typeof mark>) => {
  * in DIR/<n>-<step>.json (operators, their time and the rows they scanned).
  */
 let profiles = 0
-async function profiled<T>(conn: DuckDBConnection, sql: string, run: () => Promise<T>): Promise<T> {
+export async function profiled<T>(conn: DuckDBConnection, sql: string, run: () => Promise<T>): Promise<T> {
   const dir = process.env.VA_PROFILE_INGEST
   if (!dir) return run()
   const file = `${dir}/${String(profiles++).padStart(3, '0')}-${sql.replace(/\W+/g, '_')}.json`
