@@ -250,11 +250,16 @@ export async function profiled<T>(conn: DuckDBConnection, sql: string, run: () =
   await conn.run('SET VARIABLE va_profile_file = $file', { file }, { file: VARCHAR })
   await conn.run("PRAGMA enable_profiling='json'")
   await conn.run("SET profiling_output = getvariable('va_profile_file')")
+  let result: T
   try {
-    return await run()
-  } finally {
-    await conn.run('PRAGMA disable_profiling')
+    result = await run()
+  } catch (e) {
+    // In an aborted transaction the PRAGMA fails too: the step's own error is the one to report.
+    await conn.run('PRAGMA disable_profiling').catch(() => undefined)
+    throw e
   }
+  await conn.run('PRAGMA disable_profiling')
+  return result
 }
 
 /** What the steps did: the fact counts, and the days whose aggregates changed, by domain. */
