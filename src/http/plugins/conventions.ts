@@ -7,7 +7,7 @@
  * bytes here, once per body and encoding; any other by @fastify/compress, with the same choice).
  * HEAD on every GET route is Fastify's `exposeHeadRoutes` (src/http/server.ts).
  */
-import { hash } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import { promisify } from 'node:util'
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib'
 import { negotiate } from '@fastify/accept-negotiator'
@@ -53,8 +53,7 @@ export interface ConventionsOptions {
  * etagOf('{"a":1}') // 'W/"..."'
  */
 export function etagOf(body: string | Buffer): string {
-  // One shot (no Hash object per body): the same digest as createHash('sha1').update(body).
-  return `W/"${hash('sha1', body, 'base64url')}"`
+  return `W/"${createHash('sha1').update(body).digest('base64url')}"`
 }
 
 /** Whether an If-None-Match header matches `etag` (weak comparison; `*` matches any). */

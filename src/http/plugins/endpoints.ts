@@ -23,6 +23,7 @@ import type { ServiceContext } from '../context.js'
 import { CSV_TYPE, csvLayouts, toCsv } from '../csv.js'
 import { JSON_TYPE } from '../edge/index.js'
 import { payloadCheck } from '../payload-check.js'
+import { payloadSerializer } from '../payload-serialize.js'
 import { errorSchema } from '../schemas.js'
 import { addVary, etagOf } from './conventions.js'
 import { methodNotAllowed } from './headers.js'
@@ -82,6 +83,7 @@ export async function answerEndpoint(
 ): Promise<EndpointAnswer> {
   const { engine, cache, queries, clock } = ctx
   const check = payloadCheck(endpoint.payload)
+  const serialize = payloadSerializer(endpoint.payload)
   if (endpoint.access !== 'none') {
     const access = await authorizeDomain(engine, key, endpoint.access, params.domain_id as string)
     if ('status' in access) return access
@@ -95,11 +97,9 @@ export async function answerEndpoint(
     // writes the schema's key order (test/golden.test.ts, test/http/payload-wire.test.ts).
     const problem = check(payload)
     if (problem !== null) throw new Error(`${endpoint.id}: the payload breaks its schema: ${problem}`)
-    // Written by JSON.stringify and encoded to UTF-8 once: the ETag hashes these bytes and the
-    // socket writes them as they are. JSON.stringify's text is flat; a serializer compiled from
-    // the schema (fast-json-stringify, used before) built a rope that Buffer.from had to flatten,
-    // and both steps took 1.7-1.8x the CPU these take on the serving bench's bodies (bench/NOTES.md, s10).
-    return { body: Buffer.from(JSON.stringify(payload)) }
+    // Written from the schema (JSON.stringify's text, src/http/payload-serialize.ts), encoded to
+    // UTF-8 once: the ETag hashes these bytes and the socket writes them as they are.
+    return { body: Buffer.from(serialize(payload)) }
   }
   if (endpoint.cache === 'none') {
     const value = await compute()
@@ -149,6 +149,7 @@ function requestedFormat(request: FastifyRequest, list: boolean): Format {
 export const endpointsPlugin: FastifyPluginAsync<{ ctx: ServiceContext }> = async (app, { ctx }) => {
   for (const endpoint of ENDPOINTS as readonly Endpoint[]) {
     payloadCheck(endpoint.payload) // compiled now, not on the first request
+    payloadSerializer(endpoint.payload)
     const layout = CSV_LAYOUTS.get(endpoint.id)
     // 404 only where the row's domain check answers it (the sentiment access class).
     const notFound = domainRefusalStatuses(endpoint.access).includes(404)
