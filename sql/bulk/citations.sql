@@ -1,5 +1,5 @@
 -- The empty-target bulk write (src/ingest/flat-bulk.ts): the citations with their texts' indexes,
--- as insert_citations_unique does. Each distinct URL's two indexes (its identity, its host) are
+-- as resolve_citations_unique does. Each distinct URL's two indexes (its identity, its host) are
 -- looked up once, then joined by the URL. Parameters: none. Runs after bulk/texts.
 INSERT INTO citations
 WITH urls AS (
