@@ -1,5 +1,5 @@
 -- The empty-target bulk write (src/ingest/flat-bulk.ts): the citations with their texts' indexes,
--- as insert_citations_unique does. A cited URL's index and its host's are found together: each
+-- as resolve_citations_unique does. A cited URL's index and its host's are found together: each
 -- identity's entry (kind 1, with its host) joined to its host's entry by the host's text, then to
 -- the citations by (identity, host). Written so, every join has a text in its key: the temp tables
 -- of the call's transaction have no row counts for the planner (every estimate 0), and with the

@@ -1,23 +1,13 @@
 -- Ingest step insert_citations; phase facts (the list: src/ingest/pipeline.ts).
 -- Parameters: none.
--- Runs after: final_analyses, delete_old_citations, call_texts.
--- Inserts the citations of the call's final analyses, with their position in the analysis and the
--- indexes of their URL identity, host, title and page type in texts (through stg_texts). Its changed rows are the
+-- Runs after: resolve_citations, delete_old_citations.
+-- Stores the call's citations (stg_citation_rows, resolve_citations). Its changed rows are the
 -- call's `citations` count.
--- The URL's and its host's indexes found together (see insert_citations_unique.sql).
-INSERT INTO citations
-WITH urls AS (
-  SELECT u.domain_key, u.text AS cited, u.host, u.idx AS url_idx, h.idx AS host_idx
-  FROM stg_texts u
-  JOIN stg_texts h ON h.domain_key = u.domain_key AND h.kind = 2 AND h.text = u.host
-  WHERE u.kind = 1
-)
-SELECT f.analysis_key, f.domain_key, f.day, c.url, c.host, c.ord, u.url_idx, u.host_idx, t.idx, p.idx
-FROM stg_citations c
-JOIN stg_final f ON f.seq = c.seq
-JOIN urls u ON u.domain_key = f.domain_key AND u.cited = c.cited AND u.host = c.host
-LEFT JOIN stg_texts t ON t.domain_key = f.domain_key AND t.kind = 3 AND t.text = c.title
-LEFT JOIN stg_texts p ON p.domain_key = f.domain_key AND p.kind = 4 AND p.text = c.page_type
 -- In analysis_key order: the answers listing reads a page's rows by key range, skipping the other
--- row groups (docs/API.md, "GET /api/v1/answers").
-ORDER BY 1
+-- row groups (docs/API.md, "GET /api/v1/answers"). The sort reads a table, not the joins that
+-- resolved its rows: with the joins' hash tables pinned beside it, it could not spill enough and a
+-- 2 GB file's call ran out of memory at the 160 MB limit (bench/NOTES.md, n10).
+INSERT INTO citations
+SELECT analysis_key, domain_key, day, url, host, ord, url_idx, host_idx, title_idx, page_type_idx
+FROM stg_citation_rows
+ORDER BY analysis_key

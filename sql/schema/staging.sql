@@ -31,6 +31,13 @@ CREATE OR REPLACE TEMP TABLE stg_citations (
 CREATE OR REPLACE TEMP TABLE stg_theme_occ (
   seq INTEGER, theme_h INTEGER, occurrences INTEGER, domain_h INTEGER, channel UTINYINT, model_h INTEGER,
   day INTEGER);
+-- The call's citations as they will be stored, with their texts' indexes (resolve_citations):
+-- sql/ingest/insert_citations.sql stores them in analysis_key order, a sort that runs once the
+-- joins' hash tables are gone (joins and sort in one statement ran out of memory at the 160 MB
+-- limit on a 2 GB file: the hash tables stayed pinned while the sort needed its blocks).
+CREATE OR REPLACE TEMP TABLE stg_citation_rows (
+  analysis_key BIGINT, domain_key INTEGER, day DATE, url VARCHAR, host VARCHAR, ord INTEGER, url_idx INTEGER,
+  host_idx INTEGER, title_idx INTEGER, page_type_idx INTEGER);
 CREATE OR REPLACE TEMP TABLE stg_fanout (seq INTEGER, ord INTEGER, query VARCHAR, domain_h INTEGER, day INTEGER);
 -- Answer texts of the call's analyses (those whose `response` is not null).
 CREATE OR REPLACE TEMP TABLE stg_responses (seq INTEGER, domain_h INTEGER, response VARCHAR);
@@ -39,6 +46,15 @@ CREATE OR REPLACE TEMP TABLE stg_domain_map (h INTEGER, domain_key INTEGER);
 -- when the call adds them, and their key h (sql/ingest/call_texts.sql).
 CREATE OR REPLACE TEMP TABLE stg_texts (
   domain_key INTEGER, kind UTINYINT, idx INTEGER, text VARCHAR, host VARCHAR, fresh BOOLEAN, h UHUGEINT);
+-- The call's cited URLs with their index and their host's (resolve_citations): each (URL, host)
+-- pair joined to its host entry first (a few rows per distinct URL), so each citation is probed
+-- once for both (with the two lookups apart, DuckDB built its hash table on the call's citations
+-- and probed it with the texts: 17 s of the 56 s staging an L file took).
+CREATE OR REPLACE TEMP VIEW stg_cited_urls AS
+SELECT u.domain_key, u.text AS cited, u.host, u.idx AS url_idx, h.idx AS host_idx
+FROM stg_texts u
+JOIN stg_texts h ON h.domain_key = u.domain_key AND h.kind = 2 AND h.text = u.host
+WHERE u.kind = 1;
 CREATE OR REPLACE TEMP TABLE stg_prompt_map (h INTEGER, prompt_idx INTEGER);
 CREATE OR REPLACE TEMP TABLE stg_entity_map (h INTEGER, entity_idx INTEGER);
 CREATE OR REPLACE TEMP TABLE stg_theme_map (h INTEGER, theme_idx INTEGER);

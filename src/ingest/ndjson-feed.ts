@@ -43,6 +43,13 @@ async function feedInThread(call: IngestCall, path: string): Promise<void> {
   }
 }
 
+/**
+ * Batches after which the worker is not kept for the next file but stopped once its file is read
+ * (VA_NDJSON_RETIRE_BATCHES, tests): a large file leaves its heap (the parse's garbage, the cited
+ * URLs' cache) resident for the whole of the call's SQL steps, where the process's peak RSS is.
+ */
+const retireBatches = () => Number(process.env.VA_NDJSON_RETIRE_BATCHES) || 64
+
 /** The NDJSON worker kept between files (null: none running). */
 let shared: Worker | null = null
 /** The file being read by it: the next one waits for this one. */
@@ -89,6 +96,7 @@ function readInWorker(call: IngestCall, path: string): Promise<void> {
   const worker = (shared ??= startWorker())
   const job: WorkerJob = { path, batchRows: BATCH_ROWS, window: WINDOW }
   worker.ref()
+  let batches = 0
   return new Promise<void>((resolve, reject) => {
     let settled = false
     const detach = () => {
@@ -112,11 +120,16 @@ function readInWorker(call: IngestCall, path: string): Promise<void> {
       try {
         if (m.kind === 'batch') {
           call.addBatch(m.batch)
+          batches++
           worker.postMessage(0)
         } else if (m.kind === 'done') {
           if (m.batch) call.addBatch(m.batch)
           call.adopt(m.state)
           detach()
+          if (batches >= retireBatches()) {
+            if (shared === worker) shared = null
+            void worker.terminate()
+          }
           resolve()
         } else {
           // The file could not be read (missing, a directory, ...): the worker itself is fine.

@@ -130,10 +130,15 @@ export const INGEST_STEPS: readonly IngestStep[] = [
     when: ['mentions'],
     unique: { id: 'insert_mentions_unique' },
   }),
-  step('insert_citations', 'facts', ['final_analyses', 'delete_old_citations', 'call_texts'], {
+  // Resolved into stg_citation_rows first, then stored in key order: the joins' hash tables and
+  // the sort in one statement could not spill enough at the memory limit (a 2 GB file).
+  step('resolve_citations', 'facts', ['final_analyses', 'call_texts'], {
+    when: ['citations'],
+    unique: { id: 'resolve_citations_unique' },
+  }),
+  step('insert_citations', 'facts', ['resolve_citations', 'delete_old_citations'], {
     counts: 'citations',
     when: ['citations'],
-    unique: { id: 'insert_citations_unique' },
   }),
   step('insert_theme_occurrences', 'facts', ['final_analyses', 'delete_old_theme_occurrences'], {
     counts: 'theme_occurrences',
@@ -354,7 +359,8 @@ async function runChunks(conn: DuckDBConnection, from: number, to: number, run: 
 }
 
 /**
- * The steps one statement at a time (VA_TRACE_INGEST times each one), and a bulk path's facts
+ * The steps one statement at a time (VA_TRACE_INGEST times each one; VA_TRACE_MEMORY adds DuckDB's
+ * memory by tag after each, resident:spilled MB from duckdb_memory()), and a bulk path's facts
  * (src/ingest/flat-bulk.ts), whose write runs between the steps and the aggregates.
  */
 async function runStepByStep(
@@ -384,6 +390,17 @@ async function runStepByStep(
     if (s.counts) counts[s.counts] = r.rowsChanged
     if (s.id === 'collect_old') rows.old = r.rowsChanged
     trace(file.sql, t0)
+    if (process.env.VA_TRACE_MEMORY) {
+      const m = await conn.runAndReadAll(
+        'SELECT tag, round(memory_usage_bytes / 2 ** 20)::INTEGER AS mb, round(temporary_storage_bytes / 2 ** 20)::INTEGER AS tmp FROM duckdb_memory() WHERE memory_usage_bytes + temporary_storage_bytes > 0',
+      )
+      process.stderr.write(
+        `  memory ${m
+          .getRows()
+          .map((r) => r.join(':'))
+          .join(' ')}\n`,
+      )
+    }
   }
   const aggregates = INGEST_STEPS.filter((s) => s.phase === 'aggregates')
   for (const s of INGEST_STEPS) if (s.phase !== 'aggregates' && stepRuns(s, rows)) await runStep(s)

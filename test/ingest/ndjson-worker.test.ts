@@ -209,4 +209,28 @@ describe('NDJSON worker', () => {
     expect(typeof id).toBe('number')
     expect(workers.slice(1)).toEqual(Array(workers.length - 1).fill(id))
   })
+
+  it('stops the worker after a large file (its heap not resident through the steps), starts another for the next', async () => {
+    process.env.VA_NDJSON_RETIRE_BATCHES = '2'
+    try {
+      const files = [
+        writeNdjson([...base(), analysis({})]),
+        writeNdjson(bigCall(7)),
+        writeNdjson(bigCall(8).slice(0, 300)),
+      ]
+      const workers: unknown[] = []
+      const inWorker = await run('default', files, workers)
+      expect(inWorker).toEqual(await run('never', files))
+      // [before, after] each file: the small one keeps its worker; the large one (3 batches) stops it.
+      const [, first, second, afterLarge, third, last] = workers
+      expect(typeof first).toBe('number')
+      expect(second).toBe(first)
+      expect(afterLarge).toBeNull()
+      expect(third).toBeNull()
+      expect(typeof last).toBe('number')
+      expect(last).not.toBe(first)
+    } finally {
+      delete process.env.VA_NDJSON_RETIRE_BATCHES
+    }
+  }, 300_000)
 })

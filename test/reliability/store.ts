@@ -15,7 +15,7 @@ export interface TableDigest {
 }
 export type StoreDigest = Record<string, TableDigest>
 
-async function withFile<T>(
+export async function withFile<T>(
   path: string,
   fn: (run: (sql: string) => Promise<unknown[][]>) => Promise<T>,
 ): Promise<T> {
