@@ -274,10 +274,16 @@ export interface OpenEngineOptions {
   /** A directory written by `exportParquet`: query it directly, read-only. */
   parquet?: string
   /**
-   * DuckDB's memory limit in MB (default 256): above it, an ingest's staged rows, joins and sorts
+   * DuckDB's memory limit in MB (default 160): above it, an ingest's staged rows, joins and sorts
    * spill to `tempDirectory`, so a call of any size runs in bounded memory.
    */
   memoryLimitMB?: number
+  /**
+   * DuckDB's worker threads (default: DuckDB's own, one per core). One thread spends less CPU on
+   * the small statements of an ingest call and of the aggregates' refresh, leaving the other cores
+   * to the event loop; a bulk import takes longer (docs/DEPLOY.md, `VA_DUCKDB_THREADS`).
+   */
+  threads?: number
   /** Where DuckDB spills (default: `<path>.tmp` beside a file, `<os tmpdir>/va-duckdb-<pid>` in memory). */
   tempDirectory?: string
   /**

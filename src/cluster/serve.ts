@@ -30,6 +30,8 @@ export interface ShardOptions extends Omit<StartServerOptions, 'engine' | 'limit
    * `cluster-work` beside the database file). Shards on different machines share it as a volume.
    */
   workDir?: string
+  /** DuckDB's worker threads (VA_DUCKDB_THREADS; default: DuckDB's, one per core). */
+  duckdbThreads?: number
 }
 
 export const SHARD_NAME_RE = /^[A-Za-z0-9_-]{1,64}$/
@@ -52,7 +54,12 @@ export async function startShard(options: ShardOptions): Promise<RunningServer> 
     // One cursor secret for the whole cluster (created once): a cursor of /api/v1/answers from
     // one shard is accepted by every other (docs/API.md, "Answers").
     const cursorSecret = await cp.setting('cursor_secret', () => randomBytes(32).toString('base64url'))
-    const engine = await openEngine({ path: options.dbPath, hardened: true, cursorSecret })
+    const engine = await openEngine({
+      path: options.dbPath,
+      hardened: true,
+      cursorSecret,
+      ...(options.duckdbThreads === undefined ? {} : { threads: options.duckdbThreads }),
+    })
     const dir = directory
     // Webhooks: the subscriptions and the log in the control plane; this shard detects and
     // delivers the events of the domains assigned to it and not moving (docs/SCALING.md).

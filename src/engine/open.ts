@@ -40,6 +40,7 @@ export async function openEngineParts(options: OpenEngineOptions): Promise<Engin
     readConnections: options.readConnections ?? 2,
     memoryLimitMB: options.memoryLimitMB ?? DEFAULT_MEMORY_LIMIT_MB,
     ...(options.tempDirectory === undefined ? {} : { tempDirectory: options.tempDirectory }),
+    ...(options.threads === undefined ? {} : { threads: options.threads }),
   })
   try {
     const catalog = await Catalog.load(db.write)

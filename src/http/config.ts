@@ -35,6 +35,8 @@ export interface ServiceConfig {
   // Operations (docs/API.md, "Operations endpoints")
   /** VA_RETAIN_DAYS: prune analyses older than today - N daily; undefined: never. */
   retainDays: number | undefined
+  /** VA_DUCKDB_THREADS: DuckDB's worker threads; undefined: DuckDB's default (one per core). */
+  duckdbThreads: number | undefined
   /** VA_BACKUP_DIR: where POST /internal/v1/backup writes; undefined: backups off. */
   backupDir: string | undefined
   /** VA_CORS_ORIGINS: origins allowed to call the API from a browser; empty: CORS off. */
@@ -127,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     retainDays: env.VA_RETAIN_DAYS?.trim()
       ? integer(env, 'VA_RETAIN_DAYS', 0, 0, MAX_RETAIN_DAYS)
       : undefined,
+    duckdbThreads: env.VA_DUCKDB_THREADS?.trim() ? integer(env, 'VA_DUCKDB_THREADS', 0, 1, 256) : undefined,
     backupDir: env.VA_BACKUP_DIR?.trim() || undefined,
     corsOrigins: corsOriginsFrom(env.VA_CORS_ORIGINS),
     webhooks: webhookOptionsFromEnv(env),

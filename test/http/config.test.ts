@@ -50,6 +50,15 @@ describe('loadConfig', () => {
       )
   })
 
+  it('VA_DUCKDB_THREADS: an integer from 1 to 256; unset: DuckDB decides', () => {
+    expect(loadConfig({}).duckdbThreads).toBeUndefined()
+    expect(loadConfig({ VA_DUCKDB_THREADS: '1' }).duckdbThreads).toBe(1)
+    for (const bad of ['0', '1.5', 'two', '257'])
+      expect(() => loadConfig({ VA_DUCKDB_THREADS: bad })).toThrow(
+        'VA_DUCKDB_THREADS must be an integer from 1 to 256.',
+      )
+  })
+
   it('reads every variable', () => {
     const config = loadConfig({
       VA_PORT: '9000',

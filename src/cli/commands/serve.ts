@@ -117,7 +117,12 @@ export async function serveCommand(argv: string[]): Promise<number> {
     if (config.backupDir !== undefined) checkBackupDir(config.backupDir)
     const dbPath = resolve(config.dbPath)
     mkdirSync(dirname(dbPath), { recursive: true })
-    engine = await openEngine({ path: dbPath, hardened: true, ...envCursorSecret() })
+    engine = await openEngine({
+      path: dbPath,
+      hardened: true,
+      ...envCursorSecret(),
+      ...(config.duckdbThreads === undefined ? {} : { threads: config.duckdbThreads }),
+    })
 
     const demo = values.demo ? await prepareDemo(engine, config.dbPath, values['new-key'] === true) : null
 
