@@ -42,7 +42,14 @@ const load = async <T>(path: string): Promise<T> =>
 const { openEngine } = await load<EngineModule>('index.js')
 const { startServer } = await load<HttpModule>(join('http', 'index.js'))
 
-const engine = await openEngine({ path: options.store, hardened: true })
+// VA_DUCKDB_THREADS as `visibility serve` reads it (e.g. `--peer-env=VA_DUCKDB_THREADS=1`, this tree
+// against itself); a tree without the option ignores it.
+const threads = process.env.VA_DUCKDB_THREADS
+const engine = await openEngine({
+  path: options.store,
+  hardened: true,
+  ...(threads ? { threads: Number(threads) } : {}),
+} as OpenEngineOptions)
 const server = await startServer({
   engine,
   port: 0,
