@@ -7,7 +7,7 @@ FROM (
          (row_number() OVER (PARTITION BY c.analysis_key ORDER BY c.rowid) - 1)::INTEGER AS ord,
          u.idx AS url_idx, h.idx AS host_idx
   FROM citations c
-  JOIN stg_cited_urls m ON m.url = c.url
+  JOIN mig_cited_urls m ON m.url = c.url
   JOIN texts u ON u.domain_key = c.domain_key AND u.kind = 1 AND u.text = m.cited
   JOIN texts h ON h.domain_key = c.domain_key AND h.kind = 2 AND h.text = c.host
   WHERE c.url_idx IS NULL

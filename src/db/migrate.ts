@@ -36,8 +36,8 @@ async function citationTexts(conn: DuckDBConnection): Promise<void> {
   // The ingest steps borrowed below look texts up by their key: version 7's column and macros
   // first (idempotent when version 7 then runs).
   await conn.run(sqlText('schema/007_text_keys'))
-  await conn.run('CREATE OR REPLACE TEMP TABLE stg_cited_urls (url VARCHAR, cited VARCHAR)')
-  const writer = await ChunkWriter.open(conn, 'stg_cited_urls', [VARCHAR, VARCHAR])
+  await conn.run('CREATE OR REPLACE TEMP TABLE mig_cited_urls (url VARCHAR, cited VARCHAR)')
+  const writer = await ChunkWriter.open(conn, 'mig_cited_urls', [VARCHAR, VARCHAR])
   try {
     for (const [url] of urls.getRows()) writer.push(url as string, citedUrl(url as string))
     writer.close()
