@@ -5,10 +5,7 @@
 -- entries, citing analyses, those of them mentioning the brand, first and last answered_at, and the
 -- latest entry with a title and with a page type (answered_at, then analysis id, then position), with
 -- its rank among the day's rows of the URL tied on answered_at (whole days are refilled, so the
--- ranks of a day stay consistent). The rank is a row number in one order over all rows less the
--- rank of its tie group, not a window partitioned by the group (DuckDB's partitioned windows cost
--- ~5 ms each whatever the rows: bench/NOTES.md, "k10"). No two rows of a group tie on (analysis id,
--- position): each row's entry is of an analysis of its own (channel, model, prompt). In two steps: per (analysis, URL) first (its entries, its last
+-- ranks of a day stay consistent). In two steps: per (analysis, URL) first (its entries, its last
 -- titled and page-typed entry), so the rows need no count(DISTINCT). The brand mentions are read
 -- from the affected days only (a mention has its analysis's domain and day): joined on the analysis
 -- alone, every stored brand mention was hashed on each call.
@@ -45,12 +42,10 @@ g AS (
 SELECT domain_key, day, channel, model_key, prompt_idx, url_idx, entries, analyses, brand, first_off, last_off,
        (title.ms - epoch_ms(day::TIMESTAMP))::INTEGER, title.idx,
        CASE WHEN title IS NOT NULL THEN
-         row_number() OVER (ORDER BY domain_key, day, url_idx, title.ms, title.aid, title.ord)
-         - rank() OVER (ORDER BY domain_key, day, url_idx, title.ms) + 1 END::INTEGER,
+         rank() OVER (PARTITION BY domain_key, day, url_idx, title.ms ORDER BY title.aid, title.ord) END::INTEGER,
        (page_type.ms - epoch_ms(day::TIMESTAMP))::INTEGER, page_type.idx,
        CASE WHEN page_type IS NOT NULL THEN
-         row_number() OVER (ORDER BY domain_key, day, url_idx, page_type.ms, page_type.aid, page_type.ord)
-         - rank() OVER (ORDER BY domain_key, day, url_idx, page_type.ms) + 1
+         rank() OVER (PARTITION BY domain_key, day, url_idx, page_type.ms ORDER BY page_type.aid, page_type.ord)
        END::INTEGER
 FROM g
 ORDER BY domain_key, day
