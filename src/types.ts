@@ -279,9 +279,9 @@ export interface OpenEngineOptions {
    */
   memoryLimitMB?: number
   /**
-   * DuckDB's worker threads (default: DuckDB's own, one per core). One thread spends less CPU on
-   * the small statements of an ingest call and of the aggregates' refresh, leaving the other cores
-   * to the event loop; a bulk import takes longer (docs/DEPLOY.md, `VA_DUCKDB_THREADS`).
+   * DuckDB's worker threads (default: DuckDB's own, one per core). On one thread a small ingest
+   * call's statements take less CPU; a bulk import's run on fewer threads (docs/DEPLOY.md,
+   * `VA_DUCKDB_THREADS`).
    */
   threads?: number
   /** Where DuckDB spills (default: `<path>.tmp` beside a file, `<os tmpdir>/va-duckdb-<pid>` in memory). */
