@@ -26,4 +26,9 @@ describe('DuckDB worker threads', () => {
     expect(await threadsOf(1)).toBe(1)
     expect(await threadsOf(3)).toBe(3)
   })
+
+  it('a bad count is refused, naming the option', async () => {
+    for (const bad of [0, 1.5, -1, 257, Number.NaN])
+      await expect(threadsOf(bad)).rejects.toThrow('threads must be an integer from 1 to 256.')
+  })
 })
