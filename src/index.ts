@@ -8,6 +8,7 @@
  * await engine.close()
  */
 export { openEngine, SCHEMA_VERSION } from './engine.js'
+export { MAX_DUCKDB_THREADS } from './db/database.js'
 export * from './errors.js'
 export * from './types.js'
 // Each report's parameter and payload types (src/reports/<id>/contract.ts).

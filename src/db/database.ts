@@ -40,6 +40,9 @@ export interface OpenDatabaseOptions {
  */
 export const DEFAULT_MEMORY_LIMIT_MB = 160
 
+/** The most DuckDB worker threads `threads` (VA_DUCKDB_THREADS) takes. */
+export const MAX_DUCKDB_THREADS = 256
+
 /** The storage format of new database files (docs/ARCHITECTURE.md, "Segments and answers"). */
 export const STORAGE_VERSION = 'v1.5.0'
 
@@ -73,8 +76,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     storage_compatibility_version: STORAGE_VERSION,
   }
   if (options.threads !== undefined) {
-    if (!Number.isInteger(options.threads) || options.threads < 1 || options.threads > 256)
-      throw new ValidationError([{ path: 'threads', message: 'threads must be an integer from 1 to 256.' }])
+    if (!Number.isInteger(options.threads) || options.threads < 1 || options.threads > MAX_DUCKDB_THREADS)
+      throw new ValidationError([
+        { path: 'threads', message: `threads must be an integer from 1 to ${MAX_DUCKDB_THREADS}.` },
+      ])
     config.threads = String(options.threads)
   }
   if (readOnly) config.access_mode = 'READ_ONLY'

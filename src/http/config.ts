@@ -5,7 +5,7 @@ import { adminTokenProblem } from './plugins/auth.js'
 import { corsOriginsFrom } from './plugins/conventions.js'
 import { edgeOptionsFromEnv, type EdgeOptions } from './edge/index.js'
 import { MAX_RETAIN_DAYS } from '../api/index.js'
-import { webhookOptionsFromEnv, type WebhookOptions } from '../index.js'
+import { MAX_DUCKDB_THREADS, webhookOptionsFromEnv, type WebhookOptions } from '../index.js'
 import { parseOrigin } from '../mcp/index.js'
 
 export interface ServiceConfig {
@@ -129,7 +129,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     retainDays: env.VA_RETAIN_DAYS?.trim()
       ? integer(env, 'VA_RETAIN_DAYS', 0, 0, MAX_RETAIN_DAYS)
       : undefined,
-    duckdbThreads: env.VA_DUCKDB_THREADS?.trim() ? integer(env, 'VA_DUCKDB_THREADS', 0, 1, 256) : undefined,
+    duckdbThreads: env.VA_DUCKDB_THREADS?.trim()
+      ? integer(env, 'VA_DUCKDB_THREADS', 0, 1, MAX_DUCKDB_THREADS)
+      : undefined,
     backupDir: env.VA_BACKUP_DIR?.trim() || undefined,
     corsOrigins: corsOriginsFrom(env.VA_CORS_ORIGINS),
     webhooks: webhookOptionsFromEnv(env),
