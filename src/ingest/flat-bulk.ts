@@ -16,12 +16,6 @@ import { CHANNELS } from '../foundation/vocabulary.js'
 import type { IngestCall } from './call.js'
 import { mark, noFacts, profiled, trace, type BulkFacts, type FactCount } from './pipeline.js'
 
-/**
- * Stored analyses per chunk of the bulk write's aggregates phase: large enough that an import of
- * one domain builds them in one pass (the bench's L domain: 1.5M analyses).
- */
-export const BULK_AGGREGATE_CHUNK_ANALYSES = 4_000_000
-
 /** The facts' inserts, in order, with the count each one's changed rows are. */
 const INSERTS: readonly { sql: string; counts?: FactCount }[] = [
   { sql: 'bulk/analyses', counts: 'analyses' },
@@ -63,7 +57,6 @@ export async function bulkApplies(call: IngestCall, conn: DuckDBConnection): Pro
 export function bulkFacts(drop: readonly string[]): BulkFacts {
   lastBulk = true
   return {
-    aggregateChunkAnalyses: BULK_AGGREGATE_CHUNK_ANALYSES,
     async write(conn, base) {
       const counts = noFacts()
       let t0 = mark()

@@ -209,11 +209,11 @@ export const STAGED_QUERY = 'ingest/staged'
  * A bulk write of a call's facts (src/ingest/flat-bulk.ts: a flat import into a target that holds
  * none of its domains): run after the other phases' steps (whose facts staging tables are empty)
  * and before the aggregates, which it leaves to the aggregates phase (its affected days in
- * stg_affected), in chunks of `aggregateChunkAnalyses`.
+ * stg_affected), in the record path's chunks: one chunk for a whole L-sized domain ran a hardened
+ * import out of memory at the 160 MB limit (fill_agg_cited_url).
  */
 export interface BulkFacts {
   write(conn: DuckDBConnection, base: number): Promise<Record<FactCount, number>>
-  readonly aggregateChunkAnalyses: number
 }
 
 /** The SQL id a step runs, and its parameters, for a call (unique: its analysis ids are all distinct). */
@@ -296,7 +296,7 @@ export async function runIngestSteps(
   conn: DuckDBConnection,
   call: { base: number; unique: boolean; rows: StagedRows; bulk?: BulkFacts | null },
 ): Promise<StepsDone> {
-  const chunkRows = call.bulk?.aggregateChunkAnalyses ?? aggregateChunkAnalyses()
+  const chunkRows = aggregateChunkAnalyses()
   const values = await ChunkWriter.open(conn, 'stg_call', [BIGINT, BIGINT])
   values.push(BigInt(call.base), BigInt(chunkRows))
   values.close()

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { openEngine, type Engine } from '../../src/index.js'
 import { lastBulk } from '../../src/ingest/flat-bulk.js'
 import { lastHandOver } from '../../src/ingest/flat-sql.js'
@@ -168,6 +168,34 @@ describe('the empty-target bulk write', () => {
     expectSameTables(bulk.tables, staged.tables)
     expect(bulk.payloads).toEqual(staged.payloads)
   })
+
+  // One chunk for a whole L-sized domain ran a hardened import out of memory at the 160 MB limit in
+  // fill_agg_cited_url: the bulk write's aggregates run in the record path's chunks.
+  it("builds the aggregates in the record path's chunks, storing what one chunk stores", async () => {
+    const dir = await exportOf()
+    const one = await importInto(dir, 'bulk')
+    const lines: string[] = []
+    const write = process.stderr.write.bind(process.stderr)
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk, ...rest) => {
+      if (typeof chunk === 'string' && chunk.startsWith('ingest/fill_agg_cited_url ')) lines.push(chunk)
+      return write(chunk, ...(rest as []))
+    })
+    process.env.VA_INGEST_CHUNK_ANALYSES = '100'
+    process.env.VA_TRACE_INGEST = '1'
+    try {
+      const many = await importInto(dir, 'bulk', { hardened: true })
+      expect(many.bulk).toBe(true)
+      expect(many.result).toEqual(one.result)
+      expectSameTables(many.tables, one.tables)
+      expect(many.payloads).toEqual(one.payloads)
+    } finally {
+      spy.mockRestore()
+      delete process.env.VA_INGEST_CHUNK_ANALYSES
+      delete process.env.VA_TRACE_INGEST
+    }
+    // 600 analyses in chunks of about 100 stored analyses: several runs of each aggregate step.
+    expect(lines.length).toBeGreaterThan(3)
+  }, 180_000)
 
   it('a store already holding a domain of the import takes the staged path', async () => {
     const dir = await exportOf(domainIds.slice(0, 1))
