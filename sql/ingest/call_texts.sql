@@ -42,15 +42,13 @@ top AS (
   WHERE t.domain_key BETWEEN getvariable('va_call_domains')[1] AND getvariable('va_call_domains')[2]
   GROUP BY t.domain_key, t.kind
 )
--- A fresh text's place in text order among its dictionary's fresh texts: its row number in one
--- order over all rows, less that of its (domain, kind)'s first fresh row (the rank of its group).
--- Not a window partitioned by (domain, kind): DuckDB's partitioned windows cost ~5 ms each whatever
--- the rows (bench/NOTES.md, "k10"). A (domain, kind)'s fresh texts are distinct, so ties cannot
--- occur in the row number's order.
+-- A fresh text's place in text order among its dictionary's fresh texts. The window is partitioned
+-- by dictionary: one row number over all rows less each group's rank (a few ms less on a 500-analysis
+-- call) sorts the whole call as one partition, and ran a 467k-analysis call of 1,001 domains out of
+-- memory at 160 MB (bench/NOTES.md, "lead, 2026-11-27").
 SELECT l.domain_key, l.kind,
        coalesce(l.idx, (coalesce(top.top, -1)
-         + row_number() OVER (ORDER BY l.idx IS NULL, l.domain_key, l.kind, l.text)
-         - rank() OVER (ORDER BY l.idx IS NULL, l.domain_key, l.kind) + 1)::INTEGER),
+         + row_number() OVER (PARTITION BY l.domain_key, l.kind, l.idx IS NULL ORDER BY l.text))::INTEGER),
        l.text, l.host, l.idx IS NULL, l.h
 FROM looked l
 LEFT JOIN top ON top.domain_key = l.domain_key AND top.kind = l.kind
