@@ -10,6 +10,7 @@ import { z } from 'zod'
 import {
   answersEntityParam,
   answersLimitParam,
+  checkedArgs,
   channelModelParam,
   countryParam,
   cursorParam,
@@ -282,13 +283,15 @@ const SENTIMENT = {
   params: { domain_id: sentimentDomainIdParam, ...WINDOW_PARAMS, model: modelParam },
 } as const
 
-/** The engine's parameters of a request with domain_id, the window and model (sentiment, brand reports). */
-const modelReportArgs = (p: WindowValues & { domain_id: string; model: string }, now: Clock) => ({
-  domainId: p.domain_id,
-  ...windowArgs(p),
-  model: p.model,
-  now,
-})
+/**
+ * The engine's parameters of a request with domain_id, the window and model (sentiment, brand
+ * reports); `extra`: what the row fixes. Checked when the request was (`checkedArgs`).
+ */
+const modelReportArgs = <E extends object = object>(
+  p: WindowValues & { domain_id: string; model: string },
+  now: Clock,
+  extra: E = {} as E,
+) => checkedArgs(p, { domainId: p.domain_id, ...windowArgs(p), model: p.model, now, ...extra })
 
 /** What the brand rankings and brand time series share: class, cache group and parameters. */
 const BRAND_REPORT = {
@@ -318,7 +321,7 @@ function brandSeriesEndpoint<M extends BrandMetric>(metric: M, summary: string, 
     cli: `${metric}-series`,
     report: 'brand-series',
     method: 'computeBrandSeries',
-    compute: (engine, p, { now }) => engine.computeBrandSeries({ ...modelReportArgs(p, now), metric }),
+    compute: (engine, p, { now }) => engine.computeBrandSeries(modelReportArgs(p, now, { metric })),
   })
 }
 
@@ -329,14 +332,9 @@ const CITATION_LISTS = {
   params: { domain_id: domainIdParam, ...WINDOW_PARAMS, model: modelParam, limit: citationLimitParam },
 } as const
 
-/** The engine's parameters of a citations or cited-domains request. */
-const citationArgs = (p: WindowValues & { domain_id: string; model: string; limit: number }, now: Clock) => ({
-  domainId: p.domain_id,
-  ...windowArgs(p),
-  model: p.model,
-  limit: p.limit,
-  now,
-})
+/** The engine's parameters of a citations or cited-domains request (checked when it was). */
+const citationArgs = (p: WindowValues & { domain_id: string; model: string; limit: number }, now: Clock) =>
+  checkedArgs(p, { domainId: p.domain_id, ...windowArgs(p), model: p.model, limit: p.limit, now })
 
 /**
  * A row with the rules between its parameters (`rules`: issues of the values each valid on its
@@ -392,7 +390,9 @@ export const ENDPOINTS = [
       'All AI models together. Use it for "which questions is my brand recommended for", top prompts, prompt-level trends.',
     method: 'computePromptSeries',
     compute: (engine, p, { now }) =>
-      engine.computePromptSeries({ domainId: p.domain_id, ...windowArgs(p), limit: p.limit, now }),
+      engine.computePromptSeries(
+        checkedArgs(p, { domainId: p.domain_id, ...windowArgs(p), limit: p.limit, now }),
+      ),
   }),
   defineEndpoint({
     id: 'competitor-series',
@@ -560,7 +560,7 @@ export const ENDPOINTS = [
     cli: 'model-leaderboard',
     method: 'computeModelLeaderboard',
     compute: (engine, p, { now }) =>
-      engine.computeModelLeaderboard({ domainId: p.domain_id, ...windowArgs(p), now }),
+      engine.computeModelLeaderboard(checkedArgs(p, { domainId: p.domain_id, ...windowArgs(p), now })),
   }),
   brandSeriesEndpoint(
     'visibility',

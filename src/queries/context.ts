@@ -7,6 +7,7 @@ import type { Catalog, DomainRow } from '../catalog.js'
 import { NotFoundError, ValidationError } from '../errors.js'
 import type { AggregateSource } from '../tables/aggregates.js'
 import type { Clock } from '../types.js'
+import { isChecked } from '../schemas/params.js'
 import { formatGeneratedAt } from '../schemas/payloads.js'
 import {
   bucketStarts,
@@ -24,8 +25,13 @@ export interface QueryContext {
   readonly cursorKey?: Uint8Array
 }
 
-/** Parses parameters with a zod schema; a failure becomes a ValidationError naming the parameter. */
+/**
+ * Parses parameters with a zod schema; a failure becomes a ValidationError naming the parameter.
+ * Parameters built from a request that its row's query schema already checked are taken as they
+ * are (`isChecked`, src/schemas/params.ts): the HTTP service's requests are parsed once.
+ */
 export function parseParams<S extends z.ZodType>(schema: S, params: unknown): z.output<S> {
+  if (isChecked(params)) return params as z.output<S>
   const r = schema.safeParse(params ?? {})
   if (r.success) return r.data
   const issues = r.error.issues.map((i) => {

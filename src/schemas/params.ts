@@ -556,6 +556,8 @@ export const SEGMENT_VALUES = {
 
 const NOW_ISO = 'an ISO 8601 timestamp with Z or an offset'
 const NOW_VALUE_MESSAGE = `now must be a Date or ${NOW_ISO}.`
+/** Whether a Date is a valid clock (the rule of `now` for a Date). */
+const isValidDate = (d: Date): boolean => !Number.isNaN(d.getTime())
 
 /**
  * now: the clock of a computation (library and CLI; the HTTP service always uses the request time).
@@ -574,7 +576,7 @@ export const nowParam: Param<string | undefined, Clock | undefined> = {
     .union([z.date(), z.iso.datetime({ offset: true, error: NOW_VALUE_MESSAGE })], {
       error: NOW_VALUE_MESSAGE,
     })
-    .refine((v) => !(v instanceof Date) || !Number.isNaN(v.getTime()), {
+    .refine((v) => !(v instanceof Date) || isValidDate(v), {
       error: 'now must be a valid Date.',
     })
     .optional(),
@@ -599,7 +601,7 @@ export function querySchema<P extends ParamSet>(params: P): z.ZodType<ParamValue
   // A window: the rules between parameters, and `granularity` seen where it is not a parameter.
   return z.looseObject(shape).transform((values, ctx) => {
     try {
-      return normalizeWindowParams(params, values)
+      return checked(normalizeWindowParams(params, values))
     } catch (e) {
       if (!isValidationError(e)) throw e
       for (const issue of e.issues)
@@ -607,6 +609,49 @@ export function querySchema<P extends ParamSet>(params: P): z.ZodType<ParamValue
       return z.NEVER
     }
   }) as unknown as z.ZodType<ParamValues<P>>
+}
+
+/**
+ * Request values that passed a windowed row's query schema (each parameter's text form, then the
+ * window's rules), and compute parameters built from such values (`checkedArgs`): a report takes
+ * them as they are instead of parsing them again with its library schema (`parseParams`,
+ * src/queries/context.ts). Only `querySchema` and `checkedArgs` add to it, and only frozen
+ * objects, so what was checked cannot change afterwards. That a report's library schema would
+ * return such parameters unchanged is tested for every row (test/api/checked-args.test.ts).
+ */
+const CHECKED = new WeakSet<object>()
+
+/** Freezes `values` (a query's values: scalars and lists of scalars) and records them as checked. */
+function checked<V extends Record<string, unknown>>(values: V): V {
+  for (const value of Object.values(values)) if (Array.isArray(value)) Object.freeze(value)
+  CHECKED.add(Object.freeze(values))
+  return values
+}
+
+/**
+ * `args`, a report's compute parameters built from `values`, recorded as checked when `values`
+ * came out of a row's query schema (the report then takes them without a second parse; their
+ * `now`, which no query schema saw, is checked when the report takes them: `isChecked`). Any other
+ * `args` are returned as they are, and parsed by the report.
+ * @example
+ * engine.computeCompetitorSeries(checkedArgs(p, { domainId: p.domain_id, days: p.days, now }))
+ */
+export function checkedArgs<T extends object>(values: object, args: T): T {
+  if (CHECKED.has(values)) CHECKED.add(Object.freeze(args))
+  return args
+}
+
+/**
+ * Whether `params` are checked (see `checkedArgs`) and their `now` a valid clock: a report takes
+ * them as its library schema would return them.
+ * @example
+ * const p = isChecked(params) ? params : schema.parse(params)
+ */
+export function isChecked(params: unknown): boolean {
+  if (typeof params !== 'object' || params === null || !CHECKED.has(params)) return false
+  const now = (params as { now?: unknown }).now
+  // A Date, what the services pass, without zod's union; anything else by the parameter's schema.
+  return now instanceof Date ? isValidDate(now) : nowParam.value.safeParse(now).success
 }
 
 // The compute functions' parameters (camelCase keys, unknown keys refused) are built from the
