@@ -5,11 +5,12 @@
  * by a fresh store opened `hardened`, as a shard's internal import endpoint does (`ingestFile` of
  * the export directory: the SQL flat path, the export read by a bare in-memory DuckDB instance), under a 5 ms
  * interval probe and perf_hooks' monitorEventLoopDelay; then the 15 payload digests the move
- * computes on the target, under the same probe. Prints every gap over 25 ms.
+ * computes on the target, under the same probe. Prints every gap over 25 ms, with the main thread's
+ * CPU time within it (Linux schedstat: on a loaded machine a gap includes waiting for a core).
  * Usage: node dist/bench/ingest-profile/move-stall.js [ANALYSES=100000] [--texts[=large]] [--out=DIR]
  * (add `node --cpu-prof` to see what holds the loop; VA_TRACE_INGEST=1 prints the phases).
  */
-import { existsSync, mkdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { payloadDigests } from '../../src/cluster/index.js'
@@ -51,26 +52,49 @@ if (!existsSync(join(dir, 'manifest.json'))) {
   await source.close()
 }
 
-/** Runs `fn` under a 5 ms interval probe; the longest gap (two ways) and every gap over 25 ms. */
+/**
+ * The main thread's time on a CPU in ms (Linux: its schedstat), or NaN elsewhere. On a loaded
+ * machine a gap of the probe includes time the thread waited for a core; the CPU it used within
+ * the gap is what it would hold the loop on a free core.
+ */
+const schedstat = `/proc/${process.pid}/task/${process.pid}/schedstat`
+function threadCpuMs(): number {
+  try {
+    return Number(readFileSync(schedstat, 'utf8').split(' ')[0]) / 1e6
+  } catch {
+    return Number.NaN
+  }
+}
+
+/**
+ * Runs `fn` under a 5 ms interval probe; the longest gap (two ways), the most main-thread CPU
+ * within one gap, and every gap over 25 ms (at+wall ms/CPU ms).
+ */
 async function probed<T>(
   fn: () => Promise<T>,
-): Promise<{ value: T; ms: number; probe: number; hist: number; gaps: string[] }> {
+): Promise<{ value: T; ms: number; probe: number; hist: number; cpu: number; gaps: string[] }> {
   const h = monitorEventLoopDelay({ resolution: 10 })
   h.enable()
   const t0 = performance.now()
   let last = t0
+  let lastCpu = threadCpuMs()
   let probe = 0
+  let cpu = 0
   const gaps: string[] = []
   const timer = setInterval(() => {
     const now = performance.now()
+    const nowCpu = threadCpuMs()
     const gap = now - last - 5
-    if (gap > 25) gaps.push(`${(last - t0).toFixed(0)}+${gap.toFixed(0)}`)
+    const used = nowCpu - lastCpu
+    if (gap > 25) gaps.push(`${(last - t0).toFixed(0)}+${gap.toFixed(0)}/${used.toFixed(0)}`)
     probe = Math.max(probe, gap)
+    cpu = Math.max(cpu, used)
     last = now
+    lastCpu = nowCpu
   }, 5)
   try {
     const value = await fn()
-    return { value, ms: performance.now() - t0, probe, hist: h.max / 1e6, gaps }
+    return { value, ms: performance.now() - t0, probe, hist: h.max / 1e6, cpu, gaps }
   } finally {
     clearInterval(timer)
     h.disable()
@@ -82,14 +106,14 @@ const target = await openEngine({ path: store, hardened: true })
 try {
   const imported = await probed(() => target.ingestFile(dir))
   console.log(
-    `import: ${imported.value.analyses} analyses, ${imported.value.mentions} mentions in ${imported.ms.toFixed(0)} ms; longest stall ${imported.probe.toFixed(0)} ms (histogram ${imported.hist.toFixed(0)} ms)`,
+    `import: ${imported.value.analyses} analyses, ${imported.value.mentions} mentions in ${imported.ms.toFixed(0)} ms; longest stall ${imported.probe.toFixed(0)} ms (histogram ${imported.hist.toFixed(0)} ms; main-thread CPU within one gap at most ${imported.cpu.toFixed(0)} ms)`,
   )
-  console.log(`  gaps over 25 ms (at+ms): ${imported.gaps.join(' ')}`)
+  console.log(`  gaps over 25 ms (at+wall/CPU ms): ${imported.gaps.join(' ')}`)
   const digests = await probed(() => payloadDigests(target, domainId, new Date().toISOString()))
   console.log(
-    `digests: ${Object.keys(digests.value).length} endpoints in ${digests.ms.toFixed(0)} ms; longest stall ${digests.probe.toFixed(0)} ms (histogram ${digests.hist.toFixed(0)} ms)`,
+    `digests: ${Object.keys(digests.value).length} endpoints in ${digests.ms.toFixed(0)} ms; longest stall ${digests.probe.toFixed(0)} ms (histogram ${digests.hist.toFixed(0)} ms; main-thread CPU within one gap at most ${digests.cpu.toFixed(0)} ms)`,
   )
-  console.log(`  gaps over 25 ms (at+ms): ${digests.gaps.join(' ')}`)
+  console.log(`  gaps over 25 ms (at+wall/CPU ms): ${digests.gaps.join(' ')}`)
 } finally {
   await target.close()
   for (const f of [store, `${store}.wal`]) rmSync(f, { force: true })
