@@ -53,10 +53,11 @@ export interface HaproxyConfigOptions {
  */
 export function haproxyConfigText(files: HaproxyFiles, options: HaproxyConfigOptions): string {
   // A dead shard refuses the check's connection at once: down after 3 checks (~3 s). A live shard
-  // whose event loop is held during a large import (a move of a 380k-analysis domain still holds
-  // the target's for up to ~3.4 s, docs/SCALING.md "Numbers") answers within `timeout check` and
-  // stays up. HAProxy's usual timing (`fall 2`, the check's timeout its interval) waits for a
-  // move's import that never holds it past 100 ms.
+  // whose event loop is held during a move (the import holds the target's at most ~70 ms of CPU,
+  // but the move's payload digests still up to ~160 ms at 300k analyses, and seconds of wall time
+  // on a loaded machine: docs/SCALING.md "Numbers") answers within `timeout check` and stays up.
+  // HAProxy's usual timing (`fall 2`, the check's timeout its interval) waits for a move that
+  // never holds it past 100 ms.
   const check = `check inter ${options.checkIntervalMs ?? 1000} fall 3 rise 1`
   const server = (s: ShardInfo) => `  server ${s.name} ${hostPort(s.url)} ${check}`
   const lines = [

@@ -35,7 +35,14 @@ import {
 import type { IngestCall } from './call.js'
 import { bulkApplies, bulkFacts } from './flat-bulk.js'
 import { mark, trace } from './pipeline.js'
-import { FlatColumns, columnsOf, type FlatRows, type FlatTableName } from './flat.js'
+import {
+  FlatColumns,
+  columnsOf,
+  isTimeColumn,
+  normalizeColumnAsync,
+  type FlatRows,
+  type FlatTableName,
+} from './flat.js'
 import { checkReferences } from './references.js'
 import { feedFlat } from './sources.js'
 
@@ -378,7 +385,17 @@ export function rowsSource(rows: FlatRows): FlatSource {
             const b = spec.kind === 'text' ? source.bytes(name) : undefined
             if (b !== undefined) bytes.set(name, b)
           }
-        const picked = columnsOf(source, table, new Set(bytes.keys()))
+        // A time column of an Arrow table (a Date and an ISO string a row) is converted in slices.
+        const deferred =
+          source instanceof FlatColumns
+            ? specs.map(([name]) => name).filter((name) => !bytes.has(name) && isTimeColumn(table, name))
+            : []
+        const picked = columnsOf(source, table, new Set([...bytes.keys(), ...deferred]))
+        for (const name of deferred) {
+          const col = (source as FlatColumns).column(name)
+          if (col !== undefined)
+            picked.cols[picked.names.indexOf(name)] = await normalizeColumnAsync(col, picked.n, table, name)
+        }
         const columns: BulkColumn[] = []
         const nulls: NullMarker[] = []
         for (const [name, spec] of specs) {

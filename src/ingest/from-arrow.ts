@@ -13,6 +13,9 @@ import { FlatColumns } from './flat.js'
 const TYPE_INT = 2
 const TYPE_FLOAT = 3
 const TYPE_UTF8 = 5
+const TYPE_TIMESTAMP = 10
+/** apache-arrow's `TimeUnit`: a timestamp's value in seconds or milliseconds (microseconds and nanoseconds: 2, 3). */
+const UNIT_MS: Readonly<Record<number, number>> = { 0: 1000, 1: 1 }
 /** apache-arrow's `Precision.HALF`: 16-bit floats are stored as raw bits. */
 const PRECISION_HALF = 0
 
@@ -29,7 +32,7 @@ interface ArrowData {
 interface ArrowVector extends Iterable<unknown> {
   length: number
   nullCount: number
-  type: { typeId: number; bitWidth?: number; precision?: number }
+  type: { typeId: number; bitWidth?: number; precision?: number; unit?: number }
   data: readonly ArrowData[]
 }
 export interface ArrowTableLike extends Iterable<unknown> {
@@ -113,7 +116,34 @@ export function columnValues(vector: ArrowVector): ArrayLike<unknown> {
     if (vector.data.length === 1 && vector.nullCount === 0) return vector.data[0]!.values
     return numberValues(vector)
   }
+  if (typeId === TYPE_TIMESTAMP) return timestampMillis(vector) ?? Array.from(vector)
   return Array.from(vector)
+}
+
+/**
+ * A timestamp column of seconds or milliseconds as Arrow's accessor gives it (milliseconds since
+ * the epoch, null for null), read from its 64-bit values; undefined for another unit or layout,
+ * or a value beyond 2^53 (the accessor refuses it).
+ */
+function timestampMillis(vector: ArrowVector): (number | null)[] | undefined {
+  const scale = UNIT_MS[vector.type.unit ?? -1]
+  if (scale === undefined) return undefined
+  const out = new Array<number | null>(vector.length)
+  let k = 0
+  for (const d of vector.data) {
+    const values = d.values as unknown
+    if (!(values instanceof BigInt64Array)) return undefined
+    for (let i = 0; i < d.length; i++) {
+      if (d.nullCount > 0 && !d.getValid(i)) {
+        out[k++] = null
+        continue
+      }
+      const v = Number(values[i])
+      if (!Number.isSafeInteger(v)) return undefined
+      out[k++] = scale * v
+    }
+  }
+  return out
 }
 
 function numberValues(vector: ArrowVector): (number | null)[] {
