@@ -55,14 +55,25 @@ let shared: Worker | null = null
 /** The file being read by it: the next one waits for this one. */
 let queue: Promise<unknown> = Promise.resolve()
 
+/**
+ * The worker's V8 heap bounds. Its live data is small (the collector's state and the cited URLs'
+ * cache: ~22 MB after a full GC, L's first 150k lines), but with V8's defaults its heap reached
+ * 110 MB in a large file's feed: a 32 MB new space, and an old space let grow to 3-4x the live
+ * data (the batches' strings, promoted before their batch is posted, then dead) before V8
+ * collected it; V8 grows a heap more slowly under a lower bound. With these bounds: new space
+ * 8 MB, old space within 1.5x the live data (~40 MB heap in all); the feed's peak RSS on that file
+ * at 160 MB 383 MB against 431-447 (bench/NOTES.md, "n11"). A worker whose live data passed 1 GB
+ * would stop with an out-of-memory error, refusing its call.
+ */
+export const NDJSON_WORKER_LIMITS = { maxOldGenerationSizeMb: 1024, maxYoungGenerationSizeMb: 12 }
 function startWorker(): Worker {
   // From the TypeScript sources (tests, tsx) the worker loads its .ts module through tsx.
   const worker = import.meta.url.endsWith('.ts')
     ? new Worker(
         `import('tsx/esm/api').then((t) => t.tsImport(${JSON.stringify(new URL('./ndjson-worker.ts', import.meta.url).href)}, ${JSON.stringify(import.meta.url)}))`,
-        { eval: true },
+        { eval: true, resourceLimits: NDJSON_WORKER_LIMITS },
       )
-    : new Worker(new URL('./ndjson-worker.js', import.meta.url))
+    : new Worker(new URL('./ndjson-worker.js', import.meta.url), { resourceLimits: NDJSON_WORKER_LIMITS })
   // Idle, it keeps no process alive; a failed or stopped worker is replaced at the next file.
   worker.unref()
   const forget = () => {
@@ -84,6 +95,11 @@ export function warmNdjsonWorker(): void {
 /** The worker's thread id (tests: the same worker reads the next file), or null when none runs. */
 export function ndjsonWorkerId(): number | null {
   return shared?.threadId ?? null
+}
+
+/** The running worker's heap bounds, MB, as V8 applied them (tests), or null when none runs. */
+export function ndjsonWorkerHeapLimits(): Worker['resourceLimits'] | null {
+  return shared?.resourceLimits ?? null
 }
 
 function feedInWorker(call: IngestCall, path: string): Promise<void> {

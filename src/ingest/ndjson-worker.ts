@@ -5,6 +5,7 @@
  * collector's state, or with the error that stopped the reading. It stays up between files: the
  * ingest thread sends it one job (a file) at a time, each read with a new collector.
  */
+import { getHeapSpaceStatistics } from 'node:v8'
 import { parentPort } from 'node:worker_threads'
 import { BatchBuilder, transferList, type AnalysisBatch } from './columns.js'
 import { RecordCollector } from './collector.js'
@@ -38,15 +39,30 @@ async function readJobs(): Promise<void> {
   reading = false
 }
 
+/** VA_TRACE_MEMORY: this thread's heap, after `sent` batches. */
+function traceHeap(sent: number): void {
+  const m = process.memoryUsage()
+  const mb = (n: number) => Math.round(n / 2 ** 20)
+  const spaces = getHeapSpaceStatistics()
+    .filter((s) => s.space_size > 2 ** 20)
+    .map((s) => `${s.space_name} ${mb(s.space_used_size)}/${mb(s.space_size)}`)
+  process.stderr.write(
+    `ndjson worker: ${sent} batches, heap ${mb(m.heapUsed)}/${mb(m.heapTotal)} MB (${spaces.join(', ')}), ` +
+      `external ${mb(m.external)} MB\n`,
+  )
+}
+
 async function read({ path, batchRows, window }: WorkerJob): Promise<void> {
   inFlight = 0
   // Each batch is held until the next one is built, so that the last one goes with the file's
   // end: a small file (an ingest request's body) is one message, one turn of the ingest thread.
   let held: AnalysisBatch | null = null
+  let sent = 0
   const builder = new BatchBuilder(batchRows, (batch) => {
     if (held !== null) {
       inFlight++
       post({ kind: 'batch', batch: held }, transferList(held))
+      if (++sent % 16 === 0 && process.env.VA_TRACE_MEMORY) traceHeap(sent)
     }
     held = batch
   })

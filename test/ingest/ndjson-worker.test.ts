@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { IngestError, openEngine, ValidationError, type Engine } from '../../src/index.js'
-import { ndjsonWorkerId } from '../../src/ingest/ndjson-feed.js'
+import { ndjsonWorkerHeapLimits, ndjsonWorkerId } from '../../src/ingest/ndjson-feed.js'
 import {
   analysis,
   base,
@@ -233,4 +233,19 @@ describe('NDJSON worker', () => {
       delete process.env.VA_NDJSON_RETIRE_BATCHES
     }
   }, 300_000)
+
+  it('reads in a worker whose V8 heap is bounded (a 12 MB young and a 1 GB old generation)', async () => {
+    delete process.env.VA_INGEST_WORKER
+    const engine = await openEngine()
+    try {
+      await engine.ingestFile(writeNdjson([...base(), analysis({})]))
+      // V8's defaults (a 48 MB young generation, an old one of a few GB) let the heap of a large
+      // file's feed grow to ~110 MB of mostly garbage (bench/NOTES.md, "n11").
+      const limits = ndjsonWorkerHeapLimits()
+      expect(limits?.maxYoungGenerationSizeMb).toBeLessThanOrEqual(12)
+      expect(limits?.maxOldGenerationSizeMb).toBeLessThanOrEqual(1024)
+    } finally {
+      await engine.close()
+    }
+  }, 120_000)
 })
