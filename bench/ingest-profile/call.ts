@@ -33,6 +33,7 @@ import type { Engine, OpenEngineOptions } from '../../src/types.js'
 import { BENCH_NOW, datasetRecords, type DatasetSpec } from '../data/generator.js'
 import { writeNdjson } from '../data/ndjson.js'
 import { ROOT, parseArgs } from '../lib/suite.js'
+import { mainThreadTimes } from '../lib/timing.js'
 
 const args = parseArgs()
 const CALLS = Number(args.calls ?? 20)
@@ -52,15 +53,6 @@ const spec: DatasetSpec = {
 const cache = String(args.cache ?? join(tmpdir(), 'va-call-profile'))
 
 type Open = (options: OpenEngineOptions) => Promise<Engine>
-
-/** The main thread's CPU time in ms (Linux schedstat, ns; NaN elsewhere). */
-function mainThreadCpuMs(): number {
-  try {
-    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6
-  } catch {
-    return Number.NaN
-  }
-}
 
 async function buildStore(): Promise<string[][]> {
   const batchesPath = join(cache, 'batches.json')
@@ -118,13 +110,13 @@ async function run(
     delay.enable()
     kinds = new Map()
     hook.enable()
-    const m0 = mainThreadCpuMs()
+    const m0 = mainThreadTimes().cpu
     const c0 = process.cpuUsage()
     const t0 = performance.now()
     await (NDJSON ? engine.ingestFile(file) : engine.ingest(records))
     times.push(performance.now() - t0)
     const c = process.cpuUsage(c0)
-    busy.push(mainThreadCpuMs() - m0)
+    busy.push(mainThreadTimes().cpu - m0)
     hook.disable()
     cpu.push((c.user + c.system) / 1000)
     delay.disable()

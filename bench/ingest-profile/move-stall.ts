@@ -11,13 +11,14 @@
  * Usage: node dist/bench/ingest-profile/move-stall.js [ANALYSES=100000] [--texts[=large]] [--out=DIR]
  * (add `node --cpu-prof` to see what holds the loop; VA_TRACE_INGEST=1 prints the phases).
  */
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { payloadDigests } from '../../src/cluster/index.js'
 import { openEngine } from '../../src/index.js'
 import { dimRecords, makeAnalyses, makeDims } from '../../test/support/generate.js'
 import { outPath } from '../lib/suite.js'
+import { mainThreadTimes } from '../lib/timing.js'
 
 const args = process.argv.slice(2)
 const n = Number(args.find((a) => /^\d+$/.test(a)) ?? 100_000)
@@ -54,24 +55,10 @@ if (!existsSync(join(dir, 'manifest.json'))) {
 }
 
 /**
- * The main thread's time on a CPU and waiting for one, in ms (Linux: its schedstat), or NaN
- * elsewhere. On a loaded machine a gap of the probe includes time the thread waited for a core:
- * the gap less that wait is what it would hold the loop with a free core (its CPU, and any time
- * blocked in a synchronous call).
- */
-const schedstat = `/proc/${process.pid}/task/${process.pid}/schedstat`
-function threadTimes(): { cpu: number; wait: number } {
-  try {
-    const [cpu, wait] = readFileSync(schedstat, 'utf8').split(' ')
-    return { cpu: Number(cpu) / 1e6, wait: Number(wait) / 1e6 }
-  } catch {
-    return { cpu: Number.NaN, wait: Number.NaN }
-  }
-}
-
-/**
  * Runs `fn` under a 5 ms interval probe; the longest gap (two ways), the longest gap less the
- * time waiting for a core (`free`), and every gap over 25 ms (at+wall ms/CPU ms/free ms).
+ * time waiting for a core (`free`), and every gap over 25 ms (at+wall ms/CPU ms/free ms). On a
+ * loaded machine a gap includes time the main thread waited for a core: the gap less that wait is
+ * what it would hold the loop with a free core (its CPU, and any time blocked in a synchronous call).
  */
 async function probed<T>(
   fn: () => Promise<T>,
@@ -80,13 +67,13 @@ async function probed<T>(
   h.enable()
   const t0 = performance.now()
   let last = t0
-  let lastTimes = threadTimes()
+  let lastTimes = mainThreadTimes()
   let probe = 0
   let free = 0
   const gaps: string[] = []
   const timer = setInterval(() => {
     const now = performance.now()
-    const times = threadTimes()
+    const times = mainThreadTimes()
     const gap = now - last - 5
     const cpu = times.cpu - lastTimes.cpu
     const gapFree = Math.max(0, gap - (times.wait - lastTimes.wait))

@@ -3,6 +3,7 @@
  * the median and p95 come from the same samples. A case's last returned payload is kept so the
  * caller can check that what was timed was right.
  */
+import { readFileSync } from 'node:fs'
 import { Bench } from 'tinybench'
 
 export interface TimingOptions {
@@ -109,4 +110,19 @@ export async function cpuMedian(f: () => Promise<unknown>, n: number): Promise<n
     ms.push((d.user + d.system) / 1000)
   }
   return ms.sort((a, b) => a - b)[Math.floor(n / 2)]!
+}
+
+/**
+ * The main thread's time on a CPU and waiting for one, in ms (Linux: its schedstat), or NaN
+ * elsewhere. On a loaded machine a wall-clock gap includes the time the thread waited for a core.
+ * @example
+ * const t0 = mainThreadTimes() // later: mainThreadTimes().cpu - t0.cpu
+ */
+export function mainThreadTimes(): { cpu: number; wait: number } {
+  try {
+    const [cpu, wait] = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')
+    return { cpu: Number(cpu) / 1e6, wait: Number(wait) / 1e6 }
+  } catch {
+    return { cpu: Number.NaN, wait: Number.NaN }
+  }
 }

@@ -135,6 +135,15 @@ function randomAsk(rand: Rng, domains: readonly string[]): Ask {
 }
 const pathOf = (a: Ask) => `${a.row.path}?${new URLSearchParams(a.query).toString()}`
 
+/** GETs every path of `paths` once on `base`, 8 at a time, reading each body (a warm-up). */
+async function fetchEach(base: string, paths: readonly string[], headers: Record<string, string>) {
+  let next = 0
+  const worker = async () => {
+    while (next < paths.length) await (await fetch(base + paths[next++]!, { headers })).arrayBuffer()
+  }
+  await Promise.all(Array.from({ length: 8 }, worker))
+}
+
 /** The body the service must send for `ask`: the engine's payload, checked by the row's schema. */
 async function expectedBody(engine: Engine, a: Ask): Promise<string> {
   const params = a.row.query.parse(a.query)
@@ -471,13 +480,8 @@ async function overloadAndSoak(store: string, domains: string[], team: string, d
           Array.from({ length: 60 }, (_, i) => pathOf({ row, query: { domain_id: d, days: String(i + 1) } })),
         ),
       )
-      const headers = { authorization: `Bearer ${keys[2]}` }
-      let next = 0
-      const warm = async () => {
-        while (next < urls.length) await (await fetch(soak.url + urls[next++]!, { headers })).arrayBuffer()
-      }
       const w0 = performance.now()
-      await Promise.all(Array.from({ length: 8 }, warm))
+      await fetchEach(soak.url, urls, { authorization: `Bearer ${keys[2]}` })
       log(`soak: ${urls.length} URLs warmed in ${(performance.now() - w0).toFixed(0)} ms`)
       const samples: Array<[number, number]> = []
       const started = performance.now()
@@ -625,13 +629,8 @@ async function main(): Promise<void> {
         const before = await checkSample(server, headers, expectBefore)
         for (const b of before) out.failures.push(`${tree.name}, before the load: ${b}`)
         // Warm: every domain's report once (the aggregates loaded), 8 at a time.
-        const warm = domains.flatMap((d) => ROWS.map((row) => ({ row, query: { domain_id: d } })))
-        await Promise.all(
-          Array.from({ length: 8 }, async (_, w) => {
-            for (let i = w; i < warm.length; i += 8)
-              await (await fetch(server.url + pathOf(warm[i]!), { headers })).arrayBuffer()
-          }),
-        )
+        const warm = domains.flatMap((d) => ROWS.map((row) => pathOf({ row, query: { domain_id: d } })))
+        await fetchEach(server.url, warm, headers)
         const loadRand = new Rng(27)
         const random: autocannon.Request[] = [
           { method: 'GET', setupRequest: (req) => ({ ...req, path: pathOf(randomAsk(loadRand, domains)) }) },
