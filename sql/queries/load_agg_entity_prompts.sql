@@ -4,7 +4,7 @@
 -- those of agg_entity_prompts in AGGREGATE_TABLES (src/tables/aggregates.ts), every one DOUBLE NOT
 -- NULL.
 -- Parameters: $domain_key INTEGER; $from_day, $to_day INTEGER (days since 1970-01-01: the rows of
--- those days, both included; the aggregate store reloads the days a commit changed).
+-- those days, both included; reload_agg_entity_prompts.sql reads the days a commit changed).
 SELECT ((day - DATE '1970-01-01'))::DOUBLE AS day,
        (channel)::DOUBLE AS channel,
        (entity_idx)::DOUBLE AS entity_idx,

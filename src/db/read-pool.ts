@@ -4,6 +4,8 @@
  */
 import {
   INTEGER,
+  LIST,
+  listValue,
   VARCHAR,
   type DuckDBConnection,
   type DuckDBMaterializedResult,
@@ -13,8 +15,10 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { QueryError } from '../errors.js'
 import { sqlText } from './sql.js'
 
-/** A query's parameters: a number is bound as INTEGER, a string as VARCHAR. */
-export type QueryValues = Readonly<Record<string, number | string>>
+/** A query's parameters: a number is bound as INTEGER, a string as VARCHAR, a list of numbers as INTEGER[]. */
+export type QueryValues = Readonly<Record<string, number | string | readonly number[]>>
+
+const INTEGER_LIST = LIST(INTEGER)
 
 /**
  * Result chunks (2,048 rows each) copied into JavaScript between two yields to the event loop: a
@@ -109,12 +113,16 @@ export class ReadConnection {
     return out
   }
 
-  /** Runs query `id` (INTEGER and VARCHAR parameters); refuses a result whose columns are not `columns`. */
+  /** Runs query `id` ({@link QueryValues}); refuses a result whose columns are not `columns`. */
   async #run(id: string, values: QueryValues, columns: readonly string[]): Promise<DuckDBMaterializedResult> {
     const stmt = await this.#prepared(id)
-    const types: Record<string, typeof INTEGER | typeof VARCHAR> = {}
-    for (const [k, v] of Object.entries(values)) types[k] = typeof v === 'string' ? VARCHAR : INTEGER
-    stmt.bind(values, types)
+    const types: Record<string, typeof INTEGER | typeof VARCHAR | typeof INTEGER_LIST> = {}
+    const bound: Record<string, number | string | ReturnType<typeof listValue>> = {}
+    for (const [k, v] of Object.entries(values)) {
+      types[k] = typeof v === 'string' ? VARCHAR : typeof v === 'number' ? INTEGER : INTEGER_LIST
+      bound[k] = typeof v === 'string' || typeof v === 'number' ? v : listValue(v)
+    }
+    stmt.bind(bound, types)
     const result = await stmt.run()
     const names = result.columnNames()
     if (names.join() !== columns.join())

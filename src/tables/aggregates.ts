@@ -55,6 +55,9 @@ export type AggregateRows<T extends AggregateTable> = {
 /** The query that reads one domain's rows of `table` (parameter `$domain_key`). */
 export const loadQueryId = (table: AggregateTable): string => `queries/load_${table}`
 
+/** The query that reads the changed days of many domains' rows of `table` (sql/queries/reload_agg_*.sql). */
+export const reloadQueryId = (table: AggregateTable): string => `queries/reload_${table}`
+
 /**
  * Tables that can also be computed for one raw model id (a report's `model` filter that is neither
  * `all` nor a channel): the same columns and rows, from the raw tables, for that model's analyses.

@@ -3,11 +3,12 @@
  * entries evicted after each load, nothing kept), and it never serves an aggregate from before a
  * commit.
  */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { openEngine, type Engine } from '../../src/index.js'
 import { readFileSync } from 'node:fs'
 import { AggregateStore } from '../../src/tables/aggregate-store.js'
 import { AGGREGATE_TABLE_NAMES } from '../../src/tables/aggregates.js'
+import { dimRecords, makeAnalyses, makeDims } from '../support/generate.js'
 import { analysis, base, COMPETITOR, DOMAIN, NOW, THEME } from '../support/records.js'
 
 const example = new URL('../../fixtures/spec-example/data.ndjson', import.meta.url).pathname
@@ -109,6 +110,40 @@ describe('aggregate store', () => {
     await engine.close()
   })
 
+  it('after a commit that touches many domains, reads each table once for all of them: the same rows as a full load', async () => {
+    const dims = makeDims(31, { teams: 2, domainsPerTeam: 4 })
+    const engine = await openEngine()
+    await engine.ingest([...dimRecords(dims), ...makeAnalyses(31, dims, 0, 400)])
+    const internals = engine as unknown as {
+      aggregates: AggregateStore
+      catalog: { domains: Map<string, { key: number }> }
+      db: { pool: AggregateStore['pool'] }
+    }
+    const store = internals.aggregates
+    const keys = dims.domains.map((d) => internals.catalog.domains.get(d.id)!.key)
+    for (const k of keys) for (const t of AGGREGATE_TABLE_NAMES) await store.rows(t, k)
+    const { misses } = store.stats()
+    // New analyses of every domain, and some replacing stored ones (moved to other days).
+    await engine.ingest([...makeAnalyses(33, dims, 1, 120), ...makeAnalyses(32, dims, 0, 40)])
+    const loads = vi.spyOn(store.pool, 'loadColumns')
+    const spliced = new Map<string, unknown>()
+    for (const t of AGGREGATE_TABLE_NAMES)
+      for (const k of [...keys].reverse()) spliced.set(`${t} of ${k}`, { ...(await store.rows(t, k)) })
+    // One query per table, each for every domain the commit touched.
+    expect(loads.mock.calls.map((c) => c[0]).sort()).toEqual(
+      AGGREGATE_TABLE_NAMES.map((t) => `queries/reload_${t}`).sort(),
+    )
+    for (const call of loads.mock.calls)
+      expect((call[1].domain_keys as number[]).sort()).toEqual([...keys].sort())
+    loads.mockRestore()
+    expect(store.stats().misses).toBe(misses)
+    const fresh = new AggregateStore(internals.db.pool, { retain: false, maxRows: 0 })
+    for (const t of AGGREGATE_TABLE_NAMES)
+      for (const k of keys)
+        expect(spliced.get(`${t} of ${k}`), `${t} of ${k}`).toEqual({ ...(await fresh.rows(t, k)) })
+    await engine.close()
+  })
+
   it('drops the citation and fan-out structures of a domain after a commit that changes it', async () => {
     const engine = await openEngine()
     await engine.ingest([...base(), analysis({ fanout_queries: ['crm'] })])
@@ -134,14 +169,20 @@ describe('aggregate store', () => {
 })
 
 describe('AggregateStore', () => {
-  /** A pool that answers every load with `rows` rows per column and counts the loads. */
+  /** A pool that answers every load with `rows` rows per column and domain, and counts the loads. */
   function fakePool(rows = 3) {
     const loads: string[] = []
     return {
       loads,
-      async loadColumns(id: string, values: Record<string, number>, columns: readonly string[]) {
-        loads.push(`${id}:${values.domain_key}`)
-        return columns.map(() => new Float64Array(rows))
+      async loadColumns(id: string, values: Record<string, number | number[]>, columns: readonly string[]) {
+        const keys = (values.domain_keys ?? [values.domain_key]) as number[]
+        loads.push(`${id}:${keys.join('+')}`)
+        return columns.map((c) =>
+          Float64Array.from(
+            keys.flatMap((k) => Array.from({ length: rows }, () => k)),
+            (k) => (c === 'domain_key' ? k : 0),
+          ),
+        )
       },
       async loadStrings(id: string, values: Record<string, number>, columns: readonly string[]) {
         loads.push(`${id}:${values.domain_key}`)
