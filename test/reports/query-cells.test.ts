@@ -169,6 +169,39 @@ describe('/query over cells: whole and cut cells', () => {
     })
   }, 120_000)
 
+  it('builds the facts one query at a time (each result is materialized in DuckDB before it is copied)', async () => {
+    const engine = await openEngine()
+    try {
+      await engine.ingest(records())
+      const pool = (engine as unknown as { aggregates: { pool: Record<string, unknown> } }).aggregates.pool
+      let inFlight = 0
+      let most = 0
+      const facts = /^queries\/query\/(analyses|countries|mentions|citations|hosts)$/
+      for (const method of ['loadColumns', 'loadStrings']) {
+        const original = pool[method] as (id: string, ...rest: unknown[]) => Promise<unknown>
+        pool[method] = async (id: string, ...rest: unknown[]) => {
+          if (!facts.test(id)) return original.call(pool, id, ...rest)
+          most = Math.max(most, ++inFlight)
+          try {
+            return await original.call(pool, id, ...rest)
+          } finally {
+            inFlight--
+          }
+        }
+      }
+      await engine.computeQuery({
+        domainId: DOMAIN,
+        now: NOW,
+        days: 30,
+        dimensions: ['country'],
+        entity: 'all',
+      })
+      expect(most).toBe(1)
+    } finally {
+      await engine.close()
+    }
+  })
+
   it('kept facts after moves, additions, deletions and topic/tag changes answer as a store built afresh', async () => {
     const recs = records()
     const kept = await openEngine()

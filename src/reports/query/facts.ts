@@ -213,23 +213,31 @@ export const queryFacts: Derived<QueryFacts> = {
   async build(pool, domainKey) {
     // The segment filters ('': not given): src/queries/segment.ts puts a segment's in their place.
     const values = { domain_key: domainKey, country: '', topic: '', tag: '' }
-    const [analyses, countries, mentions, citations, hosts] = await Promise.all([
-      pool.loadColumns(
-        'queries/query/analyses',
-        values,
-        ['day', 'channel', 'model_key', 'prompt_idx', 'country_idx'],
-        ['i32', 'i32', 'i32', 'i32', 'i32'],
-      ),
-      pool.loadStrings('queries/query/countries', { domain_key: domainKey }, ['country']),
-      pool.loadColumns(
-        'queries/query/mentions',
-        values,
-        ['ord', 'entity_idx', 'pos_sum', 'pos_cnt', 'sent_sum', 'sent_cnt'],
-        ['i32', 'i32', 'f64', 'i32', 'f64', 'i32'],
-      ),
-      pool.loadColumns('queries/query/citations', values, ['ord', 'host_idx', 'n'], ['i32', 'i32', 'i32']),
-      pool.loadStrings('queries/query/hosts', { domain_key: domainKey }, ['host']),
+    // One after the other: each result is materialized in DuckDB's memory before it is copied, so
+    // five at once hold five results on a large domain (L: 1.8M mention rows) under the 160 MB
+    // limit; a cold build of L ran out of memory once that way (bench/NOTES.md, "lead 12").
+    const analyses = await pool.loadColumns(
+      'queries/query/analyses',
+      values,
+      ['day', 'channel', 'model_key', 'prompt_idx', 'country_idx'],
+      ['i32', 'i32', 'i32', 'i32', 'i32'],
+    )
+    const countries = await pool.loadStrings('queries/query/countries', { domain_key: domainKey }, [
+      'country',
     ])
+    const mentions = await pool.loadColumns(
+      'queries/query/mentions',
+      values,
+      ['ord', 'entity_idx', 'pos_sum', 'pos_cnt', 'sent_sum', 'sent_cnt'],
+      ['i32', 'i32', 'f64', 'i32', 'f64', 'i32'],
+    )
+    const citations = await pool.loadColumns(
+      'queries/query/citations',
+      values,
+      ['ord', 'host_idx', 'n'],
+      ['i32', 'i32', 'i32'],
+    )
+    const hosts = await pool.loadStrings('queries/query/hosts', { domain_key: domainKey }, ['host'])
     const [day, channel, modelKey, promptIdx, countryIdx] = analyses as Int32Array[]
     const [mOrd, mEntity] = mentions as Int32Array[]
     const [cOrd, cHost, cCount] = citations as Int32Array[]
