@@ -119,7 +119,8 @@ export function serveSection(runs: SuiteRun[]): string[] {
     )
   }
   const over = out.extra?.overload as { statuses: Record<string, number>; recovered_ms: number } | undefined
-  const soak = out.extra?.soak as { seconds: number; rps: number; rss_slope_mb_per_min: number } | undefined
+  const soak = out.extra?.soak as
+    { seconds: number; rps: number; rss_slope_mb_per_min: number; heap_slope_mb_per_min?: number } | undefined
   if (over)
     L.push(
       `Overload (200 connections, 2 query slots, 8 queued, 300 requests a minute per key): statuses ${Object.entries(
@@ -130,7 +131,9 @@ export function serveSection(runs: SuiteRun[]): string[] {
     )
   if (soak)
     L.push(
-      `Soak (${soak.seconds} s, 10 connections, hits and misses): ${n(soak.rps)} req/s, RSS slope ${soak.rss_slope_mb_per_min} MB/min.`,
+      soak.heap_slope_mb_per_min === undefined
+        ? `Soak (${soak.seconds} s, 10 connections, hits and misses): ${n(soak.rps)} req/s, RSS slope ${soak.rss_slope_mb_per_min} MB/min.`
+        : `Soak (${soak.seconds} s, 10 connections, hits and misses): ${n(soak.rps)} req/s; sampled every 5 s after a full collection, RSS slope ${soak.rss_slope_mb_per_min} MB/min, JS heap slope ${soak.heap_slope_mb_per_min} MB/min.`,
     )
   L.push('')
   return L

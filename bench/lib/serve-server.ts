@@ -6,7 +6,10 @@
  * parent's IPC messages: `cpu` (this process's CPU time so far, Node and DuckDB threads together,
  * and the event loop's delays since the last `cpu`: the longest stall and the p99, in ms),
  * `profile-start` and `profile-stop` (a V8 CPU profile of what runs between the two, written to the
- * file the stop names) and `close` (graceful shutdown, then exit).
+ * file the stop names), `memory` (a full garbage collection when the process runs with
+ * `--expose-gc`, as the suite starts it, then `process.memoryUsage()` in MB: what stays after a
+ * collection, so a slope over a soak is not V8's heap growing toward its next one) and `close`
+ * (graceful shutdown, then exit).
  *
  *   node dist/bench/lib/serve-server.js '{"tree":"/work/main","store":"/tmp/s.duckdb","server":{...}}'
  */
@@ -86,6 +89,18 @@ process.on('message', (message: unknown) => {
       loop: { max_ms: ms(loop.max), p99_ms: ms(loop.percentile(99)) },
     })
     loop.reset()
+  } else if (message === 'memory') {
+    ;(globalThis as { gc?: () => void }).gc?.()
+    const m = process.memoryUsage()
+    const mb = (bytes: number) => +(bytes / 1048576).toFixed(1)
+    process.send?.({
+      memory: {
+        rss: mb(m.rss),
+        heapUsed: mb(m.heapUsed),
+        external: mb(m.external),
+        arrayBuffers: mb(m.arrayBuffers),
+      },
+    })
   } else if (message === 'close') {
     void server
       .close()

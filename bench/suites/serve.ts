@@ -15,8 +15,9 @@
  *   soak        (this tree only, `--soak=<seconds>`, default 60; 0 in --quick) 10 connections of
  *               the four reports over the team's domains and 1-60 days, answers cached 5 s (so
  *               they are computed again and again), after one request of each such URL (the cache
- *               and the aggregates at their steady size first): the server's RSS slope (first 20 %
- *               left out) < 5 MB/min
+ *               and the aggregates at their steady size first): every 5 s the server's memory
+ *               right after a full collection; slopes over the run (first 20 % left out): RSS
+ *               < 5 MB/min, JS heap (used + external) < 1 MB/min
  *
  * Every figure comes with the server's CPU time per request (Node and DuckDB threads together,
  * less sensitive to a shared machine than requests/s) and its event loop's longest stall and p99
@@ -157,11 +158,21 @@ interface LoopDelay {
   p99_ms: number
 }
 
+/** `process.memoryUsage()` of a server after a full collection, in MB. */
+interface ServerMemory {
+  rss: number
+  heapUsed: number
+  external: number
+  arrayBuffers: number
+}
+
 interface Server {
   url: string
   child: ChildProcess
   /** The server's CPU time so far (ms), and its event loop's delays since the last call. */
   cpu(): Promise<{ cpuMs: number; loop: LoopDelay }>
+  /** The server's memory (MB) right after a full garbage collection. */
+  memory(): Promise<ServerMemory>
   /** Profiles what the server runs during `during` into `file` (when `file` is set). */
   profiled<T>(file: string | undefined, during: () => Promise<T>): Promise<T>
   stop(): Promise<void>
@@ -172,6 +183,8 @@ async function startServer(tree: Tree, store: string, server: Record<string, unk
   const script = fileURLToPath(new URL('../lib/serve-server.js', import.meta.url))
   const child = fork(script, [JSON.stringify(options)], {
     cwd: ROOT,
+    // The soak asks for a full collection before each memory sample (`memory()`).
+    execArgv: [...process.execArgv, '--expose-gc'],
     env: {
       ...process.env,
       ...(UV_THREADS !== undefined && { UV_THREADPOOL_SIZE: UV_THREADS }),
@@ -191,6 +204,11 @@ async function startServer(tree: Tree, store: string, server: Record<string, unk
       new Promise((done) => {
         child.once('message', (m) => done(m as { cpuMs: number; loop: LoopDelay }))
         child.send('cpu')
+      }),
+    memory: () =>
+      new Promise((done) => {
+        child.once('message', (m) => done((m as { memory: ServerMemory }).memory))
+        child.send('memory')
       }),
     profiled: async (file, during) => {
       if (file === undefined) return during()
@@ -374,12 +392,6 @@ async function injectCpu(store: string, dir: string, domains: string[], headers:
   )
 }
 
-/** Resident set size of a process in MB, from /proc. */
-function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
-  return m ? Number(m[1]) / 1024 : NaN
-}
-
 /** Least-squares slope of y over x. */
 function slope(xs: number[], ys: number[]): number {
   const n = xs.length
@@ -483,12 +495,16 @@ async function overloadAndSoak(store: string, domains: string[], team: string, d
       const w0 = performance.now()
       await fetchEach(soak.url, urls, { authorization: `Bearer ${keys[2]}` })
       log(`soak: ${urls.length} URLs warmed in ${(performance.now() - w0).toFixed(0)} ms`)
-      const samples: Array<[number, number]> = []
+      // Every 5 s, the server's memory right after a full collection: without it a minute's RSS
+      // slope mixed V8's heap growing toward its next major collection with growth that stays.
+      const samples: Array<[number, ServerMemory]> = []
       const started = performance.now()
-      const timer = setInterval(
-        () => samples.push([(performance.now() - started) / 60_000, rssMb(soak.child.pid!)]),
-        1000,
-      )
+      let sampling = Promise.resolve()
+      const timer = setInterval(() => {
+        sampling = sampling.then(async () => {
+          samples.push([(performance.now() - started) / 60_000, await soak.memory()])
+        })
+      }, 5000)
       log(`soak: ${SOAK_S} s`)
       const r = (await autocannon({
         url: soak.url,
@@ -507,11 +523,15 @@ async function overloadAndSoak(store: string, domains: string[], team: string, d
         ],
       })) as Result
       clearInterval(timer)
+      await sampling
       const steady = samples.filter(([t]) => t >= (SOAK_S / 60) * 0.2)
-      const mbPerMin = slope(
-        steady.map(([t]) => t),
-        steady.map(([, m]) => m),
-      )
+      const slopeOf = (of: (m: ServerMemory) => number) =>
+        slope(
+          steady.map(([t]) => t),
+          steady.map(([, m]) => of(m)),
+        )
+      const mbPerMin = slopeOf((m) => m.rss)
+      const heapPerMin = slopeOf((m) => m.heapUsed + m.external)
       bounds.soak = {
         connections: 10,
         seconds: SOAK_S,
@@ -520,11 +540,17 @@ async function overloadAndSoak(store: string, domains: string[], team: string, d
         p99_ms: r.latency.p99,
         errors: r.errors + r.timeouts,
         non2xx: r.non2xx,
-        rss_start_mb: Math.round(samples[0]?.[1] ?? 0),
-        rss_end_mb: Math.round(samples.at(-1)?.[1] ?? 0),
+        rss_start_mb: Math.round(samples[0]?.[1].rss ?? 0),
+        rss_end_mb: Math.round(samples.at(-1)?.[1].rss ?? 0),
         rss_slope_mb_per_min: +mbPerMin.toFixed(2),
+        heap_start_mb: Math.round(samples[0]?.[1].heapUsed ?? 0),
+        heap_end_mb: Math.round(samples.at(-1)?.[1].heapUsed ?? 0),
+        heap_slope_mb_per_min: +heapPerMin.toFixed(2),
       }
-      if (SOAK_S >= 60 && mbPerMin >= 5) out.failures.push(`soak: RSS grows ${mbPerMin.toFixed(2)} MB/min`)
+      if (SOAK_S >= 60 && mbPerMin >= 5)
+        out.failures.push(`soak: RSS after a full collection grows ${mbPerMin.toFixed(2)} MB/min`)
+      if (SOAK_S >= 60 && heapPerMin >= 1)
+        out.failures.push(`soak: the JS heap after a full collection grows ${heapPerMin.toFixed(2)} MB/min`)
       if (r.errors || r.non2xx) out.failures.push(`soak: ${r.errors} errors, ${r.non2xx} non-2xx`)
     } finally {
       await soak.stop()
