@@ -45,9 +45,11 @@ const load = async <T>(path: string): Promise<T> =>
 const { openEngine } = await load<EngineModule>('index.js')
 const { startServer } = await load<HttpModule>(join('http', 'index.js'))
 
-// VA_DUCKDB_THREADS as `visibility serve` reads it (e.g. `--peer-env=VA_DUCKDB_THREADS=1`, this tree
-// against itself); a tree without the option ignores it.
-const threads = process.env.VA_DUCKDB_THREADS
+// DuckDB's threads as `visibility serve` of that tree sets them: VA_DUCKDB_THREADS (e.g.
+// `--peer-env=VA_DUCKDB_THREADS=2`, this tree against itself), else the tree's serving default
+// (`servingThreads`; a tree without one: DuckDB's). A tree without the option ignores it.
+const { servingThreads } = await load<{ servingThreads?: () => number }>(join('http', 'config.js'))
+const threads = process.env.VA_DUCKDB_THREADS || servingThreads?.()
 const engine = await openEngine({
   path: options.store,
   hardened: true,

@@ -30,7 +30,7 @@ export interface ShardOptions extends Omit<StartServerOptions, 'engine' | 'limit
    * `cluster-work` beside the database file). Shards on different machines share it as a volume.
    */
   workDir?: string
-  /** DuckDB's worker threads (VA_DUCKDB_THREADS; default: DuckDB's, one per core). */
+  /** DuckDB's worker threads (VA_DUCKDB_THREADS; `visibility cluster shard` passes one fewer than the cores; unset here: DuckDB's, one per core). */
   duckdbThreads?: number
 }
 

@@ -1,12 +1,23 @@
 /**
  * Service configuration from environment variables (documented in docs/HTTP.md).
  */
+import { availableParallelism } from 'node:os'
 import { adminTokenProblem } from './plugins/auth.js'
 import { corsOriginsFrom } from './plugins/conventions.js'
 import { edgeOptionsFromEnv, type EdgeOptions } from './edge/index.js'
 import { MAX_RETAIN_DAYS } from '../api/index.js'
 import { MAX_DUCKDB_THREADS, webhookOptionsFromEnv, type WebhookOptions } from '../index.js'
 import { parseOrigin } from '../mcp/index.js'
+
+/**
+ * DuckDB's threads in a server: one fewer than the cores (at least one), so that an ingest's
+ * statements leave a core to the event loop that answers the reports. On the 2-core bench machine
+ * (one DuckDB thread against two), the serving probe with a 500-analysis POST every second served
+ * 1.2x the requests at 0.8x the CPU per request (bench/NOTES.md, "lead 12").
+ */
+export function servingThreads(cores = availableParallelism()): number {
+  return Math.max(1, cores - 1)
+}
 
 export interface ServiceConfig {
   port: number
@@ -35,8 +46,8 @@ export interface ServiceConfig {
   // Operations (docs/API.md, "Operations endpoints")
   /** VA_RETAIN_DAYS: prune analyses older than today - N daily; undefined: never. */
   retainDays: number | undefined
-  /** VA_DUCKDB_THREADS: DuckDB's worker threads; undefined: DuckDB's default (one per core). */
-  duckdbThreads: number | undefined
+  /** VA_DUCKDB_THREADS: DuckDB's worker threads; unset: {@link servingThreads}. */
+  duckdbThreads: number
   /** VA_BACKUP_DIR: where POST /internal/v1/backup writes; undefined: backups off. */
   backupDir: string | undefined
   /** VA_CORS_ORIGINS: origins allowed to call the API from a browser; empty: CORS off. */
@@ -131,7 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
       : undefined,
     duckdbThreads: env.VA_DUCKDB_THREADS?.trim()
       ? integer(env, 'VA_DUCKDB_THREADS', 0, 1, MAX_DUCKDB_THREADS)
-      : undefined,
+      : servingThreads(),
     backupDir: env.VA_BACKUP_DIR?.trim() || undefined,
     corsOrigins: corsOriginsFrom(env.VA_CORS_ORIGINS),
     webhooks: webhookOptionsFromEnv(env),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { loadConfig } from '../../src/http/index.js'
+import { servingThreads } from '../../src/http/config.js'
 
 describe('loadConfig', () => {
   it('has the documented defaults', () => {
@@ -32,6 +33,7 @@ describe('loadConfig', () => {
         allowedHosts: '*',
       },
       retainDays: undefined,
+      duckdbThreads: servingThreads(),
       backupDir: undefined,
       corsOrigins: [],
       webhooks: { allowPrivate: false },
@@ -50,8 +52,9 @@ describe('loadConfig', () => {
       )
   })
 
-  it('VA_DUCKDB_THREADS: an integer from 1 to 256; unset: DuckDB decides', () => {
-    expect(loadConfig({}).duckdbThreads).toBeUndefined()
+  it('VA_DUCKDB_THREADS: an integer from 1 to 256; unset: one fewer than the cores, at least one', () => {
+    expect(loadConfig({}).duckdbThreads).toBe(servingThreads())
+    expect([1, 2, 8].map((cores) => servingThreads(cores))).toEqual([1, 1, 7])
     expect(loadConfig({ VA_DUCKDB_THREADS: '1' }).duckdbThreads).toBe(1)
     for (const bad of ['0', '1.5', 'two', '257'])
       expect(() => loadConfig({ VA_DUCKDB_THREADS: bad })).toThrow(

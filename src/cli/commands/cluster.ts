@@ -61,7 +61,7 @@ export async function clusterServe(
     staleMs: Number.isFinite(staleS) && staleS > 0 ? staleS * 1000 : 30_000,
     ...(process.env.VA_CLUSTER_WORK_DIR ? { workDir: resolve(process.env.VA_CLUSTER_WORK_DIR) } : {}),
     ...(flags.advertise !== undefined ? { advertise: flags.advertise } : {}),
-    ...(config.duckdbThreads === undefined ? {} : { duckdbThreads: config.duckdbThreads }),
+    duckdbThreads: config.duckdbThreads,
   })
   process.stderr.write(`Shard ${flags.shard} on ${server.url} (database ${config.dbPath}).\n`)
   await server.closed

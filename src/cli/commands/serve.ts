@@ -121,7 +121,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       path: dbPath,
       hardened: true,
       ...envCursorSecret(),
-      ...(config.duckdbThreads === undefined ? {} : { threads: config.duckdbThreads }),
+      threads: config.duckdbThreads,
     })
 
     const demo = values.demo ? await prepareDemo(engine, config.dbPath, values['new-key'] === true) : null
