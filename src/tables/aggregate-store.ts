@@ -149,6 +149,11 @@ export class AggregateStore implements AggregateSource {
     return this.#cached(derived.name, domainKey, () => derived.build(this.pool, domainKey, this))
   }
 
+  /** Drops the entries of these domains' segments (a call wrote their prompts: topics and tags may have changed). */
+  dropSegments(domainKeys: Iterable<number>): void {
+    for (const dk of domainKeys) this.#dropSegments(dk)
+  }
+
   /** Drops the entries of a domain's segments. */
   #dropSegments(domainKey: number): void {
     const names = this.#segmentNames.get(domainKey)
