@@ -6,9 +6,10 @@
  * table loads only the rows of those days, of every domain whose entry of that table is stale, in
  * one query, and splices them into the kept arrays (sorted by day), so the first query after a
  * commit pays for the changed days, not the whole domain, and one query per table, not one per
- * domain and table. The rows of a day read
- * after the commit are the committed ones, whichever commit came after: a later commit marks its
- * own days, so no entry ever mixes two states of one day. Deletions drop entries (`invalidate`).
+ * domain and table. The rows of a day read after the commit are the committed ones, whichever
+ * commit came after: a later commit marks its own days, so no entry ever mixes two states of one
+ * day. Deletions drop entries (`invalidate`); a call that writes a prompt drops its domain's
+ * segments (`dropSegments`: a topic or tags may have changed).
  *
  * It also keeps per-domain structures built from such reads (`derived`: the citation and fan-out
  * indexes of src/tables/cited-index.ts), under the same rules: a commit drops them, or, for those
