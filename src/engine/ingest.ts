@@ -68,7 +68,7 @@ export class EngineIngest {
           staged.applyToCatalog()
           e.aggregates.invalidate(staged.deletedFrom)
           e.aggregates.refresh(staged.changedDays)
-          e.aggregates.dropSegments(staged.promptDomains())
+          e.aggregates.dropSegments(staged.promptDomains)
           this.committed(staged)
         })
         this.nextAnalysisKey = staged.nextAnalysisKey

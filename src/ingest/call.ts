@@ -98,10 +98,10 @@ export interface StagedCall {
   /** Domains whose stored rows the call's deletions removed (their kept aggregates are dropped). */
   deletedFrom: number[]
   /**
-   * Domains whose prompts the call writes (a topic or tags may change: their kept segments are
-   * dropped), by key in the catalog once `applyToCatalog` has run.
+   * Stored domains whose prompts the call writes (a topic or tags may change: their kept segments
+   * are dropped; a domain new in this call has none).
    */
-  promptDomains(): number[]
+  promptDomains: number[]
   /** The catalog to install at COMMIT (read again from the transaction when the call deletes). */
   catalog: Catalog
   /** Teams the call deleted (their API keys went with them). */
@@ -351,14 +351,13 @@ export class IngestCall {
       result,
       changedDays,
       deletedFrom: [...new Set(removed?.domains ?? [])],
-      promptDomains: () => {
-        const keys = new Set<number>()
-        for (const { rec } of this.#c.prompts.values()) {
-          const key = catalog.domains.get(rec.domain_id.toLowerCase())?.key
-          if (key !== undefined) keys.add(key)
-        }
-        return [...keys]
-      },
+      promptDomains: [
+        ...new Set(
+          [...this.#c.prompts.values()].flatMap(
+            ({ rec }) => catalog.domains.get(rec.domain_id.toLowerCase())?.key ?? [],
+          ),
+        ),
+      ],
       applyToCatalog: () => applyToCatalog(this.#c, catalog, finalPlan),
       nextAnalysisKey: nextAnalysisKey + this.#c.seq,
       catalog,
