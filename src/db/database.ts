@@ -49,6 +49,15 @@ export const STORAGE_VERSION = 'v1.5.0'
 /** Rows a partitioned COPY buffers per partition before writing them. */
 export const PARTITION_FLUSH_ROWS = 65_536
 
+/**
+ * DuckDB's allocator (the jemalloc built into its library, one for the whole process) purges the
+ * pages its threads freed from a background thread. Without it, freed pages stayed resident after
+ * the large sorts and joins of a bulk ingest: the 2 GB NDJSON file at the 160 MB limit peaked at
+ * 520-544 MB of RSS in its SQL steps, with DuckDB counting ~40 MB in use; with it, 434-445 MB
+ * (bench/NOTES.md, "s13"). Set on every instance (it is a process-wide setting).
+ */
+const ALLOCATOR_CONFIG = { allocator_background_threads: 'true' } as const
+
 /** Files open in this process: two DuckDB instances on one file would corrupt it. */
 const openFiles = new Set<string>()
 
@@ -74,6 +83,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     // files older releases read, in which long strings (answer texts) are stored uncompressed;
     // this one compresses them (dictionary + FSST): measured 2.4x smaller on the bench's answers.
     storage_compatibility_version: STORAGE_VERSION,
+    ...ALLOCATOR_CONFIG,
   }
   if (options.threads !== undefined) {
     if (!Number.isInteger(options.threads) || options.threads < 1 || options.threads > MAX_DUCKDB_THREADS)
@@ -142,6 +152,7 @@ export async function openFileReader(): Promise<FileReader> {
   const instance = await DuckDBInstance.create(':memory:', {
     memory_limit: `${DEFAULT_MEMORY_LIMIT_MB}MB`,
     temp_directory: join(tmpdir(), `va-duckdb-reader-${process.pid}`),
+    ...ALLOCATOR_CONFIG,
   })
   try {
     const conn = await connectUtc(instance)
