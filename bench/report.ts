@@ -101,8 +101,16 @@ export function evaluateTargets(runs: SuiteRun[], quick: boolean): Target[] {
   t.push(...citationTargets(runs))
   const ingest = runs.find((r) => r.id.startsWith('ingest'))?.output
   const ingestExtra = ingest?.extra as
-    { first?: { analysesPerSec: number; peakRssMB: number }; engineOverNative?: number } | undefined
+    | {
+        first?: { analysesPerSec: number; peakRssMB: number }
+        big?: { peakRssMB: number; fileMB: number }
+        engineOverNative?: number
+      }
+    | undefined
   const first = ingestExtra?.first
+  // The peak RSS target is for a 2 GB file: a full run measures it (the ingest suite's `big`); a
+  // quick run has only its dataset's file.
+  const big = ingestExtra?.big
   if (ingestExtra?.engineOverNative !== undefined)
     t.push({
       name: 'ingest NDJSON vs the naive native load (same file, same run)',
@@ -117,12 +125,21 @@ export function evaluateTargets(runs: SuiteRun[], quick: boolean): Target[] {
       measured: `${Math.round(first.analysesPerSec).toLocaleString('en-US')}/s (${ratio(first.analysesPerSec / 100_000)} of target)`,
       met: first.analysesPerSec >= 100_000,
     })
-    t.push({
-      name: 'ingest NDJSON: peak RSS',
-      goal: '< 500 MB',
-      measured: `${first.peakRssMB.toFixed(0)} MB`,
-      met: first.peakRssMB < 500,
-    })
+    t.push(
+      big === undefined
+        ? {
+            name: 'ingest NDJSON: peak RSS',
+            goal: '< 500 MB',
+            measured: `${first.peakRssMB.toFixed(0)} MB (the dataset's file; the 2 GB file not run)`,
+            met: first.peakRssMB < 500,
+          }
+        : {
+            name: 'ingest NDJSON: peak RSS, a 2 GB file',
+            goal: '< 500 MB',
+            measured: `${big.peakRssMB.toFixed(0)} MB (${big.fileMB.toFixed(0)} MiB file; L's file ${first.peakRssMB.toFixed(0)} MB)`,
+            met: big.peakRssMB < 500,
+          },
+    )
   } else
     t.push({
       name: 'ingest NDJSON',
@@ -296,6 +313,7 @@ export function renderMarkdown(
       first: Ing
       again: Ing
       native?: Ing
+      big?: Ing & { fileMB: number; lines: number }
       storeMB: number
       storeMBAfterReingest: number
     }
@@ -315,6 +333,14 @@ export function renderMarkdown(
       ['NDJSON -> new store', ex.first],
       ['same file again (upsert, idempotent)', ex.again],
       ...(ex.native ? ([['naive native load (DuckDB alone, same file)', ex.native]] as const) : []),
+      ...(ex.big
+        ? ([
+            [
+              `the 2 GB file (${ex.big.fileMB.toFixed(0)} MiB, ${ex.big.lines.toLocaleString('en-US')} lines: L and copies of its analyses) -> new store`,
+              ex.big,
+            ],
+          ] as const)
+        : []),
     ] as const) {
       L.push(
         `| ${name} | ${(x.ms / 1000).toFixed(2)} | ${Math.round(x.analysesPerSec).toLocaleString('en-US')} | ${Math.round(x.mentionsPerSec).toLocaleString('en-US')} | ${x.peakRssMB.toFixed(0)} | ${x.peakRssMBTimeV?.toFixed(0) ?? '–'} | ${x.closeMs?.toFixed(0) ?? '–'} |`,
