@@ -53,7 +53,7 @@ export const PARTITION_FLUSH_ROWS = 65_536
  * DuckDB's allocator (the jemalloc built into its library, one for the whole process) purges the
  * pages its threads freed from a background thread. Without it, freed pages stayed resident after
  * the large sorts and joins of a bulk ingest: the 2 GB NDJSON file at the 160 MB limit peaked at
- * 471-544 MB of RSS in its SQL steps, with DuckDB counting ~40 MB in use; with it, 429-457 MB
+ * 471-544 MB of RSS in its SQL steps, with DuckDB counting ~40 MB in use; with it, 429-462 MB
  * (bench/NOTES.md, "s13"). Set on every instance (it is a process-wide setting).
  */
 const ALLOCATOR_CONFIG = { allocator_background_threads: 'true' } as const
