@@ -5,11 +5,8 @@
  * byte limit (default 2 GiB: L plus ~2.7 copies, ~1.87M analyses). Written by the ingest suite
  * (bench/suites/ingest.ts) and by bench/ingest-profile/big-ndjson.ts.
  */
-import { createWriteStream } from 'node:fs'
-import { mkdir } from 'node:fs/promises'
-import { dirname } from 'node:path'
-import { once } from 'node:events'
 import { DATASETS, datasetRecords } from './generator.js'
+import { writeNdjson } from './ndjson.js'
 import type { AnalysisInputRecord } from '../../src/types.js'
 
 /** The default size: 2 GiB. */
@@ -34,26 +31,12 @@ export async function writeBigNdjson(
   path: string,
   limit = BIG_FILE_BYTES,
 ): Promise<{ lines: number; analyses: number; bytes: number }> {
-  await mkdir(dirname(path), { recursive: true })
-  const stream = createWriteStream(path, { highWaterMark: 1 << 20 })
-  let bytes = 0
-  let lines = 0
   let analyses = 0
-  let buf = ''
-  for (const r of records()) {
-    const line = JSON.stringify(r) + '\n'
-    const n = Buffer.byteLength(line)
-    if (bytes + n > limit) break
-    bytes += n
-    lines++
-    if (r.type === 'analysis') analyses++
-    buf += line
-    if (buf.length > 1 << 20) {
-      if (!stream.write(buf)) await once(stream, 'drain')
-      buf = ''
-    }
-  }
-  stream.end(buf)
-  await once(stream, 'finish')
-  return { lines, analyses, bytes }
+  const written = await writeNdjson(path, records(), {
+    maxBytes: limit,
+    onWrite: (r) => {
+      if (r.type === 'analysis') analyses++
+    },
+  })
+  return { ...written, analyses }
 }

@@ -63,6 +63,10 @@ function runChild(file: string, store: string, tag: string, script = 'ingest-chi
   return rep
 }
 
+function logIngest(label: string, r: ChildReport): void {
+  log(label, r.result, `${r.ingestMs.toFixed(0)} ms`, `maxRSS ${(r.maxRssKB / 1024).toFixed(0)} MB`)
+}
+
 async function main(): Promise<void> {
   const file = outPath(`${dsName}.ndjson`)
   const w = await stopwatch(() => writeNdjson(file, datasetRecords(spec)))
@@ -73,12 +77,7 @@ async function main(): Promise<void> {
   const store = outPath(`store-ingest-${dsName}.duckdb`)
   removeStore(store)
   const first = runChild(file, store, 'first')
-  log(
-    'first ingest',
-    first.result,
-    `${first.ingestMs.toFixed(0)} ms`,
-    `maxRSS ${(first.maxRssKB / 1024).toFixed(0)} MB`,
-  )
+  logIngest('first ingest', first)
   const storeMB = statSync(store).size / 2 ** 20
   const nativeStore = outPath(`store-ingest-native-${dsName}.duckdb`)
   removeStore(nativeStore)
@@ -90,12 +89,7 @@ async function main(): Promise<void> {
       `naive native load read ${native.rows.analyses} analyses / ${native.rows.mentions} mentions, the engine stored ${first.result.analyses} / ${first.result.mentions}`,
     )
   const second = runChild(file, store, 'again')
-  log(
-    're-ingest',
-    second.result,
-    `${second.ingestMs.toFixed(0)} ms`,
-    `maxRSS ${(second.maxRssKB / 1024).toFixed(0)} MB`,
-  )
+  logIngest('re-ingest', second)
 
   const oracle = TypedArrayStore.build(datasetRecords(spec), domainId)
   for (const [k, got] of Object.entries(first.payloads)) {
@@ -133,12 +127,7 @@ async function main(): Promise<void> {
     removeStore(bigStore)
     try {
       const report = runChild(bigFile, bigStore, 'big')
-      log(
-        '2 GB file',
-        report.result,
-        `${report.ingestMs.toFixed(0)} ms`,
-        `maxRSS ${(report.maxRssKB / 1024).toFixed(0)} MB`,
-      )
+      logIngest('2 GB file', report)
       if (report.result.analyses !== wb.value.analyses)
         out.failures.push(
           `the 2 GB file: ${report.result.analyses} analyses stored, ${wb.value.analyses} in the file`,
