@@ -11,8 +11,8 @@ import {
   type DuckDBMaterializedResult,
   type DuckDBPreparedStatement,
 } from '@duckdb/node-api'
-import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { QueryError } from '../errors.js'
+import { TimeSlice } from '../foundation/slice.js'
 import { sqlText } from './sql.js'
 
 /** A query's parameters: a number is bound as INTEGER, a string as VARCHAR, a list of numbers as INTEGER[]. */
@@ -21,24 +21,21 @@ export type QueryValues = Readonly<Record<string, number | string | readonly num
 const INTEGER_LIST = LIST(INTEGER)
 
 /**
- * Result chunks (2,048 rows each) copied into JavaScript between two yields to the event loop: a
- * move's target loading a 100k-analysis domain's 760k mention rows held its loop ~100-140 ms in one
- * copy (the client builds each chunk's vectors and validity on the main thread).
- */
-export const CHUNKS_PER_YIELD = 32
-
-/**
- * Calls `fn` on every chunk of `result` in order, yielding to the event loop after every
- * {@link CHUNKS_PER_YIELD} chunks (a result of fewer chunks never yields).
+ * Calls `fn` on every chunk of `result` (2,048 rows each) in order, letting the event loop turn
+ * whenever the copy has held it for a slice (src/foundation/slice.ts): a move's target loading a
+ * 100k-analysis domain's 760k mention rows held its loop ~100-140 ms in one copy (the client
+ * builds each chunk's vectors and validity on the main thread). A result copied within one slice
+ * never yields.
  * @example
  * await eachChunk(result, (chunk) => rows.push(chunk.rowCount))
  */
 export async function eachChunk<C>(
   result: { readonly chunkCount: number; getChunk(index: number): C },
   fn: (chunk: C) => void,
+  slice: TimeSlice = new TimeSlice(),
 ): Promise<void> {
   for (let c = 0; c < result.chunkCount; c++) {
-    if (c > 0 && c % CHUNKS_PER_YIELD === 0) await yieldToLoop()
+    if (c > 0 && slice.spent) await slice.next()
     fn(result.getChunk(c))
   }
 }

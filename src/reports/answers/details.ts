@@ -10,6 +10,7 @@
 import type { DayRange } from '../../db/changes.js'
 import type { Derived } from '../../tables/aggregates.js'
 import { countingOrder } from '../../foundation/counting.js'
+import { SLICE_MASK, TimeSlice } from '../../foundation/slice.js'
 import { lowerBound } from '../../foundation/window.js'
 import { ALL_DAYS, dayBlock, dayValues, splice, type PageReader } from './index-rows.js'
 
@@ -72,10 +73,16 @@ const KINDS: Record<Kind, { query: string; columns: readonly string[]; arrays: A
  * The index row of each child row: `keys` ascending (the child rows' analysis keys), `sortedKeys`
  * the index's keys ascending and `rowOf` their index rows. A walk of the two sorted lists.
  */
-function rowsOf(keys: Float64Array, sortedKeys: Float64Array, rowOf: Int32Array): Int32Array {
+async function rowsOf(
+  keys: Float64Array,
+  sortedKeys: Float64Array,
+  rowOf: Int32Array,
+  slice: TimeSlice,
+): Promise<Int32Array> {
   const out = new Int32Array(keys.length)
   let i = 0
   for (let j = 0; j < keys.length; j++) {
+    if ((j & SLICE_MASK) === 0 && slice.spent) await slice.next()
     while (i < sortedKeys.length && sortedKeys[i]! < keys[j]!) i++
     if (sortedKeys[i] !== keys[j]) throw new Error(`answers details: analysis ${keys[j]} is not in the index`)
     out[j] = rowOf[i]!
@@ -84,20 +91,24 @@ function rowsOf(keys: Float64Array, sortedKeys: Float64Array, rowOf: Int32Array)
 }
 
 /** A kind's rows grouped by index row (in their read order within a row: the record's order). */
-function grouped<C extends string>(
+async function grouped<C extends string>(
   cols: readonly (Int32Array | Float64Array)[],
   names: readonly C[],
   rows: Int32Array,
   n: number,
-): DetailRows<C> {
+  slice: TimeSlice,
+): Promise<DetailRows<C>> {
   const { order, start } = countingOrder(rows, n)
   const col = {} as Record<C, Int32Array | Float64Array>
-  names.forEach((name, c) => {
+  for (const [c, name] of names.entries()) {
     const from = cols[c]!
     const to = new (from.constructor as new (n: number) => Int32Array | Float64Array)(from.length)
-    for (let i = 0; i < order.length; i++) to[i] = from[order[i]!]!
+    for (let i = 0; i < order.length; i++) {
+      if ((i & SLICE_MASK) === 0 && slice.spent) await slice.next()
+      to[i] = from[order[i]!]!
+    }
     col[name] = to
-  })
+  }
   return { start, col }
 }
 
@@ -118,13 +129,15 @@ async function loadDetails(pool: PageReader, domainKey: number, days: DayRange):
   const n = sortedKeys.length
   const ms = new Float64Array(n)
   for (let i = 0; i < n; i++) ms[rowOf[i]!] = msByKey[i]!
+  // The rest is JavaScript over the loaded columns (L: 1.8M mention rows), cut into slices so
+  // that a cold build never holds the event loop (a move's target, a server).
+  const slice = new TimeSlice()
   const built = {} as Record<Kind, DetailRows<string>>
-  const childRows = {} as Record<Kind, Int32Array>
-  kinds.forEach((k, i) => {
+  for (const [i, k] of kinds.entries()) {
     const cols = read[i]!
-    childRows[k] = rowsOf(cols[0] as Float64Array, sortedKeys, rowOf)
-    built[k] = grouped(cols.slice(1), KINDS[k].columns.slice(1), childRows[k], n)
-  })
+    const rows = await rowsOf(cols[0] as Float64Array, sortedKeys, rowOf, slice)
+    built[k] = await grouped(cols.slice(1), KINDS[k].columns.slice(1), rows, n, slice)
+  }
   // The citations whose URL differs from its identity's text: their places, found by their
   // analysis and `ord` (read only to find them, not kept).
   const { ord, ...citationCols } = built.citations.col
@@ -132,7 +145,7 @@ async function loadDetails(pool: PageReader, domainKey: number, days: DayRange):
   const rawAt: number[] = []
   const rawUrl: string[] = []
   const [rk, rord, rurl] = raw as [string[], string[], string[]]
-  const rawRows = rowsOf(Float64Array.from(rk, Number), sortedKeys, rowOf)
+  const rawRows = await rowsOf(Float64Array.from(rk, Number), sortedKeys, rowOf, slice)
   for (let i = 0; i < rk.length; i++) {
     const r = rawRows[i]!
     const want = Number(rord[i])

@@ -20,6 +20,7 @@ import type { Derived } from '../../tables/aggregates.js'
 import type { ReadPool } from '../../db/read-pool.js'
 import { compareText } from '../../foundation/compare.js'
 import { countingOrder, groupStarts } from '../../foundation/counting.js'
+import { SLICE_MASK, TimeSlice } from '../../foundation/slice.js'
 import { CHANNELS } from '../../foundation/vocabulary.js'
 
 /** A domain's analyses, mentions and citation hosts as cells (see the module comment). */
@@ -178,18 +179,20 @@ function pick<A extends Int32Array | Float64Array>(values: A, at: ArrayLike<numb
  * rowStart[i + 1] are analysis i's. Returns each cell's rows (start[c] to start[c + 1]), the first
  * row of each (for its key) and, per row, the cell row it adds to.
  */
-function cellTotals(
+async function cellTotals(
   key: Int32Array,
   rowStart: Int32Array,
   byCell: Int32Array,
   cellStart: Int32Array,
   keys: number,
-): { start: Int32Array; first: Int32Array; of: Int32Array } {
+  slice: TimeSlice,
+): Promise<{ start: Int32Array; first: Int32Array; of: Int32Array }> {
   const slot = new Int32Array(keys).fill(-1)
   const of = new Int32Array(key.length)
   const first: number[] = []
   const start = new Int32Array(cellStart.length)
   for (let c = 0; c + 1 < cellStart.length; c++) {
+    if (slice.spent) await slice.next()
     start[c] = first.length
     for (let x = cellStart[c]!; x < cellStart[c + 1]!; x++) {
       const i = byCell[x]!
@@ -238,6 +241,9 @@ export const queryFacts: Derived<QueryFacts> = {
       ['i32', 'i32', 'i32'],
     )
     const hosts = await pool.loadStrings('queries/query/hosts', { domain_key: domainKey }, ['host'])
+    // The rest is JavaScript over the loaded columns (L: 511k analyses, 1.8M mention rows), cut
+    // into slices so that a cold build never holds the event loop (a move's target, a server).
+    const slice = new TimeSlice()
     const [day, channel, modelKey, promptIdx, countryIdx] = analyses as Int32Array[]
     const [mOrd, mEntity] = mentions as Int32Array[]
     const [cOrd, cHost, cCount] = citations as Int32Array[]
@@ -255,6 +261,7 @@ export const queryFacts: Derived<QueryFacts> = {
     const channels = CHANNELS.length + 1 // stored channels: 1 + an index in CHANNELS
     const countrySpan = countries[0]!.length + 1
     for (let i = 0; i < n; i++) {
+      if ((i & SLICE_MASK) === 0 && slice.spent) await slice.next()
       if (promptIdx![i]! >= promptCount) promptCount = promptIdx![i]! + 1
       const key =
         ((promptIdx![i]! * channels + channel![i]!) * models + modelKey![i]!) * countrySpan +
@@ -274,9 +281,11 @@ export const queryFacts: Derived<QueryFacts> = {
     byKey.forEach((c, r) => (renumbered[c] = r))
     for (let i = 0; i < n; i++) cell[i] = renumbered[cell[i]!]!
     firstOf = byKey.map((c) => firstOf[c]!)
+    await slice.breathe()
     const { firstBlock, blockStart } = blockStarts(day!)
     const nCells = firstOf.length
     const byCell = countingOrder(cell, nCells)
+    await slice.breathe()
     const cellStart = byCell.start
     const cellResponses = new Int32Array(nCells)
     const cellFirstDay = new Int32Array(nCells)
@@ -288,6 +297,7 @@ export const queryFacts: Derived<QueryFacts> = {
     }
 
     const mentionStart = groupStarts(mOrd!, n)
+    await slice.breathe()
     const mention: AnalysisMentionRows = {
       entity: mEntity!,
       posSum: mentions[2] as Float64Array,
@@ -301,10 +311,11 @@ export const queryFacts: Derived<QueryFacts> = {
     for (let r = 0; r < cOrd!.length; r++) citationsOf[cOrd![r]!]! += cCount![r]!
     const cellCitations = new Int32Array(nCells)
     for (let i = 0; i < n; i++) cellCitations[cell[i]!]! += citationsOf[i]!
+    await slice.breathe()
 
     let nEntities = 0
     for (let r = 0; r < mEntity!.length; r++) if (mEntity![r]! >= nEntities) nEntities = mEntity![r]! + 1
-    const mt = cellTotals(mEntity!, mentionStart, byCell.order, cellStart, nEntities)
+    const mt = await cellTotals(mEntity!, mentionStart, byCell.order, cellStart, nEntities, slice)
     const cellMention: MentionRows = {
       entity: pick(mEntity!, mt.first),
       count: new Int32Array(mt.first.length),
@@ -314,6 +325,7 @@ export const queryFacts: Derived<QueryFacts> = {
       sentCnt: new Int32Array(mt.first.length),
     }
     for (let r = 0; r < mt.of.length; r++) {
+      if ((r & SLICE_MASK) === 0 && slice.spent) await slice.next()
       const x = mt.of[r]!
       cellMention.count[x]!++
       cellMention.posSum[x]! += mention.posSum[r]!
@@ -322,7 +334,7 @@ export const queryFacts: Derived<QueryFacts> = {
       cellMention.sentCnt[x]! += mention.sentCnt[r]!
     }
     const hostNames = hosts[0]!.map((h) => h ?? '')
-    const ht = cellTotals(cHost!, hostStart, byCell.order, cellStart, hostNames.length)
+    const ht = await cellTotals(cHost!, hostStart, byCell.order, cellStart, hostNames.length, slice)
     const cellHost: HostRows = { host: pick(cHost!, ht.first), count: new Int32Array(ht.first.length) }
     for (let r = 0; r < ht.of.length; r++) cellHost.count[ht.of[r]!]! += cCount![r]!
 
