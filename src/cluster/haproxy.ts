@@ -52,13 +52,12 @@ export interface HaproxyConfigOptions {
  * haproxyConfigText(files, { bind: '127.0.0.1:8080', shards })
  */
 export function haproxyConfigText(files: HaproxyFiles, options: HaproxyConfigOptions): string {
-  // A dead shard refuses the check's connection at once: down after 3 checks (~3 s). A live shard
-  // whose event loop is held during a move (the import holds the target's at most ~70 ms of CPU,
-  // but the move's payload digests still up to ~160 ms at 300k analyses, and seconds of wall time
-  // on a loaded machine: docs/SCALING.md "Numbers") answers within `timeout check` and stays up.
-  // HAProxy's usual timing (`fall 2`, the check's timeout its interval) waits for a move that
-  // never holds it past 100 ms.
-  const check = `check inter ${options.checkIntervalMs ?? 1000} fall 3 rise 1`
+  // HAProxy's usual timing: a check unanswered within its interval fails (no `timeout check`: the
+  // interval bounds connect and answer), and two failures in a row take the shard down; a dead
+  // shard refuses the connection at once. A live shard answers in time during a move: the target's
+  // import and the move's payload digests hold its event loop at most ~50 ms at 300k analyses
+  // (their JavaScript runs in slices: src/foundation/slice.ts; docs/SCALING.md "Numbers").
+  const check = `check inter ${options.checkIntervalMs ?? 1000} fall 2 rise 1`
   const server = (s: ShardInfo) => `  server ${s.name} ${hostPort(s.url)} ${check}`
   const lines = [
     '# Written by `visibility cluster haproxy`; the map changes at runtime on moves.',
@@ -72,7 +71,6 @@ export function haproxyConfigText(files: HaproxyFiles, options: HaproxyConfigOpt
     '  timeout client 60s',
     '  timeout server 60s',
     '  timeout http-request 10s',
-    '  timeout check 10s',
     // A read cut by a dying shard is retried once, then answered 502/503 (never a dropped connection).
     '  retries 2',
     '  retry-on conn-failure empty-response response-timeout',

@@ -47,9 +47,15 @@ describe('haproxyConfigText', () => {
     expect(anyShard.some((l) => l.startsWith('stick-table type string len 64'))).toBe(true)
   })
 
-  it('the admin socket and the check interval', () => {
+  it('the admin socket and the check timing (HAProxy usual: the interval bounds a check, two failures take a shard down)', () => {
     expect(lines).toContain(`stats socket ${files.socket} mode 600 level admin`)
-    const slow = haproxyConfigText(files, { bind: ':80', shards, checkIntervalMs: 250 })
-    expect(slow).toContain('check inter 250 fall 3 rise 1')
+    expect(
+      lines
+        .filter((l) => l.startsWith('server '))
+        .every((l) => l.endsWith(' check inter 1000 fall 2 rise 1')),
+    ).toBe(true)
+    expect(lines.some((l) => l.includes('timeout check'))).toBe(false)
+    const fast = haproxyConfigText(files, { bind: ':80', shards, checkIntervalMs: 250 })
+    expect(fast).toContain('check inter 250 fall 2 rise 1')
   })
 })
