@@ -16,7 +16,7 @@ import {
   type DuckDBConnection,
   type DuckDBResult,
 } from '@duckdb/node-api'
-import { sqlText } from './db/sql.js'
+import { sqlScript, sqlText } from './db/sql.js'
 import { ValidationError } from './errors.js'
 import { RESPONSE_MAX, UUID_RE } from './schemas/records.js'
 import { FLAT_TABLES, FlatColumns, type FlatRows, type FlatTableName } from './ingest/flat.js'
@@ -81,15 +81,26 @@ export async function readExport(
   tables: readonly FlatTableName[] = FLAT_TABLES,
 ): Promise<FlatRows> {
   const rows: FlatRows = {}
+  await conn.run(IMPORT_MACROS)
   for (const t of FLAT_TABLES) {
     if (!tables.includes(t)) continue
     const glob = exportGlob(dir, part, t)
     if (glob === null) continue
-    await conn.run(sqlText(`import/${t}`), { path: glob }, { path: VARCHAR })
+    if (isChildFact(t)) await conn.run(sqlText(`import/${t}`), { path: glob, rows: null }, IMPORT_TYPES)
+    else await conn.run(sqlText(`import/${t}`), { path: glob }, { path: VARCHAR })
     rows[t] = await readColumns(conn)
   }
   return rows
 }
+
+/** The child fact tables: read through the macros of sql/import/read_*.sql (`$rows`: null for all). */
+const isChildFact = (t: FlatTableName): boolean =>
+  t !== 'analyses' && (FACT_TABLES as readonly string[]).includes(t)
+const IMPORT_TYPES = { path: VARCHAR, rows: BIGINT }
+/** The macros the child fact tables are read with (each file one statement, run as one script). */
+const IMPORT_MACROS = sqlScript(
+  ['offsets', 'mentions', 'theme_occurrences', 'stored'].map((t) => `import/read_${t}`),
+)
 
 /** The files of one flat table in an export, as a read_parquet glob; null when there are none. */
 function exportGlob(dir: string, part: ExportPart, t: FlatTableName): string | null {
@@ -118,11 +129,14 @@ export function exportSource(
 ): FlatSource {
   const dims = FLAT_TABLES.filter((t) => !(FACT_TABLES as readonly string[]).includes(t))
   return {
-    // Each table is read (sql/import/<table>.sql), its column types checked and shaped on the
-    // reading connection: the analyses into flat_analyses, then their ids into flat_ids
-    // (sql/flat/keys.sql); each child table into flat_<table>_k with its analysis's row, in the
-    // same pass (sql/flat/shape_keyed_<table>.sql). With a separate reader, each is copied over.
+    // The analyses are read (sql/flat/import_analyses.sql), their column types checked and shaped
+    // on the reading connection into flat_analyses, then their ids into flat_ids
+    // (sql/flat/keys.sql). Each child table's column types are checked on an empty read
+    // (sql/import/<table>.sql, `$rows` 0), then its rows read and keyed with their analysis's row
+    // into flat_<table>_k in one pass over the files (sql/flat/shape_keyed_<table>.sql, through
+    // the macros of sql/import/read_*.sql). With a separate reader, each is copied over.
     async loadFacts(conn) {
+      await (reader ?? conn).run(IMPORT_MACROS)
       for (const t of FACT_TABLES) {
         const keyed = t === 'analyses' ? null : (`flat_${t}_k` as const)
         const glob = exportGlob(dir, part, t)
@@ -141,9 +155,10 @@ export function exportSource(
                 { path: VARCHAR, response_max: INTEGER },
               ),
             )
-          else await on.run(sqlText(`import/${t}`), { path: glob }, { path: VARCHAR })
+          else await on.run(sqlText(`import/${t}`), { path: glob, rows: 0 }, IMPORT_TYPES)
           if (!(await importFits(on, t))) return false
-          await on.run(sqlText(keyed === null ? 'flat/shape_analyses' : `flat/shape_keyed_${t}`))
+          if (keyed === null) await on.run(sqlText('flat/shape_analyses'))
+          else await on.run(sqlText(`flat/shape_keyed_${t}`), { path: glob }, { path: VARCHAR })
         } finally {
           // After a failed statement the transaction is aborted and the drop fails too: the first
           // error is the one to report (out of memory, say).

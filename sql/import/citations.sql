@@ -1,9 +1,7 @@
--- Reads the flat citations table of a Parquet export: every column (title, page_type and ord are
--- missing from an export of schema version 1; the reader fills in null and the rows' order).
--- Parameters: $path VARCHAR.
--- Into the temp table import_rows, each row numbered (rn) in the order read (src/parquet.ts reads
--- it in parts).
-CREATE OR REPLACE TEMP TABLE import_rows AS
-SELECT row_number() OVER () AS rn, * FROM (
-SELECT * REPLACE (analysis_id::VARCHAR AS analysis_id) FROM read_parquet($path, hive_partitioning = true)
-)
+-- Reads the flat citations table of a Parquet export into the temp table import_rows (the
+-- record path, src/parquet.ts readExport, reads it in parts): the macro import_stored of
+-- import/read_stored.sql (every column; title, page_type and ord are missing from an export of schema
+-- version 1), each row numbered (rn) in file order.
+-- $rows: the rows to read (null: all; 0: none, for the column types alone, src/ingest/flat-sql.ts
+-- importFits). Parameters: $path VARCHAR, $rows BIGINT.
+CREATE OR REPLACE TEMP TABLE import_rows AS FROM import_stored($path) LIMIT $rows

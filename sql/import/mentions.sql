@@ -1,9 +1,6 @@
--- Reads the flat mentions table of a Parquet export. Parameters: $path VARCHAR.
--- Into the temp table import_rows, each row numbered (rn) in the order read (src/parquet.ts reads
--- it in parts).
-CREATE OR REPLACE TEMP TABLE import_rows AS
-SELECT row_number() OVER () AS rn, * FROM (
-SELECT analysis_id::VARCHAR AS analysis_id, entity_id::VARCHAR AS entity_id, position::DOUBLE AS position,
-       sentiment::DOUBLE AS sentiment
-FROM read_parquet($path, hive_partitioning = true)
-)
+-- Reads the flat mentions table of a Parquet export into the temp table import_rows (the
+-- record path, src/parquet.ts readExport, reads it in parts): the macro import_mentions of
+-- import/read_mentions.sql, each row numbered (rn) in file order.
+-- $rows: the rows to read (null: all; 0: none, for the column types alone, src/ingest/flat-sql.ts
+-- importFits). Parameters: $path VARCHAR, $rows BIGINT.
+CREATE OR REPLACE TEMP TABLE import_rows AS FROM import_mentions($path) LIMIT $rows
