@@ -7,6 +7,8 @@
  * let the loop turn many times in each build.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import type { Engine } from '../../src/index.js'
+import type { Derived } from '../../src/tables/aggregates.js'
 
 const slices = vi.hoisted(() => ({ spent: false, turns: 0 }))
 vi.mock('../../src/foundation/slice.js', async (original) => {
@@ -27,8 +29,6 @@ const { openEngine } = await import('../../src/index.js')
 const { answerDetails } = await import('../../src/reports/answers/details.js')
 const { queryFacts } = await import('../../src/reports/query/facts.js')
 const { dimRecords, makeAnalyses, makeDims } = await import('../support/generate.js')
-import type { Engine } from '../../src/index.js'
-import type { Derived } from '../../src/tables/aggregates.js'
 
 interface Internals {
   aggregates: {
