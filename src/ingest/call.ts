@@ -19,6 +19,7 @@ import type { Catalog } from '../catalog.js'
 import { ChunkWriter, type NullMarker } from '../db/chunk-writer.js'
 import { sqlScript, sqlText } from '../db/sql.js'
 import { IngestError } from '../errors.js'
+import { TimeSlice } from '../foundation/slice.js'
 import type { IngestResult } from '../types.js'
 import { BatchBuilder, type AnalysisBatch } from './columns.js'
 import { applyToCatalog, assignKeys, stageDimensions, stageMaps, type KeyPlan } from './dimensions.js'
@@ -42,12 +43,6 @@ import type { DomainChange } from '../db/changes.js'
 export type { RecordLocation } from './handles.js'
 
 const BATCH_ROWS = 2048
-/**
- * Main-thread time (ms) a call's JavaScript work (validation, staging) runs before it lets the
- * event loop turn, so that requests are served while a call is fed (docs/ARCHITECTURE.md, "Inside
- * the engine": reads never wait behind ingest).
- */
-export const SLICE_MS = 4
 const NO_NULLS: NullMarker[] = []
 const MENTION_NULLS: NullMarker[] = ['none', 'none', 'zero', 'nan']
 
@@ -113,8 +108,12 @@ export class IngestCall {
   #catalog: Catalog
   #c: RecordCollector
   readonly #sink: BatchBuilder
-  /** When this call last let the event loop turn (performance.now()). */
-  #sliceStart = performance.now()
+  /**
+   * The call's JavaScript work (validation, staging) in slices of main-thread time, so that
+   * requests are served while a call is fed (docs/ARCHITECTURE.md, "Inside the engine": reads
+   * never wait behind ingest).
+   */
+  readonly #slice = new TimeSlice()
 
   #analyses!: ChunkWriter
   #mentions!: ChunkWriter
@@ -228,13 +227,11 @@ export class IngestCall {
   }
 
   /**
-   * Lets the event loop turn when this call has held the thread for SLICE_MS since the last turn
-   * (a feed loop awaits it after each record); otherwise resolves at once.
+   * Lets the event loop turn when this call has held the thread for a slice (SLICE_MS) since the
+   * last turn (a feed loop awaits it after each record); otherwise resolves at once.
    */
-  async breathe(): Promise<void> {
-    if (performance.now() - this.#sliceStart < SLICE_MS) return
-    await yieldToLoop()
-    this.#sliceStart = performance.now()
+  breathe(): Promise<void> {
+    return this.#slice.breathe()
   }
 
   /** Validates one record and stages it. Never throws for bad input: problems become issues. */

@@ -2,7 +2,6 @@
  * The dimension rows of one ingest call (teams, domains, prompts, competitors, themes, models): their
  * surrogate keys, their staging for the ingest steps, and the catalog update after COMMIT.
  */
-import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import {
   BIGINT,
   BOOLEAN,
@@ -20,6 +19,7 @@ import {
 import type { Catalog, CompetitorRow, PromptRow, TeamRow, ThemeRow } from '../catalog.js'
 import { ChunkWriter } from '../db/chunk-writer.js'
 import { normalizeTags, normalizeTopic, siteHost, storedTimestamp, timestampMs } from '../schemas/records.js'
+import { TimeSlice } from '../foundation/slice.js'
 import type { RecordCollector } from './collector.js'
 import type { Handles, Located } from './handles.js'
 
@@ -98,14 +98,11 @@ export function assignKeys(c: RecordCollector, cat: Catalog): KeyPlan {
 /** A record's created_at as staged: ms since the epoch (truncated to the millisecond), or null. */
 const createdMs = (ts: string | null | undefined): number | null => (ts == null ? null : timestampMs(ts))
 
-/** Main-thread time (ms) a staging table's fill and flush may hold the loop without a turn after. */
-const HOLD_MS = 4
-
 /**
  * Appends the rows of `items` to a staging table; none opens no appender (a round trip through the
  * thread pool, then a synchronous flush on the event loop: a 500-analysis call names no team,
  * domain or prompt records, and skips six of them). The loop turns while the appender opens; after
- * the flush only when filling and flushing held it for a slice (src/ingest/call.ts, SLICE_MS):
+ * the flush only when filling and flushing held it for a slice (src/foundation/slice.ts):
  * under serving load every turn waits behind the requests' callbacks.
  */
 async function stageRows<T>(
@@ -118,11 +115,11 @@ async function stageRows<T>(
   const all = [...items]
   if (all.length === 0) return
   const w = await ChunkWriter.open(conn, table, types)
-  const t0 = performance.now()
+  const slice = new TimeSlice()
   for (const item of all) w.push(...row(item))
   w.close()
   // The flush was synchronous: when it was long, requests waiting since are served now.
-  if (performance.now() - t0 >= HOLD_MS) await yieldToLoop()
+  await slice.breathe()
 }
 
 /** Writes the call's dimension rows, with their keys, into the staging tables (stg_teams, ...). */
