@@ -1,7 +1,7 @@
 -- One domain's cited-URL aggregates per (day, channel, model, prompt, URL), by URL then day: the
 -- first and last answered_at and the latest titled (page-typed) entry's answered_at in milliseconds
 -- into the day (-1: no such entry), its text index (-1: none) and tie rank (0: none; see
--- agg_cited_url in sql/schema/002_citations_fanout.sql). Read by src/tables/cited-index.ts; every
+-- agg_cited_url in sql/schema/003_citations_fanout.sql). Read by src/tables/cited-index.ts; every
 -- column INTEGER NOT NULL (copied as Int32Arrays). Parameters: $domain_key INTEGER.
 SELECT (day - DATE '1970-01-01')::INTEGER AS day,
        channel::INTEGER AS channel,

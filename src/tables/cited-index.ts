@@ -15,7 +15,7 @@ import { compareText } from '../foundation/compare.js'
 import type { DayWindow } from '../foundation/window.js'
 import type { Derived } from './aggregates.js'
 
-/** Kinds of `texts` (sql/schema/002_citations_fanout.sql). */
+/** Kinds of `texts` (sql/schema/003_citations_fanout.sql). */
 const KIND = { url: 1, host: 2, title: 3, pageType: 4, query: 5 } as const
 
 /** One kind of a domain's texts: the texts by index, and each index's rank in UTF-16 order. */

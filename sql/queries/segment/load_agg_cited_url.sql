@@ -1,5 +1,6 @@
--- The rows of agg_cited_url for one domain's analyses that pass the segment filters (docs/API.md, "Segment
--- filters"), computed from the raw tables over segment_analyses (analyses.sql) (as sql/ingest/fill_agg_cited_url.sql does): the same columns as
+-- The rows of agg_cited_url for one domain's analyses that pass the segment filters (docs/API.md,
+-- "Segment filters"), computed from the raw tables over segment_analyses (analyses.sql) as
+-- sql/ingest/fill_agg_cited_url.sql does (in integers; its comment says how): the same columns as
 -- sql/queries/load_agg_cited_url.sql, rows in its order. Read by src/tables/cited-index.ts through
 -- src/queries/segment.ts (kept in the aggregate store per segment until a commit changes the domain).
 -- Parameters: $domain_key INTEGER; $model_key INTEGER (-1: any model); $country, $topic, $tag
@@ -7,50 +8,65 @@
 WITH seg AS (
   SELECT analysis_key FROM segment_analyses($domain_key, $model_key, $country, $topic, $tag)
 )
-, per_analysis AS (
+, an AS (
+  SELECT a.analysis_key, a.day, a.channel, a.model_key, a.prompt_idx, epoch_ms(a.answered_at) AS ms,
+         row_number() OVER (PARTITION BY a.day ORDER BY epoch_ms(a.answered_at), a.id) AS r
+  FROM analyses a
+  SEMI JOIN seg ON seg.analysis_key = a.analysis_key
+  WHERE a.domain_key = $domain_key
+),
+per_analysis AS (
   SELECT c.analysis_key, c.url_idx, count(*)::INTEGER AS entries,
          arg_max(c.title_idx, c.ord) FILTER (WHERE c.title_idx IS NOT NULL) AS title_idx,
-         max(c.ord) FILTER (WHERE c.title_idx IS NOT NULL) AS title_ord,
-         arg_max(c.page_type_idx, c.ord) FILTER (WHERE c.page_type_idx IS NOT NULL) AS page_type_idx,
-         max(c.ord) FILTER (WHERE c.page_type_idx IS NOT NULL) AS page_type_ord
+         arg_max(c.page_type_idx, c.ord) FILTER (WHERE c.page_type_idx IS NOT NULL) AS page_type_idx
   FROM citations c
   SEMI JOIN seg ON seg.analysis_key = c.analysis_key
   WHERE c.domain_key = $domain_key
   GROUP BY c.analysis_key, c.url_idx
 ),
 g AS (
-  SELECT a.day, a.channel, a.model_key, a.prompt_idx, x.url_idx,
+  SELECT an.day, an.channel, an.model_key, an.prompt_idx, x.url_idx,
          sum(x.entries)::INTEGER AS entries, count(*)::INTEGER AS analyses,
          count(b.analysis_key)::INTEGER AS brand,
-         (min(epoch_ms(a.answered_at)) - epoch_ms(a.day::TIMESTAMP))::INTEGER AS first_off,
-         (max(epoch_ms(a.answered_at)) - epoch_ms(a.day::TIMESTAMP))::INTEGER AS last_off,
-         max({'ms': epoch_ms(a.answered_at), 'aid': a.id, 'ord': x.title_ord, 'idx': x.title_idx})
-           FILTER (WHERE x.title_idx IS NOT NULL) AS title,
-         max({'ms': epoch_ms(a.answered_at), 'aid': a.id, 'ord': x.page_type_ord, 'idx': x.page_type_idx})
-           FILTER (WHERE x.page_type_idx IS NOT NULL) AS page_type
+         min(an.ms) AS first_ms, max(an.ms) AS last_ms,
+         max(an.ms) FILTER (WHERE x.title_idx IS NOT NULL) AS t_ms,
+         max(an.r) FILTER (WHERE x.title_idx IS NOT NULL) AS t_r,
+         arg_max(x.title_idx, an.r) FILTER (WHERE x.title_idx IS NOT NULL) AS t_idx,
+         max(an.ms) FILTER (WHERE x.page_type_idx IS NOT NULL) AS p_ms,
+         max(an.r) FILTER (WHERE x.page_type_idx IS NOT NULL) AS p_r,
+         arg_max(x.page_type_idx, an.r) FILTER (WHERE x.page_type_idx IS NOT NULL) AS p_idx
   FROM per_analysis x
-  JOIN analyses a ON a.analysis_key = x.analysis_key
+  JOIN an ON an.analysis_key = x.analysis_key
   LEFT JOIN mentions b ON b.analysis_key = x.analysis_key AND b.entity_idx = 0
-  GROUP BY a.day, a.channel, a.model_key, a.prompt_idx, x.url_idx
+  GROUP BY an.day, an.channel, an.model_key, an.prompt_idx, x.url_idx
+),
+latest AS (
+  SELECT 1 AS kind, day, url_idx, t_ms AS ms, t_r AS r FROM g WHERE t_ms IS NOT NULL
+  UNION ALL
+  SELECT 2 AS kind, day, url_idx, p_ms AS ms, p_r AS r FROM g WHERE p_ms IS NOT NULL
+),
+tied AS (
+  SELECT kind, day, url_idx, r, rank() OVER (PARTITION BY kind, day, url_idx, ms ORDER BY r) AS tie
+  FROM latest
+  SEMI JOIN (SELECT kind, day, url_idx, ms FROM latest GROUP BY ALL HAVING count(*) > 1) USING (kind, day, url_idx, ms)
 )
-SELECT (day - DATE '1970-01-01')::INTEGER AS day,
-       channel::INTEGER AS channel,
-       model_key,
-       url_idx,
-       prompt_idx,
-       entries,
-       analyses,
-       brand,
-       first_off,
-       last_off,
-       coalesce((title.ms - epoch_ms(day::TIMESTAMP))::INTEGER, -1) AS title_off,
-       coalesce(title.idx, -1) AS title_idx,
-       coalesce(CASE WHEN title IS NOT NULL THEN
-         rank() OVER (PARTITION BY day, url_idx, title.ms ORDER BY title.aid, title.ord) END::INTEGER, 0) AS title_tie,
-       coalesce((page_type.ms - epoch_ms(day::TIMESTAMP))::INTEGER, -1) AS page_type_off,
-       coalesce(page_type.idx, -1) AS page_type_idx,
-       coalesce(CASE WHEN page_type IS NOT NULL THEN
-         rank() OVER (PARTITION BY day, url_idx, page_type.ms ORDER BY page_type.aid, page_type.ord)
-       END::INTEGER, 0) AS page_type_tie
+SELECT (g.day - DATE '1970-01-01')::INTEGER AS day,
+       g.channel::INTEGER AS channel,
+       g.model_key,
+       g.url_idx,
+       g.prompt_idx,
+       g.entries,
+       g.analyses,
+       g.brand,
+       (g.first_ms - epoch_ms(g.day::TIMESTAMP))::INTEGER AS first_off,
+       (g.last_ms - epoch_ms(g.day::TIMESTAMP))::INTEGER AS last_off,
+       coalesce((g.t_ms - epoch_ms(g.day::TIMESTAMP))::INTEGER, -1) AS title_off,
+       coalesce(g.t_idx, -1) AS title_idx,
+       CASE WHEN g.t_ms IS NOT NULL THEN coalesce(t.tie, 1) ELSE 0 END::INTEGER AS title_tie,
+       coalesce((g.p_ms - epoch_ms(g.day::TIMESTAMP))::INTEGER, -1) AS page_type_off,
+       coalesce(g.p_idx, -1) AS page_type_idx,
+       CASE WHEN g.p_ms IS NOT NULL THEN coalesce(p.tie, 1) ELSE 0 END::INTEGER AS page_type_tie
 FROM g
-ORDER BY url_idx, day
+LEFT JOIN tied t ON t.kind = 1 AND t.day = g.day AND t.url_idx = g.url_idx AND t.r = g.t_r
+LEFT JOIN tied p ON p.kind = 2 AND p.day = g.day AND p.url_idx = g.url_idx AND p.r = g.p_r
+ORDER BY g.url_idx, g.day
