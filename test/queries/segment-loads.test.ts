@@ -81,11 +81,11 @@ describe('segment load queries against the stored aggregates', () => {
   })
 
   it('has cited URLs tied on answered_at (ranks above 1), for titles and page types', async () => {
-    const [[titles, pageTypes]] = await onStoreFile(path, ({ rows }) =>
+    const [[titles, pageTypes]] = (await onStoreFile(path, ({ rows }) =>
       rows(
         'SELECT count(*) FILTER (WHERE title_tie > 1), count(*) FILTER (WHERE page_type_tie > 1) FROM agg_cited_url',
       ),
-    )
+    )) as [[bigint, bigint]]
     expect(Number(titles)).toBeGreaterThan(5)
     expect(Number(pageTypes)).toBeGreaterThan(5)
   })
