@@ -3,10 +3,10 @@
  * own tables keyed by analysis_id) turned back into records, for Arrow tables and Parquet exports.
  * Values are normalized (Date -> ISO string, bigint -> number) and then validated like any input.
  */
-import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import type { Utf8Column } from '../db/chunk-writer.js'
 import { ValidationError } from '../errors.js'
 import { countingOrder } from '../foundation/counting.js'
+import { SLICE_MASK, TimeSlice } from '../foundation/slice.js'
 
 export const FLAT_TABLES = [
   'teams',
@@ -37,13 +37,16 @@ export class FlatColumns implements Iterable<Record<string, unknown>> {
   /**
    * `bytes(name)`, when given: a text column with no null as its UTF-8 bytes (an Arrow Utf8
    * column's buffers), or undefined when the column is not held so; the SQL path appends those
-   * bytes as they are, with no string made per value (src/ingest/flat-sql.ts).
+   * bytes as they are, with no string made per value (src/ingest/flat-sql.ts). `prepare(names)`,
+   * when given, decodes those columns ahead in slices of time, so that `column` then finds them
+   * decoded and the event loop turns meanwhile (src/ingest/from-arrow.ts).
    */
   constructor(
     readonly length: number,
     readonly names: readonly string[],
     readonly column: (name: string) => ArrayLike<unknown> | undefined,
     readonly bytes?: (name: string) => Utf8Column | undefined,
+    readonly prepare?: (names: readonly string[]) => Promise<void>,
   ) {}
 
   /** Columns given whole (each `length` long). */
@@ -107,9 +110,6 @@ function timeKind(table: FlatTableName, column: string): { date: boolean; time: 
   return { date, time: date || INSTANT_COLUMNS.has(at) }
 }
 
-/** Whether `table.column` holds a time (Arrow/Parquet dates and timestamps become ISO strings). */
-export const isTimeColumn = (table: FlatTableName, column: string): boolean => timeKind(table, column).time
-
 /**
  * Rows [from, to) of `col` normalized into `out` (made, a copy of `col`, at the first value that
  * changes); returns `out`, still undefined when nothing changed.
@@ -154,14 +154,14 @@ function normalizeColumn(
 }
 
 /**
- * Rows of a time column normalized between two yields to the event loop: a Date and an ISO
- * string per row held an Arrow import's loop ~0.5-1 s in one go on the bench's L (1.5M analyses).
+ * Rows of a time column normalized per look at the clock (SLICE_MASK + 1), the event loop let turn
+ * whenever the slice is spent: a Date and an ISO string per row held an Arrow import's loop
+ * ~0.5-1 s in one go on the bench's L (1.5M analyses).
  */
-export const NORMALIZE_SLICE = 16_384
+const NORMALIZE_ROWS = SLICE_MASK + 1
 
 /**
- * normalizeColumn, {@link NORMALIZE_SLICE} rows between two yields to the event loop (the same
- * values).
+ * normalizeColumn in slices of time (the same values).
  * @example
  * const answeredAt = await normalizeColumnAsync(col, n, 'analyses', 'answered_at')
  */
@@ -170,13 +170,14 @@ export async function normalizeColumnAsync(
   n: number,
   table: FlatTableName,
   column: string,
+  slice: TimeSlice = new TimeSlice(),
 ): Promise<ArrayLike<unknown>> {
   const kind = timeKind(table, column)
   if (plainNumbers(col, kind.time)) return col
   let out: unknown[] | undefined
-  for (let from = 0; from < n; from += NORMALIZE_SLICE) {
-    if (from > 0) await yieldToLoop()
-    out = normalizeRange(col, n, from, Math.min(n, from + NORMALIZE_SLICE), kind, out)
+  for (let from = 0; from < n; from += NORMALIZE_ROWS) {
+    await slice.breathe()
+    out = normalizeRange(col, n, from, Math.min(n, from + NORMALIZE_ROWS), kind, out)
   }
   return out ?? col
 }

@@ -2,7 +2,7 @@
  * Times of an Arrow table (src/ingest/from-arrow.ts, flat.ts): a Timestamp column of seconds or
  * milliseconds is read from its 64-bit values exactly as Arrow's accessor gives it (nulls, several
  * chunks, before 1970, a value beyond 2^53 refused as the accessor refuses it), and an instant
- * column is turned into ISO strings in slices between two yields to the event loop, the same
+ * column is turned into ISO strings in slices of time (the event loop turns between them), the same
  * strings as the one-go conversion (milliseconds, time-zone-free: UTC, run under TZ=America/Sao_Paulo).
  */
 import {
@@ -14,7 +14,8 @@ import {
   vectorFromArray,
 } from 'apache-arrow'
 import { describe, expect, it } from 'vitest'
-import { FlatColumns, NORMALIZE_SLICE, columnsOf, normalizeColumnAsync } from '../../src/ingest/flat.js'
+import { SLICE_MASK, TimeSlice } from '../../src/foundation/slice.js'
+import { FlatColumns, columnsOf, normalizeColumnAsync } from '../../src/ingest/flat.js'
 import { columnValues } from '../../src/ingest/from-arrow.js'
 
 /** Instants at the edges: milliseconds 0 and 999, before 1970, a São Paulo DST change, leap day, year 9999. */
@@ -60,12 +61,19 @@ describe('an Arrow Timestamp column', () => {
 
 describe('an instant column turned into ISO strings', () => {
   it('gives the same strings in slices as in one go, millisecond for millisecond', async () => {
-    const n = 2 * NORMALIZE_SLICE + 7
+    const n = 2 * (SLICE_MASK + 1) + 7
     const col = Array.from({ length: n }, (_, i) =>
       i % 13 === 5 ? null : EDGES[i % EDGES.length]! + (i % 7),
     )
     const once = columnsOf(FlatColumns.of({ answered_at: col }, n), 'analyses').cols[5]!
-    const sliced = await normalizeColumnAsync(col, n, 'analyses', 'answered_at')
+    let t = 0
+    const sliced = await normalizeColumnAsync(
+      col,
+      n,
+      'analyses',
+      'answered_at',
+      new TimeSlice(4, () => (t += 5)),
+    )
     expect(Array.from(sliced)).toEqual(Array.from(once))
     expect(sliced[0]).toBe('2026-11-20T12:34:56.000Z')
     expect(sliced[1]).toBe('2026-11-20T12:34:57.000Z')
@@ -77,16 +85,19 @@ describe('an instant column turned into ISO strings', () => {
     expect(sliced[9]).toBe('+010000-01-01T00:00:00.001Z')
   })
 
-  it('lets the event loop turn between slices, and not within a single slice', async () => {
-    const run = async (n: number) => {
+  it('lets the event loop turn when its slice of time is spent, and not before', async () => {
+    const n = 3 * (SLICE_MASK + 1)
+    const run = async (clock: () => number) => {
       const log: string[] = []
       setImmediate(() => log.push('loop'))
-      await normalizeColumnAsync(new Float64Array(n).fill(EDGES[0]!), n, 'analyses', 'answered_at')
+      const col = new Float64Array(n).fill(EDGES[0]!)
+      await normalizeColumnAsync(col, n, 'analyses', 'answered_at', new TimeSlice(4, clock))
       log.push('done')
       await new Promise((r) => setImmediate(r))
       return log
     }
-    expect(await run(2 * NORMALIZE_SLICE)).toEqual(['loop', 'done'])
-    expect(await run(NORMALIZE_SLICE)).toEqual(['done', 'loop'])
+    let t = 0
+    expect(await run(() => (t += 5))).toEqual(['loop', 'done'])
+    expect(await run(() => 0)).toEqual(['done', 'loop'])
   })
 })

@@ -7,23 +7,13 @@
  * let the loop turn many times in each build.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { slices } from '../support/fake-slice.js'
 import type { Engine } from '../../src/index.js'
 import type { Derived } from '../../src/tables/aggregates.js'
 
-const slices = vi.hoisted(() => ({ spent: false, turns: 0 }))
-vi.mock('../../src/foundation/slice.js', async (original) => {
-  const real = await original<typeof import('../../src/foundation/slice.js')>()
-  class TimeSlice extends real.TimeSlice {
-    override get spent(): boolean {
-      return slices.spent
-    }
-    override async next(): Promise<void> {
-      slices.turns++
-      await super.next()
-    }
-  }
-  return { ...real, TimeSlice }
-})
+vi.mock('../../src/foundation/slice.js', async (original) =>
+  (await import('../support/fake-slice.js')).fakeSlices(original as never),
+)
 
 const { openEngine } = await import('../../src/index.js')
 const { answerDetails } = await import('../../src/reports/answers/details.js')
