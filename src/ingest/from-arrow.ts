@@ -136,12 +136,13 @@ async function columnValuesSliced(vector: ArrowVector, slice: TimeSlice): Promis
   }
 }
 
-/**
- * A column's values (columnValues), pausing every SLICE_MASK + 1 rows of a loop so that a sliced
- * caller may let the loop turn.
- */
+/** A column's decoding: it pauses (yields nothing) between parts and returns the values. */
 type Decoding = Generator<void, ArrayLike<unknown>, void>
 
+/**
+ * A column's values (columnValues), pausing every SLICE_MASK + 1 rows of a loop so that a sliced
+ * caller may let the event loop turn.
+ */
 function* decode(vector: ArrowVector): Decoding {
   const { typeId, bitWidth, precision } = vector.type
   if (typeId === TYPE_UTF8) return yield* utf8Values(vector)
