@@ -99,7 +99,7 @@ const isChildFact = (t: FlatTableName): boolean =>
 const IMPORT_TYPES = { path: VARCHAR, rows: BIGINT }
 /** The macros the child fact tables are read with (each file one statement, run as one script). */
 const IMPORT_MACROS = sqlScript(
-  ['offsets', 'mentions', 'theme_occurrences', 'stored'].map((t) => `import/read_${t}`),
+  ['numbered', 'mentions', 'theme_occurrences', 'stored'].map((t) => `import/read_${t}`),
 )
 
 /** The files of one flat table in an export, as a read_parquet glob; null when there are none. */
