@@ -8,19 +8,20 @@
 -- ranks of a day stay consistent). The brand mentions are read from the affected days only (a
 -- mention has its analysis's domain and day): joined on the analysis alone, every stored brand
 -- mention was hashed on each call.
--- In integers, with no comparison of structs and no window over every row (bench/NOTES.md, s16):
+-- In integers, with no comparison of structs (bench/NOTES.md, s16 and s18):
 -- - per (analysis, URL) first (its entries, its last titled and page-typed entry), so the rows need
 --   no count(DISTINCT), and an analysis is one row of a group: the latest entry of a group is its
 --   latest analysis's, and the position never decides between two rows;
--- - `r` numbers a day's analyses by (answered_at in ms, id), so "latest by answered_at, then id" is
---   the greatest r, its answered_at the greatest ms;
--- - a row's rank among the rows tied on answered_at is 1 unless another row of its day and URL has
---   the same one: only those rows are ranked by a window (ordered by r, which orders them by id),
---   the titles' (kind 1) and the page types' (kind 2) in one.
+-- - `r` numbers the analyses by (domain, day, answered_at in ms, id), so within a day "latest by
+--   answered_at, then id" is the greatest r, its answered_at the greatest ms. One ordered numbering,
+--   not one per (domain, day): a window partitioned by day kept a buffer per partition and ran a
+--   64 MB store out of memory (test/reliability/spill-sort.test.ts);
+-- - a row's rank among its day's rows of the URL tied on answered_at is a rank over r; the windows
+--   read g as it streams (ranking only the tied rows meant reading g twice, so holding it whole).
 INSERT INTO agg_cited_url
 WITH an AS (
   SELECT a.analysis_key, a.domain_key, a.day, a.channel, a.model_key, a.prompt_idx, epoch_ms(a.answered_at) AS ms,
-         row_number() OVER (PARTITION BY a.domain_key, a.day ORDER BY epoch_ms(a.answered_at), a.id) AS r
+         row_number() OVER (ORDER BY a.domain_key, a.day, epoch_ms(a.answered_at), a.id) AS r
   FROM analyses a
   SEMI JOIN stg_affected s ON a.domain_key = s.domain_key AND a.day = s.day
 ),
@@ -51,25 +52,12 @@ g AS (
     WHERE m.entity_idx = 0
   ) b ON b.analysis_key = x.analysis_key
   GROUP BY an.domain_key, an.day, an.channel, an.model_key, an.prompt_idx, x.url_idx
-),
-latest AS (
-  SELECT 1 AS kind, domain_key, day, url_idx, t_ms AS ms, t_r AS r FROM g WHERE t_ms IS NOT NULL
-  UNION ALL
-  SELECT 2 AS kind, domain_key, day, url_idx, p_ms AS ms, p_r AS r FROM g WHERE p_ms IS NOT NULL
-),
-tied AS (
-  SELECT kind, domain_key, day, url_idx, r, rank() OVER (PARTITION BY kind, domain_key, day, url_idx, ms ORDER BY r) AS tie
-  FROM latest
-  SEMI JOIN (SELECT kind, domain_key, day, url_idx, ms FROM latest GROUP BY ALL HAVING count(*) > 1)
-    USING (kind, domain_key, day, url_idx, ms)
 )
-SELECT g.domain_key, g.day, g.channel, g.model_key, g.prompt_idx, g.url_idx, g.entries, g.analyses, g.brand,
-       (g.first_ms - epoch_ms(g.day::TIMESTAMP))::INTEGER, (g.last_ms - epoch_ms(g.day::TIMESTAMP))::INTEGER,
-       (g.t_ms - epoch_ms(g.day::TIMESTAMP))::INTEGER, g.t_idx,
-       CASE WHEN g.t_ms IS NOT NULL THEN coalesce(t.tie, 1) END::INTEGER,
-       (g.p_ms - epoch_ms(g.day::TIMESTAMP))::INTEGER, g.p_idx,
-       CASE WHEN g.p_ms IS NOT NULL THEN coalesce(p.tie, 1) END::INTEGER
+SELECT domain_key, day, channel, model_key, prompt_idx, url_idx, entries, analyses, brand,
+       (first_ms - epoch_ms(day::TIMESTAMP))::INTEGER, (last_ms - epoch_ms(day::TIMESTAMP))::INTEGER,
+       (t_ms - epoch_ms(day::TIMESTAMP))::INTEGER, t_idx,
+       CASE WHEN t_ms IS NOT NULL THEN rank() OVER (PARTITION BY domain_key, day, url_idx, t_ms ORDER BY t_r) END::INTEGER,
+       (p_ms - epoch_ms(day::TIMESTAMP))::INTEGER, p_idx,
+       CASE WHEN p_ms IS NOT NULL THEN rank() OVER (PARTITION BY domain_key, day, url_idx, p_ms ORDER BY p_r) END::INTEGER
 FROM g
-LEFT JOIN tied t ON t.kind = 1 AND t.domain_key = g.domain_key AND t.day = g.day AND t.url_idx = g.url_idx AND t.r = g.t_r
-LEFT JOIN tied p ON p.kind = 2 AND p.domain_key = g.domain_key AND p.day = g.day AND p.url_idx = g.url_idx AND p.r = g.p_r
-ORDER BY g.domain_key, g.day
+ORDER BY domain_key, day

@@ -10,7 +10,7 @@ WITH seg AS (
 )
 , an AS (
   SELECT a.analysis_key, a.day, a.channel, a.model_key, a.prompt_idx, epoch_ms(a.answered_at) AS ms,
-         row_number() OVER (PARTITION BY a.day ORDER BY epoch_ms(a.answered_at), a.id) AS r
+         row_number() OVER (ORDER BY a.day, epoch_ms(a.answered_at), a.id) AS r
   FROM analyses a
   SEMI JOIN seg ON seg.analysis_key = a.analysis_key
   WHERE a.domain_key = $domain_key
@@ -39,34 +39,19 @@ g AS (
   JOIN an ON an.analysis_key = x.analysis_key
   LEFT JOIN mentions b ON b.analysis_key = x.analysis_key AND b.entity_idx = 0
   GROUP BY an.day, an.channel, an.model_key, an.prompt_idx, x.url_idx
-),
-latest AS (
-  SELECT 1 AS kind, day, url_idx, t_ms AS ms, t_r AS r FROM g WHERE t_ms IS NOT NULL
-  UNION ALL
-  SELECT 2 AS kind, day, url_idx, p_ms AS ms, p_r AS r FROM g WHERE p_ms IS NOT NULL
-),
-tied AS (
-  SELECT kind, day, url_idx, r, rank() OVER (PARTITION BY kind, day, url_idx, ms ORDER BY r) AS tie
-  FROM latest
-  SEMI JOIN (SELECT kind, day, url_idx, ms FROM latest GROUP BY ALL HAVING count(*) > 1) USING (kind, day, url_idx, ms)
 )
-SELECT (g.day - DATE '1970-01-01')::INTEGER AS day,
-       g.channel::INTEGER AS channel,
-       g.model_key,
-       g.url_idx,
-       g.prompt_idx,
-       g.entries,
-       g.analyses,
-       g.brand,
-       (g.first_ms - epoch_ms(g.day::TIMESTAMP))::INTEGER AS first_off,
-       (g.last_ms - epoch_ms(g.day::TIMESTAMP))::INTEGER AS last_off,
-       coalesce((g.t_ms - epoch_ms(g.day::TIMESTAMP))::INTEGER, -1) AS title_off,
-       coalesce(g.t_idx, -1) AS title_idx,
-       CASE WHEN g.t_ms IS NOT NULL THEN coalesce(t.tie, 1) ELSE 0 END::INTEGER AS title_tie,
-       coalesce((g.p_ms - epoch_ms(g.day::TIMESTAMP))::INTEGER, -1) AS page_type_off,
-       coalesce(g.p_idx, -1) AS page_type_idx,
-       CASE WHEN g.p_ms IS NOT NULL THEN coalesce(p.tie, 1) ELSE 0 END::INTEGER AS page_type_tie
+-- The columns of sql/queries/load_agg_cited_url.sql, in its order.
+SELECT (day - DATE '1970-01-01')::INTEGER AS day, channel::INTEGER AS channel, model_key, url_idx, prompt_idx,
+       entries, analyses, brand,
+       (first_ms - epoch_ms(day::TIMESTAMP))::INTEGER AS first_off,
+       (last_ms - epoch_ms(day::TIMESTAMP))::INTEGER AS last_off,
+       coalesce((t_ms - epoch_ms(day::TIMESTAMP))::INTEGER, -1) AS title_off,
+       coalesce(t_idx, -1) AS title_idx,
+       CASE WHEN t_ms IS NOT NULL THEN rank() OVER (PARTITION BY day, url_idx, t_ms ORDER BY t_r) ELSE 0 END::INTEGER
+         AS title_tie,
+       coalesce((p_ms - epoch_ms(day::TIMESTAMP))::INTEGER, -1) AS page_type_off,
+       coalesce(p_idx, -1) AS page_type_idx,
+       CASE WHEN p_ms IS NOT NULL THEN rank() OVER (PARTITION BY day, url_idx, p_ms ORDER BY p_r) ELSE 0 END::INTEGER
+         AS page_type_tie
 FROM g
-LEFT JOIN tied t ON t.kind = 1 AND t.day = g.day AND t.url_idx = g.url_idx AND t.r = g.t_r
-LEFT JOIN tied p ON p.kind = 2 AND p.day = g.day AND p.url_idx = g.url_idx AND p.r = g.p_r
-ORDER BY g.url_idx, g.day
+ORDER BY url_idx, day
