@@ -58,14 +58,16 @@ let queue: Promise<unknown> = Promise.resolve()
 /**
  * The worker's V8 heap bounds. Its live data is small (the collector's state and the cited URLs'
  * cache: ~22 MB after a full GC, L's first 150k lines), but with V8's defaults its heap reached
- * 110 MB in a large file's feed: a 32 MB new space, and an old space let grow to 3-4x the live
- * data (the batches' strings, promoted before their batch is posted, then dead) before V8
- * collected it; V8 grows a heap more slowly under a lower bound. With these bounds: new space
- * 8 MB, old space within 1.5x the live data (~40 MB heap in all); the feed's peak RSS on that file
- * at 160 MB 383 MB against 431-447 (bench/NOTES.md, "n11"). A worker whose live data passed 1 GB
- * would stop with an out-of-memory error, refusing its call.
+ * 110 MB in a large file's feed: a 48 MB young generation, and an old space let grow to 3-4x the
+ * live data (the batches' strings, promoted before their batch is posted, then dead) before V8
+ * collected it; V8 grows a heap more slowly under a lower bound (bench/NOTES.md, "n11"). The young
+ * generation's bound trades the feed's RSS for its garbage collection, 30 % of the worker's time
+ * at 12 MB: at 32 MB the 2 GB file's feed took 32-41 s against 48-52 s, its peak RSS 435-444 MB
+ * against 410-411, the call's (in the SQL steps) 445-470 MB against 455-467 (bench/NOTES.md,
+ * "s18"). A worker whose live data passed 1 GB would stop with an out-of-memory error, refusing
+ * its call.
  */
-export const NDJSON_WORKER_LIMITS = { maxOldGenerationSizeMb: 1024, maxYoungGenerationSizeMb: 12 }
+export const NDJSON_WORKER_LIMITS = { maxOldGenerationSizeMb: 1024, maxYoungGenerationSizeMb: 32 }
 function startWorker(): Worker {
   // From the TypeScript sources (tests, tsx) the worker loads its .ts module through tsx.
   const worker = import.meta.url.endsWith('.ts')

@@ -234,15 +234,16 @@ describe('NDJSON worker', () => {
     }
   }, 300_000)
 
-  it('reads in a worker whose V8 heap is bounded (a 12 MB young and a 1 GB old generation)', async () => {
+  it('reads in a worker whose V8 heap is bounded (a 32 MB young and a 1 GB old generation)', async () => {
     delete process.env.VA_INGEST_WORKER
     const engine = await openEngine()
     try {
       await engine.ingestFile(writeNdjson([...base(), analysis({})]))
       // V8's defaults (a 48 MB young generation, an old one of a few GB) let the heap of a large
-      // file's feed grow to ~110 MB of mostly garbage (bench/NOTES.md, "n11").
+      // file's feed grow to ~110 MB of mostly garbage (bench/NOTES.md, "n11"); a 12 MB young one
+      // spent 30 % of the worker's time collecting it ("s18").
       const limits = ndjsonWorkerHeapLimits()
-      expect(limits?.maxYoungGenerationSizeMb).toBeLessThanOrEqual(12)
+      expect(limits?.maxYoungGenerationSizeMb).toBeLessThanOrEqual(32)
       expect(limits?.maxOldGenerationSizeMb).toBeLessThanOrEqual(1024)
     } finally {
       await engine.close()
