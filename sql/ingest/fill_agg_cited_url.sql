@@ -13,9 +13,9 @@
 --   no count(DISTINCT), and an analysis is one row of a group: the latest entry of a group is its
 --   latest analysis's, and the position never decides between two rows;
 -- - `r` numbers the analyses by (domain, day, answered_at in ms, id), so within a day "latest by
---   answered_at, then id" is the greatest r, its answered_at the greatest ms. One ordered numbering,
---   not one per (domain, day): a window partitioned by day kept a buffer per partition and ran a
---   64 MB store out of memory (test/reliability/spill-sort.test.ts);
+--   answered_at, then id" is the greatest r, its answered_at the greatest ms. One ordered numbering
+--   over the chunk's analyses, not one per (domain, day): partitioned by day, the window ran a 64 MB
+--   call out of memory in 4 of 10 runs (test/reliability/spill-sort.test.ts);
 -- - a row's rank among its day's rows of the URL tied on answered_at is a rank over r; the windows
 --   read g as it streams (ranking only the tied rows meant reading g twice, so holding it whole).
 INSERT INTO agg_cited_url
