@@ -332,6 +332,9 @@ export class IngestCall {
       rows: { ...rows, old: 0, appended_responses: this.#responses.rowCount + this.appendedResponses },
       base: nextAnalysisKey,
       bulk: this.bulk,
+      // Without deletions the transaction open here has written nothing to the store yet: the
+      // early steps may commit it (src/ingest/pipeline.ts, EARLY_COMMIT).
+      early: removed === null,
     })
     const result: IngestResult = {
       teams: this.#c.teams.size,

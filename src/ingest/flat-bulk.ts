@@ -7,7 +7,9 @@
  * numbered in text order as a new domain's dictionary gets them), with no staging table between.
  * The aggregates are then built from the stored rows by the ingest pipeline's own aggregate steps,
  * over every day of the import at once. The dimension records still take the record path (small).
- * Everything runs inside the call's transaction: a refusal stores nothing. The stored rows equal
+ * The write's temp tables are made before the call's transaction, with the ingest's early steps
+ * (src/ingest/pipeline.ts, EARLY_COMMIT: then DuckDB reads them on every thread); everything it
+ * stores is written inside the call's transaction: a refusal stores nothing. The stored rows equal
  * the staged path's (test/ingest/flat-bulk.test.ts compares every table and report payload).
  */
 import { BIGINT, LIST, VARCHAR, listValue, type DuckDBConnection } from '@duckdb/node-api'
@@ -16,6 +18,12 @@ import { CHANNELS } from '../foundation/vocabulary.js'
 import type { IngestCall } from './call.js'
 import { mark, noFacts, profiled, trace, type BulkFacts, type FactCount } from './pipeline.js'
 
+/**
+ * The write's temp tables after bulk/keys (made before the call's transaction, with the early
+ * steps: src/ingest/pipeline.ts, EARLY_COMMIT), in order.
+ */
+export const BULK_PREPARE = ['bulk/citations_keyed', 'bulk/fanout_keyed', 'bulk/texts_index'] as const
+
 /** The facts' inserts, in order, with the count each one's changed rows are. */
 const INSERTS: readonly { sql: string; counts?: FactCount }[] = [
   { sql: 'bulk/analyses', counts: 'analyses' },
@@ -23,9 +31,6 @@ const INSERTS: readonly { sql: string; counts?: FactCount }[] = [
   { sql: 'bulk/place_responses' },
   { sql: 'bulk/mentions', counts: 'mentions' },
   { sql: 'bulk/theme_occurrences', counts: 'theme_occurrences' },
-  { sql: 'bulk/citations_keyed' },
-  { sql: 'bulk/fanout_keyed' },
-  { sql: 'bulk/texts_index' },
   { sql: 'bulk/texts' },
   { sql: 'bulk/citations', counts: 'citations' },
   { sql: 'bulk/fanout_queries', counts: 'fanout_queries' },
@@ -57,8 +62,7 @@ export async function bulkApplies(call: IngestCall, conn: DuckDBConnection): Pro
 export function bulkFacts(drop: readonly string[]): BulkFacts {
   lastBulk = true
   return {
-    async write(conn, base) {
-      const counts = noFacts()
+    async prepare(conn, base) {
       let t0 = mark()
       await profiled(conn, 'bulk/keys', () =>
         conn.run(
@@ -68,8 +72,16 @@ export function bulkFacts(drop: readonly string[]): BulkFacts {
         ),
       )
       trace('bulk/keys', t0)
-      for (const step of INSERTS) {
+      for (const sql of BULK_PREPARE) {
         t0 = mark()
+        await profiled(conn, sql, () => conn.run(sqlText(sql)))
+        trace(sql, t0)
+      }
+    },
+    async write(conn) {
+      const counts = noFacts()
+      for (const step of INSERTS) {
+        const t0 = mark()
         const r = await profiled(conn, step.sql, () => conn.run(sqlText(step.sql)))
         if (step.counts) counts[step.counts] = r.rowsChanged
         trace(step.sql, t0)

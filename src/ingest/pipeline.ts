@@ -72,13 +72,19 @@ export interface IngestStep {
   readonly unique?: { readonly id: string }
   /** Runs only when one of these inputs has rows (absent: always; the aggregates run per chunk). */
   readonly when?: readonly StepInput[]
+  /**
+   * Runs first, in a transaction committed before the call's own (`EarlySteps`), when the call
+   * deletes nothing: the step writes only the call's temp tables and reads nothing the steps
+   * listed before it write (test/ingest/pipeline.test.ts checks both).
+   */
+  readonly early?: boolean
 }
 
 const step = (
   id: string,
   phase: IngestPhase,
   after: string[],
-  more: Partial<Pick<IngestStep, 'counts' | 'unique' | 'when'>> = {},
+  more: Partial<Pick<IngestStep, 'counts' | 'unique' | 'when' | 'early'>> = {},
 ): IngestStep => ({ id, phase, after, ...more })
 
 const OLD = { when: ['old'] } as const satisfies Partial<IngestStep>
@@ -93,6 +99,7 @@ export const INGEST_STEPS: readonly IngestStep[] = [
   step('final_analyses', 'resolve', [], {
     when: ['analyses'],
     unique: { id: 'final_analyses_unique' },
+    early: true,
   }),
   step('collect_old', 'resolve', ['final_analyses'], { when: ['analyses'] }),
   step('affected_old', 'resolve', ['collect_old'], { when: ['old'] }),
@@ -117,8 +124,8 @@ export const INGEST_STEPS: readonly IngestStep[] = [
   step('delete_themes', 'dimensions', [], { when: ['themes'] }),
   step('insert_themes', 'dimensions', ['delete_themes'], { when: ['themes'] }),
   step('insert_models', 'dimensions', [], { when: ['models'] }),
-  step('call_domains', 'dimensions', [], TEXTS),
-  step('call_texts', 'dimensions', ['call_domains'], TEXTS),
+  step('call_domains', 'dimensions', [], { ...TEXTS, early: true }),
+  step('call_texts', 'dimensions', ['call_domains'], { ...TEXTS, early: true }),
   step('insert_texts', 'dimensions', ['call_texts'], TEXTS),
 
   step('insert_analyses', 'facts', ['final_analyses', 'delete_old_analyses'], {
@@ -135,6 +142,7 @@ export const INGEST_STEPS: readonly IngestStep[] = [
   step('resolve_citations', 'facts', ['final_analyses', 'call_texts'], {
     when: ['citations'],
     unique: { id: 'resolve_citations_unique' },
+    early: true,
   }),
   step('insert_citations', 'facts', ['resolve_citations', 'delete_old_citations'], {
     counts: 'citations',
@@ -185,6 +193,16 @@ export const INGEST_STEPS: readonly IngestStep[] = [
   ...aggregate('agg_fanout', ['insert_analyses', 'insert_fanout_queries']),
 ]
 
+/**
+ * Ends the early steps' transaction and opens the call's own (sql/call/commit_early.sql,
+ * sql/call/begin.sql). A table's rows written by the open transaction are scanned on one thread
+ * (DuckDB sizes a scan's parallelism by the table's committed rows: DataTable::MaxThreads), so the
+ * steps that make the call's temp tables run before it, and the call's inserts and sorts then read
+ * those tables on every thread (bench/NOTES.md, "s19"). Only temp tables are committed there: a
+ * call refused after it stores nothing (test/ingest/steps-atomic.test.ts).
+ */
+export const EARLY_COMMIT = ['call/commit_early', 'call/begin'] as const
+
 /** Read after the pipeline, before COMMIT: the domains whose aggregates the call changed. */
 export const AFFECTED_DOMAINS_QUERY = 'ingest/affected_domains'
 
@@ -213,6 +231,9 @@ export const STAGED_QUERY = 'ingest/staged'
  * import out of memory at the 160 MB limit (fill_agg_cited_url).
  */
 export interface BulkFacts {
+  /** Makes the write's temp tables (run with the early steps, before the call's transaction). */
+  prepare(conn: DuckDBConnection, base: number): Promise<void>
+  /** Stores the facts from those tables. */
   write(conn: DuckDBConnection, base: number): Promise<Record<FactCount, number>>
 }
 
@@ -282,20 +303,36 @@ export function resultRows(r: DuckDBMaterializedResult): Record<string, DuckDBVa
 }
 
 /**
- * Runs the steps in order, skipping those with nothing to do; returns the fact counts and the
- * changed days. The caller
- * owns the transaction. The call's values the steps read (its key base, the aggregates' chunk
- * size) go to stg_call first, through an appender (no round trip). Then every step, the first
+ * The steps in the order a call runs them: with `early` (a call that deletes nothing), the early
+ * steps first, then EARLY_COMMIT, then the others; otherwise all of them in list order.
+ */
+export function stepOrder(early: boolean): { first: IngestStep[]; then: IngestStep[] } {
+  if (!early) return { first: [], then: [...INGEST_STEPS] }
+  return { first: INGEST_STEPS.filter((s) => s.early), then: INGEST_STEPS.filter((s) => !s.early) }
+}
+
+/** A call as the steps see it: `early` when it deletes nothing (see stepOrder). */
+export interface StepsCall {
+  base: number
+  unique: boolean
+  rows: StagedRows
+  early: boolean
+  bulk?: BulkFacts | null
+}
+
+/**
+ * Runs the steps in order (stepOrder), skipping those with nothing to do; returns the fact counts
+ * and the changed days. The caller owns the transaction; with `early` it holds no write to the
+ * store yet, and the early steps' COMMIT ends it (the call's own opens after). The call's values
+ * the steps read (its key base, the aggregates' chunk size) go to stg_call first, through an
+ * appender (no round trip). Then every step, the first
  * chunk of the aggregates and the call's summary (sql/ingest/call_summary.sql: the counts, the
  * number of chunks) run as one multi-statement script: one round trip through Node's thread pool,
  * which the readers share, and one turn of the event loop (each one waits behind the requests
  * served). A call whose affected days hold more than a chunk runs the other chunks after it, one
  * script each. VA_TRACE_INGEST runs and times each step on its own.
  */
-export async function runIngestSteps(
-  conn: DuckDBConnection,
-  call: { base: number; unique: boolean; rows: StagedRows; bulk?: BulkFacts | null },
-): Promise<StepsDone> {
+export async function runIngestSteps(conn: DuckDBConnection, call: StepsCall): Promise<StepsDone> {
   const chunkRows = aggregateChunkAnalyses()
   const values = await ChunkWriter.open(conn, 'stg_call', [BIGINT, BIGINT])
   values.push(BigInt(call.base), BigInt(chunkRows))
@@ -304,8 +341,10 @@ export async function runIngestSteps(
   // collect_old's rows are not known before the script runs: the steps on the replaced analyses
   // run whenever the call has analyses (with none replaced they change nothing).
   const rows: StagedRows = { ...call.rows, old: call.rows.analyses }
-  const script: string[] = []
-  for (const s of INGEST_STEPS)
+  const { first, then } = stepOrder(call.early)
+  const script = first.filter((s) => stepRuns(s, rows)).map((s) => stepFile(s, call.unique).sql)
+  if (script.length > 0) script.push(...EARLY_COMMIT)
+  for (const s of then)
     if (s.phase !== 'aggregates' && stepRuns(s, rows)) script.push(stepFile(s, call.unique).sql)
   const [cut] = AGGREGATE_CHUNK_QUERIES
   script.push(cut, FIRST_CHUNK_QUERY)
@@ -363,10 +402,7 @@ async function runChunks(conn: DuckDBConnection, from: number, to: number, run: 
  * memory by tag after each, resident:spilled MB from duckdb_memory()), and a bulk path's facts
  * (src/ingest/flat-bulk.ts), whose write runs between the steps and the aggregates.
  */
-async function runStepByStep(
-  conn: DuckDBConnection,
-  call: { unique: boolean; rows: StagedRows; bulk?: BulkFacts | null; base: number },
-): Promise<StepsDone> {
+async function runStepByStep(conn: DuckDBConnection, call: StepsCall): Promise<StepsDone> {
   const counts = noFacts()
   const rows: StagedRows = { ...call.rows, old: 0 }
   const tracing = Boolean(process.env.VA_TRACE_INGEST)
@@ -403,9 +439,22 @@ async function runStepByStep(
     }
   }
   const aggregates = INGEST_STEPS.filter((s) => s.phase === 'aggregates')
-  for (const s of INGEST_STEPS) if (s.phase !== 'aggregates' && stepRuns(s, rows)) await runStep(s)
+  const { first, then } = stepOrder(call.early)
+  const early = first.filter((s) => stepRuns(s, rows))
+  for (const s of early) await runStep(s)
   await flush()
-  if (call.bulk) Object.assign(counts, await call.bulk.write(conn, call.base))
+  if (call.early && call.bulk) await call.bulk.prepare(conn, call.base)
+  if (early.length > 0 || (call.early && call.bulk)) {
+    const t0 = mark()
+    await conn.run(sqlScript(EARLY_COMMIT))
+    trace("(the early steps' commit)", t0)
+  }
+  for (const s of then) if (s.phase !== 'aggregates' && stepRuns(s, rows)) await runStep(s)
+  await flush()
+  if (call.bulk) {
+    if (!call.early) await call.bulk.prepare(conn, call.base)
+    Object.assign(counts, await call.bulk.write(conn, call.base))
+  }
   // The aggregates phase, one chunk of affected (domain, day) pairs at a time.
   await profiled(conn, AGGREGATE_CHUNK_QUERIES[0], () => conn.run(sqlText(AGGREGATE_CHUNK_QUERIES[0])))
   const last = await conn.runAndReadAll('SELECT coalesce(max(chunk), -1)::INTEGER FROM stg_affected_all')

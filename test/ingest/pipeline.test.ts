@@ -21,6 +21,7 @@ import {
   stepFile,
   type IngestStep,
 } from '../../src/ingest/pipeline.js'
+import { BULK_PREPARE } from '../../src/ingest/flat-bulk.js'
 import { checkSqlText } from '../reliability/sql-scan.js'
 import { analysis, base, COMPETITOR, domain, mention, OTHER_PROMPT, prompt } from '../support/records.js'
 
@@ -80,6 +81,38 @@ describe('ingest pipeline', () => {
           else expect(o, f.sql).toMatch(/^OVER\s*\(\s*PARTITION BY\b/)
         }
       }
+  })
+
+  // The early steps run first, in a transaction committed before the call's own (EARLY_COMMIT):
+  // each may write only the call's temp tables (or a session variable), may read nothing a step
+  // listed before it writes (it runs before that step), and needs only early steps. The same for
+  // the temp tables a flat import's bulk write makes then.
+  it('commits early only what writes temp tables and reads nothing written before it', () => {
+    const code = (sql: string) => sql.replace(/--.*$/gm, '')
+    const names = (sql: string, re: RegExp) => [...code(sql).matchAll(re)].map((m) => m[1]!.toLowerCase())
+    const writes = (sql: string) => names(sql, /\b(?:INSERT INTO|DELETE FROM|UPDATE|TABLE)\s+(\w+)/gi)
+    const reads = (sql: string) => names(sql, /\b(?:FROM|JOIN)\s+(\w+)/gi)
+    const written = new Set<string>()
+    const early = new Set(INGEST_STEPS.filter((s) => s.early).map((s) => s.id))
+    expect(early.size).toBeGreaterThan(0)
+    for (const s of INGEST_STEPS)
+      for (const f of files(s)) {
+        const sql = text(f.sql)
+        if (!s.early) {
+          for (const t of writes(sql)) written.add(t)
+          continue
+        }
+        for (const a of s.after) expect(early.has(a), `${s.id} needs ${a}`).toBe(true)
+        expect(code(sql), f.sql).toMatch(/^\s*(INSERT INTO stg_\w+|SET VARIABLE)\b/)
+        for (const t of writes(sql)) expect(t, f.sql).toMatch(/^stg_/)
+        for (const t of reads(sql))
+          expect(written.has(t), `${f.sql} reads ${t}, written before it`).toBe(false)
+      }
+    for (const id of ['bulk/keys', ...BULK_PREPARE]) {
+      const sql = readFileSync(join(DIR, '..', `${id}.sql`), 'utf8')
+      expect(code(sql), id).toMatch(/^\s*CREATE OR REPLACE TEMP TABLE bulk_\w+ AS\b/)
+      expect(writes(sql), id).toHaveLength(1)
+    }
   })
 
   it('runs every step after the steps it needs', () => {

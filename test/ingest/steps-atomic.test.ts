@@ -3,7 +3,8 @@
  * runIngestSteps) inside the call's transaction: a statement that fails late in the script (here
  * one planted after the last aggregate's fill, or after the analyses' insert) refuses the call and
  * leaves every stored table as it was, in the DuckDB file itself; the next call stores normally.
- * A script that committed part of its work (a COMMIT between its statements) fails here.
+ * A script that committed part of its work (a COMMIT between its statements) fails here: the early
+ * steps' COMMIT (src/ingest/pipeline.ts, EARLY_COMMIT) commits the call's temp tables only.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -53,7 +54,13 @@ const second = [
 ]
 
 describe("an ingest call's steps are atomic", () => {
-  for (const after of ['ingest/fill_agg_cited_url', 'ingest/insert_analyses']) {
+  // resolve_citations_unique: an early step, before the early steps' COMMIT (src/ingest/pipeline.ts);
+  // insert_analyses and fill_agg_cited_url: in the call's own transaction, after it.
+  for (const after of [
+    'ingest/fill_agg_cited_url',
+    'ingest/insert_analyses',
+    'ingest/resolve_citations_unique',
+  ]) {
     it(`a failure after ${after} leaves every table as it was`, async () => {
       const d = mkdtempSync(join(tmpdir(), 'va-atomic-'))
       dirs.push(d)
