@@ -73,7 +73,7 @@ export interface IngestStep {
   /** Runs only when one of these inputs has rows (absent: always; the aggregates run per chunk). */
   readonly when?: readonly StepInput[]
   /**
-   * Runs first, in a transaction committed before the call's own (`EarlySteps`), when the call
+   * Runs first, in a transaction committed before the call's own (`EARLY_COMMIT`), when the call
    * deletes nothing: the step writes only the call's temp tables and reads nothing the steps
    * listed before it write (test/ingest/pipeline.test.ts checks both).
    */
