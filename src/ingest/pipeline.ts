@@ -234,7 +234,7 @@ export interface BulkFacts {
   /** Makes the write's temp tables (run with the early steps, before the call's transaction). */
   prepare(conn: DuckDBConnection, base: number): Promise<void>
   /** Stores the facts from those tables. */
-  write(conn: DuckDBConnection, base: number): Promise<Record<FactCount, number>>
+  write(conn: DuckDBConnection): Promise<Record<FactCount, number>>
 }
 
 /** The SQL id a step runs, and its parameters, for a call (unique: its analysis ids are all distinct). */
@@ -443,18 +443,16 @@ async function runStepByStep(conn: DuckDBConnection, call: StepsCall): Promise<S
   const early = first.filter((s) => stepRuns(s, rows))
   for (const s of early) await runStep(s)
   await flush()
-  if (call.early && call.bulk) await call.bulk.prepare(conn, call.base)
-  if (early.length > 0 || (call.early && call.bulk)) {
+  // The bulk write's temp tables, with the early steps (committed with them when the call may).
+  if (call.bulk) await call.bulk.prepare(conn, call.base)
+  if (call.early && (early.length > 0 || call.bulk)) {
     const t0 = mark()
     await conn.run(sqlScript(EARLY_COMMIT))
     trace("(the early steps' commit)", t0)
   }
   for (const s of then) if (s.phase !== 'aggregates' && stepRuns(s, rows)) await runStep(s)
   await flush()
-  if (call.bulk) {
-    if (!call.early) await call.bulk.prepare(conn, call.base)
-    Object.assign(counts, await call.bulk.write(conn, call.base))
-  }
+  if (call.bulk) Object.assign(counts, await call.bulk.write(conn))
   // The aggregates phase, one chunk of affected (domain, day) pairs at a time.
   await profiled(conn, AGGREGATE_CHUNK_QUERIES[0], () => conn.run(sqlText(AGGREGATE_CHUNK_QUERIES[0])))
   const last = await conn.runAndReadAll('SELECT coalesce(max(chunk), -1)::INTEGER FROM stg_affected_all')
