@@ -9,18 +9,21 @@
 -- read: a call naming many domains scans a 16-byte column of their entries, not their text. One
 -- INSERT, no UPDATE (an update's undo records stay in memory for the whole transaction).
 INSERT INTO stg_texts
-WITH staged AS (
-  SELECT DISTINCT dm.domain_key, 1::UTINYINT AS kind, c.cited AS text, c.host
-  FROM stg_citations c JOIN stg_domain_map dm ON dm.h = c.domain_h
+WITH entries AS MATERIALIZED (
+  -- Each domain's citation dictionary entries (a few per distinct URL), then their texts.
+  SELECT dm.domain_key, d.cited, d.host, d.title, d.page_type
+  FROM (SELECT DISTINCT domain_h, entry FROM stg_citations) c
+  JOIN stg_citation_dict d ON d.h = c.entry
+  JOIN stg_domain_map dm ON dm.h = c.domain_h
+),
+staged AS (
+  SELECT DISTINCT domain_key, 1::UTINYINT AS kind, cited AS text, host FROM entries
   UNION ALL
-  SELECT DISTINCT dm.domain_key, 2::UTINYINT, c.host, NULL
-  FROM stg_citations c JOIN stg_domain_map dm ON dm.h = c.domain_h
+  SELECT DISTINCT domain_key, 2::UTINYINT, host, NULL FROM entries
   UNION ALL
-  SELECT DISTINCT dm.domain_key, 3::UTINYINT, c.title, NULL
-  FROM stg_citations c JOIN stg_domain_map dm ON dm.h = c.domain_h WHERE c.title IS NOT NULL
+  SELECT DISTINCT domain_key, 3::UTINYINT, title, NULL FROM entries WHERE title IS NOT NULL
   UNION ALL
-  SELECT DISTINCT dm.domain_key, 4::UTINYINT, c.page_type, NULL
-  FROM stg_citations c JOIN stg_domain_map dm ON dm.h = c.domain_h WHERE c.page_type IS NOT NULL
+  SELECT DISTINCT domain_key, 4::UTINYINT, page_type, NULL FROM entries WHERE page_type IS NOT NULL
   UNION ALL
   SELECT DISTINCT dm.domain_key, 5::UTINYINT, f.query, NULL
   FROM stg_fanout f JOIN stg_domain_map dm ON dm.h = f.domain_h

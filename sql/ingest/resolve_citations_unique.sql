@@ -4,13 +4,11 @@
 -- Runs after: final_analyses, call_texts.
 -- A row's key is base + seq: base, the first free analysis_key, is stg_call's (one row).
 -- resolve_citations for a call whose analysis ids are all distinct (see insert_mentions_unique).
--- A cited URL's index and its host's are found together (stg_cited_urls, sql/schema/staging.sql).
+-- Each citation's entry with its texts' indexes: stg_citation_entries (sql/schema/staging.sql).
 -- No ORDER BY here: insert_citations sorts once these joins' hash tables are released.
 INSERT INTO stg_citation_rows
-SELECT (SELECT base FROM stg_call) + c.seq, dm.domain_key, DATE '1970-01-01' + c.day, c.url, c.host, c.ord, u.url_idx, u.host_idx,
-       t.idx, p.idx
+SELECT (SELECT base FROM stg_call) + c.seq, dm.domain_key, DATE '1970-01-01' + c.day, e.url, e.host, c.ord,
+       e.url_idx, e.host_idx, e.title_idx, e.page_type_idx
 FROM stg_citations c
 JOIN stg_domain_map dm ON dm.h = c.domain_h
-JOIN stg_cited_urls u ON u.domain_key = dm.domain_key AND u.cited = c.cited AND u.host = c.host
-LEFT JOIN stg_texts t ON t.domain_key = dm.domain_key AND t.kind = 3 AND t.text = c.title
-LEFT JOIN stg_texts p ON p.domain_key = dm.domain_key AND p.kind = 4 AND p.text = c.page_type
+JOIN stg_citation_entries e ON e.domain_h = c.domain_h AND e.entry = c.entry

@@ -68,17 +68,8 @@ const RESPONSE_TYPES: DuckDBType[] = [BIGINT, INTEGER, VARCHAR]
 /** Rows of answer texts (1-6 KB each) the appender buffers before they go to the table. */
 const RESPONSE_FLUSH_ROWS = 4096
 const MENTION_TYPES: DuckDBType[] = [INTEGER, INTEGER, INTEGER, DOUBLE, INTEGER, INTEGER, UTINYINT, INTEGER]
-const CITATION_TYPES: DuckDBType[] = [
-  INTEGER,
-  VARCHAR,
-  VARCHAR,
-  INTEGER,
-  INTEGER,
-  INTEGER,
-  VARCHAR,
-  VARCHAR,
-  VARCHAR,
-]
+const CITATION_TYPES: DuckDBType[] = [INTEGER, INTEGER, INTEGER, INTEGER, INTEGER]
+const CITATION_DICT_TYPES: DuckDBType[] = [INTEGER, VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR]
 const FANOUT_TYPES: DuckDBType[] = [INTEGER, INTEGER, VARCHAR, INTEGER, INTEGER]
 const THEME_OCC_TYPES: DuckDBType[] = [INTEGER, INTEGER, INTEGER, INTEGER, UTINYINT, INTEGER, INTEGER]
 
@@ -118,6 +109,9 @@ export class IngestCall {
   #analyses!: ChunkWriter
   #mentions!: ChunkWriter
   #citations!: ChunkWriter
+  #citationDict!: ChunkWriter
+  /** Citation dictionary entries appended so far: the next batch's first new one is numbered so. */
+  #entries = 0
   #themeOcc!: ChunkWriter
   #fanout!: ChunkWriter
   #responses!: ChunkWriter
@@ -149,6 +143,7 @@ export class IngestCall {
     call.#analyses = await ChunkWriter.open(conn, 'stg_analyses', ANALYSIS_TYPES)
     call.#mentions = await ChunkWriter.open(conn, 'stg_mentions', MENTION_TYPES)
     call.#citations = await ChunkWriter.open(conn, 'stg_citations', CITATION_TYPES)
+    call.#citationDict = await ChunkWriter.open(conn, 'stg_citation_dict', CITATION_DICT_TYPES)
     call.#themeOcc = await ChunkWriter.open(conn, 'stg_theme_occ', THEME_OCC_TYPES)
     call.#fanout = await ChunkWriter.open(conn, 'stg_fanout', FANOUT_TYPES)
     call.#responses = await ChunkWriter.open(conn, 'analysis_responses', RESPONSE_TYPES, {
@@ -251,11 +246,20 @@ export class IngestCall {
       b.mentions,
       MENTION_NULLS,
     )
-    this.#citations.appendColumns(
-      [b.cSeq, b.cUrl, b.cHost, b.cDomainH, b.cDay, b.cOrd, b.cCited, b.cTitle, b.cPageType],
-      b.citations,
-      NO_NULLS,
-    )
+    if (b.entries > 0) {
+      // One builder numbers a call's entries on from 0 (the worker's for a file, else this call's
+      // own): batches of two would name each other's entries.
+      if (b.eFirst !== this.#entries) throw new Error('addBatch: citation entries out of sequence')
+      const numbers = new Int32Array(b.entries)
+      for (let i = 0; i < numbers.length; i++) numbers[i] = b.eFirst + i
+      this.#citationDict.appendColumns(
+        [numbers, b.eUrl, b.eHost, b.eCited, b.eTitle, b.ePageType],
+        b.entries,
+        NO_NULLS,
+      )
+      this.#entries += b.entries
+    }
+    this.#citations.appendColumns([b.cSeq, b.cEntry, b.cDomainH, b.cDay, b.cOrd], b.citations, NO_NULLS)
     this.#themeOcc.appendColumns(
       [b.tSeq, b.tThemeH, b.tOccurrences, b.tDomainH, b.tChannel, b.tModelH, b.tDay],
       b.themes,
@@ -401,6 +405,14 @@ export class IngestCall {
   }
 
   #writers(): (ChunkWriter | undefined)[] {
-    return [this.#analyses, this.#mentions, this.#citations, this.#themeOcc, this.#fanout, this.#responses]
+    return [
+      this.#analyses,
+      this.#mentions,
+      this.#citations,
+      this.#citationDict,
+      this.#themeOcc,
+      this.#fanout,
+      this.#responses,
+    ]
   }
 }

@@ -8,10 +8,7 @@
 import type { z } from 'zod'
 import type { RecordIssue } from '../errors.js'
 import {
-  citedUrl,
-  matchHost,
   recordSchemas,
-  urlHost,
   type RecordType,
   type analysisSchema,
   type competitorSchema,
@@ -28,21 +25,6 @@ import { Handles, MAX_ISSUES, RefTable, type Located, type RecordLocation, type 
 
 const DAY_MS = 86_400_000
 const RECORD_TYPES = Object.keys(recordSchemas) as RecordType[]
-/** Cited URLs' identities remembered (cited URLs repeat; parsing one costs about a microsecond). */
-const MAX_CACHED_URLS = 100_000
-const citedUrls = new Map<string, string>()
-
-/** `citedUrl`, remembered for the URLs seen last. */
-function cachedCitedUrl(url: string): string {
-  let cited = citedUrls.get(url)
-  if (cited === undefined) {
-    if (citedUrls.size >= MAX_CACHED_URLS) citedUrls.clear()
-    cited = citedUrl(url)
-    citedUrls.set(url, cited)
-  }
-  return cited
-}
-
 export type Team = z.infer<typeof teamSchema>
 export type Domain = z.infer<typeof domainSchema>
 export type Prompt = z.infer<typeof promptSchema>
@@ -294,14 +276,7 @@ export class RecordCollector {
     const citations = a.citations
     for (let i = 0; i < citations.length; i++) {
       const c = citations[i]!
-      sink.citation(seq, {
-        ord: i,
-        url: c.url,
-        host: matchHost(urlHost(c.url)),
-        cited: cachedCitedUrl(c.url),
-        title: c.title ?? null,
-        pageType: c.page_type ?? null,
-      })
+      sink.citation(seq, i, c.url, c.title ?? null, c.page_type ?? null)
     }
     for (let i = 0; i < themes.length; i++) sink.themeOcc(seq, themeHs[i]!, themes[i]!.occurrences)
     const fanout = a.fanout_queries

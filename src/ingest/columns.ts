@@ -3,6 +3,7 @@
  * The same batches are filled in the ingest thread or in an NDJSON worker (their buffers are then
  * transferred, not copied), and appended to the staging tables a column at a time.
  */
+import { citedUrl, matchHost, urlHost } from '../schemas/records.js'
 
 /** Rows of one batch; nullable numbers use a marker: position 0 and sentiment NaN mean null. */
 export interface AnalysisBatch {
@@ -28,16 +29,26 @@ export interface AnalysisBatch {
   mDay: Int32Array
   citations: number
   cSeq: Int32Array
-  cUrl: string[]
-  cHost: string[]
+  /** The citation's entry (its URL, title and page type) in the call's citation dictionary. */
+  cEntry: Int32Array
   cDomainH: Int32Array
   cDay: Int32Array
   /** The entry's 0-based position in its analysis's citations. */
   cOrd: Int32Array
-  /** The cited URL's identity (`citedUrl`). */
-  cCited: string[]
-  cTitle: (string | null)[]
-  cPageType: (string | null)[]
+  /**
+   * The dictionary's entries first named in this batch, numbered on from the previous batch's
+   * (`eFirst` is the first one's number): a citation's URL as written, its host (compared form),
+   * its identity (`citedUrl`), title and page type. Citations repeat their URL, so a call's
+   * citations carry a number each and their texts travel and are appended once (1.5M citations of
+   * 64k URLs in the bench's L file; bench/NOTES.md, "s20").
+   */
+  entries: number
+  eFirst: number
+  eUrl: string[]
+  eHost: string[]
+  eCited: string[]
+  eTitle: (string | null)[]
+  ePageType: (string | null)[]
   themes: number
   tSeq: Int32Array
   tThemeH: Int32Array
@@ -68,14 +79,26 @@ export interface AnalysisBatch {
 
 const utf8 = new TextEncoder()
 
-/** One citation entry as staged: where it was in its analysis, its URL, host, identity and page. */
-export interface StagedCitation {
-  ord: number
-  url: string
-  host: string
-  cited: string
+/** Cited URLs' host and identity remembered (cited URLs repeat; parsing one costs about a microsecond). */
+const MAX_CACHED_URLS = 100_000
+const describedUrls = new Map<string, readonly [host: string, cited: string]>()
+
+/** A cited URL's host (compared form) and identity, remembered for the URLs seen last. */
+function describeUrl(url: string): readonly [host: string, cited: string] {
+  let d = describedUrls.get(url)
+  if (d === undefined) {
+    if (describedUrls.size >= MAX_CACHED_URLS) describedUrls.clear()
+    d = [matchHost(urlHost(url)), citedUrl(url)]
+    describedUrls.set(url, d)
+  }
+  return d
+}
+
+/** A citation dictionary entry: the title and page type it goes with its URL, and its number. */
+interface Entry {
   title: string | null
   pageType: string | null
+  n: number
 }
 
 /**
@@ -96,7 +119,8 @@ export interface StagingSink {
     country: string | null,
   ): void
   mention(seq: number, entityH: number, position: number | null, sentiment: number | null): void
-  citation(seq: number, c: StagedCitation): void
+  /** A citation: its 0-based position in the analysis's citations, its URL as written, title, page type. */
+  citation(seq: number, ord: number, url: string, title: string | null, pageType: string | null): void
   themeOcc(seq: number, themeH: number, occurrences: number): void
   fanoutQuery(seq: number, ord: number, query: string): void
   /** The analysis's answer text (only when not null). */
@@ -111,6 +135,15 @@ export class BatchBuilder implements StagingSink {
   #channel = 0
   #modelH = 0
   #day = 0
+  /**
+   * The call's citation dictionary: the entries of each URL (by title and page type; usually one).
+   * Bounded like the URL cache: past MAX_CACHED_URLS URLs it starts over, and an entry seen again
+   * gets a new number (the same texts twice in the dictionary: every use joins by number).
+   */
+  #entries = new Map<string, Entry[]>()
+  #nextEntry = 0
+  /** The dictionary's bound in URLs (VA_CITATION_DICT_URLS: tests). */
+  readonly #maxUrls = Number(process.env.VA_CITATION_DICT_URLS) || MAX_CACHED_URLS
   constructor(
     readonly capacity: number,
     readonly flush: (batch: AnalysisBatch) => void,
@@ -175,24 +208,44 @@ export class BatchBuilder implements StagingSink {
     b.mDay[i] = this.#day
   }
 
-  citation(seq: number, c: StagedCitation): void {
+  citation(seq: number, ord: number, url: string, title: string | null, pageType: string | null): void {
     const b = this.#b
     if (b.citations === b.cSeq.length) {
       b.cSeq = grow(b.cSeq)
+      b.cEntry = grow(b.cEntry)
       b.cDomainH = grow(b.cDomainH)
       b.cDay = grow(b.cDay)
       b.cOrd = grow(b.cOrd)
     }
     const i = b.citations++
     b.cSeq[i] = seq
+    b.cEntry[i] = this.#entry(url, title, pageType)
     b.cDomainH[i] = this.#domainH
     b.cDay[i] = this.#day
-    b.cOrd[i] = c.ord
-    b.cUrl.push(c.url)
-    b.cHost.push(c.host)
-    b.cCited.push(c.cited)
-    b.cTitle.push(c.title)
-    b.cPageType.push(c.pageType)
+    b.cOrd[i] = ord
+  }
+
+  /** The number of the dictionary entry (url, title, pageType), added to the batch when new. */
+  #entry(url: string, title: string | null, pageType: string | null): number {
+    let list = this.#entries.get(url)
+    if (list !== undefined) {
+      for (const e of list) if (e.title === title && e.pageType === pageType) return e.n
+    } else {
+      if (this.#entries.size >= this.#maxUrls) this.#entries.clear()
+      list = []
+      this.#entries.set(url, list)
+    }
+    const n = this.#nextEntry++
+    list.push({ title, pageType, n })
+    const b = this.#b
+    if (b.entries++ === 0) b.eFirst = n
+    const [host, cited] = describeUrl(url)
+    b.eUrl.push(url)
+    b.eHost.push(host)
+    b.eCited.push(cited)
+    b.eTitle.push(title)
+    b.ePageType.push(pageType)
+    return n
   }
 
   themeOcc(seq: number, themeH: number, occurrences: number): void {
@@ -291,14 +344,17 @@ function emptyBatch(n: number): AnalysisBatch {
     mDay: new Int32Array(n * 2),
     citations: 0,
     cSeq: new Int32Array(n * 2),
-    cUrl: [],
-    cHost: [],
+    cEntry: new Int32Array(n * 2),
     cDomainH: new Int32Array(n * 2),
     cDay: new Int32Array(n * 2),
     cOrd: new Int32Array(n * 2),
-    cCited: [],
-    cTitle: [],
-    cPageType: [],
+    entries: 0,
+    eFirst: 0,
+    eUrl: [],
+    eHost: [],
+    eCited: [],
+    eTitle: [],
+    ePageType: [],
     themes: 0,
     tSeq: new Int32Array(n * 2),
     tThemeH: new Int32Array(n * 2),

@@ -38,7 +38,7 @@ describe('ingest: staged rows', () => {
     const result = await engine.ingest([...base(), analysis({ citations }), analysis({ citations })])
     expect(result).toMatchObject({ analyses: 2, citations: 6 })
     expect(seen).toHaveLength(1)
-    expect(seen[0]).toMatchObject({ stg_analyses: 2, stg_citations: 6 })
+    expect(seen[0]).toMatchObject({ stg_analyses: 2, stg_citations: 6, stg_citation_dict: 3 })
     expect(seen[0]!.stg_mentions).toBeGreaterThan(0)
 
     // A call refused after its rows were staged (an unknown prompt) leaves the store as it was,
@@ -53,7 +53,7 @@ describe('ingest: staged rows', () => {
     expect(await engine.stats()).toEqual(before)
     await engine.ingest([analysis({ citations: citations.slice(0, 1) })])
     expect(seen).toHaveLength(2)
-    expect(seen[1]).toMatchObject({ stg_analyses: 1, stg_citations: 1 })
+    expect(seen[1]).toMatchObject({ stg_analyses: 1, stg_citations: 1, stg_citation_dict: 1 })
     await engine.close()
   })
 })
