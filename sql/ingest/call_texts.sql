@@ -10,8 +10,8 @@
 -- INSERT, no UPDATE (an update's undo records stay in memory for the whole transaction).
 INSERT INTO stg_texts
 WITH entries AS MATERIALIZED (
-  -- Each domain's citation dictionary entries (a few per distinct URL), then their texts.
-  SELECT dm.domain_key, d.cited, d.host, d.title, d.page_type
+  -- Each domain's cited URLs (citation dictionary entries), then their identities and hosts.
+  SELECT dm.domain_key, d.cited, d.host
   FROM (SELECT DISTINCT domain_h, entry FROM stg_citations) c
   JOIN stg_citation_dict d ON d.h = c.entry
   JOIN stg_domain_map dm ON dm.h = c.domain_h
@@ -21,9 +21,11 @@ staged AS (
   UNION ALL
   SELECT DISTINCT domain_key, 2::UTINYINT, host, NULL FROM entries
   UNION ALL
-  SELECT DISTINCT domain_key, 3::UTINYINT, title, NULL FROM entries WHERE title IS NOT NULL
+  SELECT DISTINCT dm.domain_key, 3::UTINYINT, c.title, NULL
+  FROM stg_citations c JOIN stg_domain_map dm ON dm.h = c.domain_h WHERE c.title IS NOT NULL
   UNION ALL
-  SELECT DISTINCT domain_key, 4::UTINYINT, page_type, NULL FROM entries WHERE page_type IS NOT NULL
+  SELECT DISTINCT dm.domain_key, 4::UTINYINT, c.page_type, NULL
+  FROM stg_citations c JOIN stg_domain_map dm ON dm.h = c.domain_h WHERE c.page_type IS NOT NULL
   UNION ALL
   SELECT DISTINCT dm.domain_key, 5::UTINYINT, f.query, NULL
   FROM stg_fanout f JOIN stg_domain_map dm ON dm.h = f.domain_h

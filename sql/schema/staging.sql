@@ -20,16 +20,16 @@ CREATE OR REPLACE TEMP TABLE stg_analyses (
   answered_ms DOUBLE, day INTEGER, country VARCHAR);
 -- Mentions, citations, theme occurrences and fan-out queries also carry their analysis's handles,
 -- channel and day, so that a call without repeated analysis ids inserts them without joining
--- stg_final. A citation carries its position in the analysis (ord) and its entry in the call's
--- citation dictionary (stg_citation_dict, by h): its URL as written, its host, its identity
--- (cited: the URL without fragment, WHATWG-serialized), title and page type. Citations repeat
--- their URL, so each distinct one is staged once (an entry may appear twice under two numbers).
+-- stg_final. A citation carries its position in the analysis (ord), its URL's entry in the call's
+-- citation dictionary (stg_citation_dict, by h: the URL as written, its host, its identity, cited:
+-- the URL without fragment, WHATWG-serialized), its title and page type. Citations repeat their
+-- URL, so each distinct one is staged once (a URL may appear twice under two numbers).
 CREATE OR REPLACE TEMP TABLE stg_mentions (
   seq INTEGER, entity_h INTEGER, position INTEGER, sentiment DOUBLE, domain_h INTEGER, prompt_h INTEGER,
   channel UTINYINT, day INTEGER);
-CREATE OR REPLACE TEMP TABLE stg_citations (seq INTEGER, entry INTEGER, domain_h INTEGER, day INTEGER, ord INTEGER);
-CREATE OR REPLACE TEMP TABLE stg_citation_dict (
-  h INTEGER, url VARCHAR, host VARCHAR, cited VARCHAR, title VARCHAR, page_type VARCHAR);
+CREATE OR REPLACE TEMP TABLE stg_citations (
+  seq INTEGER, entry INTEGER, domain_h INTEGER, day INTEGER, ord INTEGER, title VARCHAR, page_type VARCHAR);
+CREATE OR REPLACE TEMP TABLE stg_citation_dict (h INTEGER, url VARCHAR, host VARCHAR, cited VARCHAR);
 CREATE OR REPLACE TEMP TABLE stg_theme_occ (
   seq INTEGER, theme_h INTEGER, occurrences INTEGER, domain_h INTEGER, channel UTINYINT, model_h INTEGER,
   day INTEGER);
@@ -57,17 +57,15 @@ SELECT u.domain_key, u.text AS cited, u.host, u.idx AS url_idx, h.idx AS host_id
 FROM stg_texts u
 JOIN stg_texts h ON h.domain_key = u.domain_key AND h.kind = 2 AND h.text = u.host
 WHERE u.kind = 1;
--- Each (domain, citation dictionary entry) the call's citations name, with the indexes of its
--- URL identity, host, title and page type in texts: resolve_citations joins the call's citations
--- to it by two integers, so each text is looked up once per entry, not once per citation.
+-- Each (domain, citation dictionary entry) the call's citations name, with the indexes of its URL
+-- identity and host in texts: resolve_citations joins the call's citations to it by two integers,
+-- so each URL is looked up once per domain, not once per citation.
 CREATE OR REPLACE TEMP VIEW stg_citation_entries AS
-SELECT c.domain_h, c.entry, d.url, d.host, u.url_idx, u.host_idx, t.idx AS title_idx, p.idx AS page_type_idx
+SELECT c.domain_h, c.entry, d.url, d.host, u.url_idx, u.host_idx
 FROM (SELECT DISTINCT domain_h, entry FROM stg_citations) c
 JOIN stg_domain_map dm ON dm.h = c.domain_h
 JOIN stg_citation_dict d ON d.h = c.entry
-JOIN stg_cited_urls u ON u.domain_key = dm.domain_key AND u.cited = d.cited AND u.host = d.host
-LEFT JOIN stg_texts t ON t.domain_key = dm.domain_key AND t.kind = 3 AND t.text = d.title
-LEFT JOIN stg_texts p ON p.domain_key = dm.domain_key AND p.kind = 4 AND p.text = d.page_type;
+JOIN stg_cited_urls u ON u.domain_key = dm.domain_key AND u.cited = d.cited AND u.host = d.host;
 CREATE OR REPLACE TEMP TABLE stg_prompt_map (h INTEGER, prompt_idx INTEGER);
 CREATE OR REPLACE TEMP TABLE stg_entity_map (h INTEGER, entity_idx INTEGER);
 CREATE OR REPLACE TEMP TABLE stg_theme_map (h INTEGER, theme_idx INTEGER);

@@ -68,8 +68,8 @@ const RESPONSE_TYPES: DuckDBType[] = [BIGINT, INTEGER, VARCHAR]
 /** Rows of answer texts (1-6 KB each) the appender buffers before they go to the table. */
 const RESPONSE_FLUSH_ROWS = 4096
 const MENTION_TYPES: DuckDBType[] = [INTEGER, INTEGER, INTEGER, DOUBLE, INTEGER, INTEGER, UTINYINT, INTEGER]
-const CITATION_TYPES: DuckDBType[] = [INTEGER, INTEGER, INTEGER, INTEGER, INTEGER]
-const CITATION_DICT_TYPES: DuckDBType[] = [INTEGER, VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR]
+const CITATION_TYPES: DuckDBType[] = [INTEGER, INTEGER, INTEGER, INTEGER, INTEGER, VARCHAR, VARCHAR]
+const CITATION_DICT_TYPES: DuckDBType[] = [INTEGER, VARCHAR, VARCHAR, VARCHAR]
 const FANOUT_TYPES: DuckDBType[] = [INTEGER, INTEGER, VARCHAR, INTEGER, INTEGER]
 const THEME_OCC_TYPES: DuckDBType[] = [INTEGER, INTEGER, INTEGER, INTEGER, UTINYINT, INTEGER, INTEGER]
 
@@ -252,14 +252,14 @@ export class IngestCall {
       if (b.eFirst !== this.#entries) throw new Error('addBatch: citation entries out of sequence')
       const numbers = new Int32Array(b.entries)
       for (let i = 0; i < numbers.length; i++) numbers[i] = b.eFirst + i
-      this.#citationDict.appendColumns(
-        [numbers, b.eUrl, b.eHost, b.eCited, b.eTitle, b.ePageType],
-        b.entries,
-        NO_NULLS,
-      )
+      this.#citationDict.appendColumns([numbers, b.eUrl, b.eHost, b.eCited], b.entries, NO_NULLS)
       this.#entries += b.entries
     }
-    this.#citations.appendColumns([b.cSeq, b.cEntry, b.cDomainH, b.cDay, b.cOrd], b.citations, NO_NULLS)
+    this.#citations.appendColumns(
+      [b.cSeq, b.cEntry, b.cDomainH, b.cDay, b.cOrd, b.cTitle, b.cPageType],
+      b.citations,
+      NO_NULLS,
+    )
     this.#themeOcc.appendColumns(
       [b.tSeq, b.tThemeH, b.tOccurrences, b.tDomainH, b.tChannel, b.tModelH, b.tDay],
       b.themes,

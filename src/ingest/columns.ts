@@ -29,26 +29,26 @@ export interface AnalysisBatch {
   mDay: Int32Array
   citations: number
   cSeq: Int32Array
-  /** The citation's entry (its URL, title and page type) in the call's citation dictionary. */
+  /** The citation's URL: its entry in the call's citation dictionary. */
   cEntry: Int32Array
   cDomainH: Int32Array
   cDay: Int32Array
   /** The entry's 0-based position in its analysis's citations. */
   cOrd: Int32Array
+  cTitle: (string | null)[]
+  cPageType: (string | null)[]
   /**
    * The dictionary's entries first named in this batch, numbered on from the previous batch's
-   * (`eFirst` is the first one's number): a citation's URL as written, its host (compared form),
-   * its identity (`citedUrl`), title and page type. Citations repeat their URL, so a call's
-   * citations carry a number each and their texts travel and are appended once (1.5M citations of
-   * 64k URLs in the bench's L file; bench/NOTES.md, "s20").
+   * (`eFirst` is the first one's number): a cited URL as written, its host (compared form) and its
+   * identity (`citedUrl`). Citations repeat their URL, so a call's citations carry a number each and
+   * their URLs' texts travel and are appended once (1.5M citations of 64k URLs in the bench's L
+   * file; bench/NOTES.md, "s20").
    */
   entries: number
   eFirst: number
   eUrl: string[]
   eHost: string[]
   eCited: string[]
-  eTitle: (string | null)[]
-  ePageType: (string | null)[]
   themes: number
   tSeq: Int32Array
   tThemeH: Int32Array
@@ -78,28 +78,8 @@ export interface AnalysisBatch {
 }
 
 const utf8 = new TextEncoder()
-
-/** Cited URLs' host and identity remembered (cited URLs repeat; parsing one costs about a microsecond). */
-const MAX_CACHED_URLS = 100_000
-const describedUrls = new Map<string, readonly [host: string, cited: string]>()
-
-/** A cited URL's host (compared form) and identity, remembered for the URLs seen last. */
-function describeUrl(url: string): readonly [host: string, cited: string] {
-  let d = describedUrls.get(url)
-  if (d === undefined) {
-    if (describedUrls.size >= MAX_CACHED_URLS) describedUrls.clear()
-    d = [matchHost(urlHost(url)), citedUrl(url)]
-    describedUrls.set(url, d)
-  }
-  return d
-}
-
-/** A citation dictionary entry: the title and page type it goes with its URL, and its number. */
-interface Entry {
-  title: string | null
-  pageType: string | null
-  n: number
-}
+/** The citation dictionary's bound, in URLs (BatchBuilder). */
+const MAX_URLS = 100_000
 
 /**
  * Where validated analyses go, row by row: each analysis, then its mentions, citations, theme
@@ -136,14 +116,16 @@ export class BatchBuilder implements StagingSink {
   #modelH = 0
   #day = 0
   /**
-   * The call's citation dictionary: the entries of each URL (by title and page type; usually one).
-   * Bounded like the URL cache: past MAX_CACHED_URLS URLs it starts over, and an entry seen again
-   * gets a new number (the same texts twice in the dictionary: every use joins by number).
+   * The call's citation dictionary: each cited URL's number (its host and identity are worked out
+   * once, when it is added). Bounded: past MAX_URLS URLs it starts over, and a URL seen again gets
+   * a new number (the same texts twice in the dictionary: every use joins by number). Keyed by URL
+   * alone: with the title and page type in the key, L's 1.5M citations made 191k entries, all held
+   * in the worker's heap (+40 MB of peak RSS; bench/NOTES.md, "s20").
    */
-  #entries = new Map<string, Entry[]>()
+  #entries = new Map<string, number>()
   #nextEntry = 0
   /** The dictionary's bound in URLs (VA_CITATION_DICT_URLS: tests). */
-  readonly #maxUrls = Number(process.env.VA_CITATION_DICT_URLS) || MAX_CACHED_URLS
+  readonly #maxUrls = Number(process.env.VA_CITATION_DICT_URLS) || MAX_URLS
   constructor(
     readonly capacity: number,
     readonly flush: (batch: AnalysisBatch) => void,
@@ -219,32 +201,26 @@ export class BatchBuilder implements StagingSink {
     }
     const i = b.citations++
     b.cSeq[i] = seq
-    b.cEntry[i] = this.#entry(url, title, pageType)
+    b.cEntry[i] = this.#entry(url)
     b.cDomainH[i] = this.#domainH
     b.cDay[i] = this.#day
     b.cOrd[i] = ord
+    b.cTitle.push(title)
+    b.cPageType.push(pageType)
   }
 
-  /** The number of the dictionary entry (url, title, pageType), added to the batch when new. */
-  #entry(url: string, title: string | null, pageType: string | null): number {
-    let list = this.#entries.get(url)
-    if (list !== undefined) {
-      for (const e of list) if (e.title === title && e.pageType === pageType) return e.n
-    } else {
-      if (this.#entries.size >= this.#maxUrls) this.#entries.clear()
-      list = []
-      this.#entries.set(url, list)
-    }
-    const n = this.#nextEntry++
-    list.push({ title, pageType, n })
+  /** The number of `url`'s dictionary entry, added to the batch when new. */
+  #entry(url: string): number {
+    let n = this.#entries.get(url)
+    if (n !== undefined) return n
+    if (this.#entries.size >= this.#maxUrls) this.#entries.clear()
+    n = this.#nextEntry++
+    this.#entries.set(url, n)
     const b = this.#b
     if (b.entries++ === 0) b.eFirst = n
-    const [host, cited] = describeUrl(url)
     b.eUrl.push(url)
-    b.eHost.push(host)
-    b.eCited.push(cited)
-    b.eTitle.push(title)
-    b.ePageType.push(pageType)
+    b.eHost.push(matchHost(urlHost(url)))
+    b.eCited.push(citedUrl(url))
     return n
   }
 
@@ -348,13 +324,13 @@ function emptyBatch(n: number): AnalysisBatch {
     cDomainH: new Int32Array(n * 2),
     cDay: new Int32Array(n * 2),
     cOrd: new Int32Array(n * 2),
+    cTitle: [],
+    cPageType: [],
     entries: 0,
     eFirst: 0,
     eUrl: [],
     eHost: [],
     eCited: [],
-    eTitle: [],
-    ePageType: [],
     themes: 0,
     tSeq: new Int32Array(n * 2),
     tThemeH: new Int32Array(n * 2),

@@ -1,7 +1,7 @@
 /**
- * The call's citation dictionary (src/ingest/columns.ts, BatchBuilder): a citation is staged as a
- * number naming its (URL, title, page type) entry, and each entry's texts are staged once
- * (stg_citation_dict). The dictionary is bounded: past its bound it starts over, and an entry seen
+ * The call's citation dictionary (src/ingest/columns.ts, BatchBuilder): a citation's URL is staged
+ * as a number naming its entry, and each entry's texts (the URL, its host and identity) are staged
+ * once (stg_citation_dict). The dictionary is bounded: past its bound it starts over, and a URL seen
  * again is staged again under a new number, which must store the same rows.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -36,7 +36,7 @@ function batches(
 }
 
 describe('the citation dictionary', () => {
-  it('numbers each (URL, title, page type) once and stages its texts once', () => {
+  it('numbers each cited URL once and stages its texts once', () => {
     const [first, second] = batches([
       [
         ['https://www.Acme.com/a#x', 'A', null],
@@ -44,26 +44,31 @@ describe('the citation dictionary', () => {
       ],
       [
         ['https://www.Acme.com/a#x', 'A', null],
-        ['https://www.Acme.com/a#x', 'B', null],
+        ['https://www.Acme.com/a#x', 'B', 'blog'],
       ],
       [
         ['https://globex.com', null, null],
-        ['https://www.Acme.com/a#x', 'A', 'blog'],
+        ['https://initech.com/b', 'C', null],
       ],
     ])
-    expect(Array.from(first!.cEntry.subarray(0, first!.citations))).toEqual([0, 1, 0, 2])
+    expect(Array.from(first!.cEntry.subarray(0, first!.citations))).toEqual([0, 1, 0, 0])
     expect(first).toMatchObject({
-      entries: 3,
+      entries: 2,
       eFirst: 0,
-      eUrl: ['https://www.Acme.com/a#x', 'https://globex.com', 'https://www.Acme.com/a#x'],
-      eHost: ['acme.com', 'globex.com', 'acme.com'],
-      eCited: ['https://www.acme.com/a', 'https://globex.com/', 'https://www.acme.com/a'],
-      eTitle: ['A', null, 'B'],
-      ePageType: [null, null, null],
+      eUrl: ['https://www.Acme.com/a#x', 'https://globex.com'],
+      eHost: ['acme.com', 'globex.com'],
+      eCited: ['https://www.acme.com/a', 'https://globex.com/'],
+      cTitle: ['A', null, 'A', 'B'],
+      cPageType: [null, null, null, 'blog'],
     })
-    // The next batch names entries of the first, and numbers its new one on from them.
-    expect(Array.from(second!.cEntry.subarray(0, second!.citations))).toEqual([1, 3])
-    expect(second).toMatchObject({ entries: 1, eFirst: 3, eTitle: ['A'], ePageType: ['blog'] })
+    // The next batch names an entry of the first, and numbers its new one on from them.
+    expect(Array.from(second!.cEntry.subarray(0, second!.citations))).toEqual([1, 2])
+    expect(second).toMatchObject({
+      entries: 1,
+      eFirst: 2,
+      eUrl: ['https://initech.com/b'],
+      cTitle: [null, 'C'],
+    })
   })
 
   it('starts over past its bound, numbering an entry seen again anew', () => {
@@ -79,7 +84,7 @@ describe('the citation dictionary', () => {
     expect(batch!.eUrl).toEqual(['https://a.example/', 'https://b.example/', 'https://a.example/'])
   })
 
-  it('stores the same rows whether an entry is staged once or under several numbers', async () => {
+  it('stores the same rows whether a URL is staged once or under several numbers', async () => {
     const cited = (n: number, urls: string[]): AnalysisRecord =>
       analysis({
         id: `a8000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
