@@ -3,16 +3,15 @@
 -- occurrences and fan-out queries in table order (citations and fan-out queries by `ord` first,
 -- then table order; their position in that order is the staged ord), ids in lower case, fan-out
 -- queries trimmed. Handles come from the h_* tables, each cited URL's host and identity from
--- flat_urls (each citation row's URL its own dictionary entry, numbered by the row's rn). Runs
--- after stage_analyses.sql (the facts join the staged analyses).
+-- flat_urls (the call's citation dictionary: one entry per distinct URL). Runs after
+-- stage_analyses.sql (the facts join the staged analyses).
 INSERT INTO stg_citation_dict
-SELECT c.rn, c.url, u.host, u.cited
-FROM flat_citations_k c
-JOIN flat_urls u ON u.url = c.url;
+SELECT (row_number() OVER ())::INTEGER, url, host, cited FROM flat_urls;
 INSERT INTO stg_citations
-SELECT a.seq, c.rn, a.domain_h, a.day,
+SELECT a.seq, d.h, a.domain_h, a.day,
        (row_number() OVER (PARTITION BY a.seq ORDER BY coalesce(c.ord::DOUBLE, 'infinity'::DOUBLE), c.rn) - 1)::INTEGER,
        c.title, c.page_type
 FROM flat_citations_k c
 JOIN stg_analyses a ON a.seq = c.seq
+JOIN stg_citation_dict d ON d.url = c.url
 ORDER BY a.seq, 5
