@@ -46,6 +46,7 @@ async function citationTexts(conn: DuckDBConnection): Promise<void> {
     throw e
   }
   for (const id of [
+    'migrate/v3_citation_dict',
     'migrate/v3_stage_citations',
     'migrate/v3_domain_map',
     'ingest/call_domains',

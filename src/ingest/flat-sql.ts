@@ -122,6 +122,7 @@ const KEY_SQL = ['flat/keys', ...FACT_TABLES.slice(1).map((t) => `flat/keys_${t}
 const STAGE_SQL = [
   'flat/stage_responses',
   'flat/stage_mentions',
+  'flat/stage_citation_dict',
   'flat/stage_citations',
   'flat/stage_theme_occ',
   'flat/stage_fanout',
