@@ -57,15 +57,6 @@ SELECT u.domain_key, u.text AS cited, u.host, u.idx AS url_idx, h.idx AS host_id
 FROM stg_texts u
 JOIN stg_texts h ON h.domain_key = u.domain_key AND h.kind = 2 AND h.text = u.host
 WHERE u.kind = 1;
--- Each (domain, citation dictionary entry) the call's citations name, with the indexes of its URL
--- identity and host in texts: resolve_citations joins the call's citations to it by two integers,
--- so each URL is looked up once per domain, not once per citation.
-CREATE OR REPLACE TEMP VIEW stg_citation_entries AS
-SELECT c.domain_h, c.entry, d.url, d.host, u.url_idx, u.host_idx
-FROM (SELECT DISTINCT domain_h, entry FROM stg_citations) c
-JOIN stg_domain_map dm ON dm.h = c.domain_h
-JOIN stg_citation_dict d ON d.h = c.entry
-JOIN stg_cited_urls u ON u.domain_key = dm.domain_key AND u.cited = d.cited AND u.host = d.host;
 CREATE OR REPLACE TEMP TABLE stg_prompt_map (h INTEGER, prompt_idx INTEGER);
 CREATE OR REPLACE TEMP TABLE stg_entity_map (h INTEGER, entity_idx INTEGER);
 CREATE OR REPLACE TEMP TABLE stg_theme_map (h INTEGER, theme_idx INTEGER);
