@@ -7,8 +7,8 @@
 -- A citation's URL and host are its entry's in stg_citation_dict; their indexes are found together
 -- (stg_cited_urls, sql/schema/staging.sql). Joined by the entry's strings per citation: through a
 -- DISTINCT of (domain, entry) first, a 500-analysis call took 19 ms against 14.5 and L 0.76-0.87 s
--- against 0.63 (bench/NOTES.md, "s20"). No ORDER BY here: insert_citations sorts once these joins' hash tables
--- are released.
+-- against 0.63 (bench/NOTES.md, "s20"). No ORDER BY here: insert_citations sorts once these joins'
+-- hash tables are released.
 INSERT INTO stg_citation_rows
 SELECT (SELECT base FROM stg_call) + c.seq, dm.domain_key, DATE '1970-01-01' + c.day, d.url, d.host, c.ord,
        u.url_idx, u.host_idx, t.idx, p.idx

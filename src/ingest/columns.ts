@@ -33,7 +33,7 @@ export interface AnalysisBatch {
   cEntry: Int32Array
   cDomainH: Int32Array
   cDay: Int32Array
-  /** The entry's 0-based position in its analysis's citations. */
+  /** The citation's 0-based position in its analysis's citations. */
   cOrd: Int32Array
   cTitle: (string | null)[]
   cPageType: (string | null)[]

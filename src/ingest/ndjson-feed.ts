@@ -45,8 +45,9 @@ async function feedInThread(call: IngestCall, path: string): Promise<void> {
 
 /**
  * Batches after which the worker is not kept for the next file but stopped once its file is read
- * (VA_NDJSON_RETIRE_BATCHES, tests): a large file leaves its heap (the parse's garbage, the cited
- * URLs' cache) resident for the whole of the call's SQL steps, where the process's peak RSS is.
+ * (VA_NDJSON_RETIRE_BATCHES, tests): a large file leaves its heap (the parse's garbage, the call's
+ * citation dictionary) resident for the whole of the call's SQL steps, where the process's peak RSS
+ * is.
  */
 const retireBatches = () => Number(process.env.VA_NDJSON_RETIRE_BATCHES) || 64
 
@@ -56,8 +57,8 @@ let shared: Worker | null = null
 let queue: Promise<unknown> = Promise.resolve()
 
 /**
- * The worker's V8 heap bounds. Its live data is small (the collector's state and the cited URLs'
- * cache: ~22 MB after a full GC, L's first 150k lines), but with V8's defaults its heap reached
+ * The worker's V8 heap bounds. Its live data is small (the collector's state and the cited URLs
+ * seen: ~22 MB after a full GC, L's first 150k lines), but with V8's defaults its heap reached
  * 110 MB in a large file's feed: a 48 MB young generation, and an old space let grow to 3-4x the
  * live data (the batches' strings, promoted before their batch is posted, then dead) before V8
  * collected it; V8 grows a heap more slowly under a lower bound (bench/NOTES.md, "n11"). The young
